@@ -1,0 +1,1 @@
+"""Drivers for the board sensors, electronic dice, player buttons and the LED cube display."""

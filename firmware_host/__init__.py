@@ -1,0 +1,1 @@
+"""The board controller and the board emulator."""
