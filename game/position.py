@@ -1,0 +1,223 @@
+"""Immutable positions of every variant, and the JSON position document."""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
+from game.errors import PositionError
+
+if TYPE_CHECKING:
+    from game.plays import Play
+
+Pair = tuple[int, int]
+
+
+class ResultKind(enum.IntEnum):
+    """How a finished game scores, as a multiple of the cube."""
+
+    SINGLE = 1
+    GAMMON = 2
+    TRIPLE = 3  # backgammon, catchgammon or rungammon, by variant
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: Color
+    kind: ResultKind
+
+    def describe(self, variant: Variant) -> str:
+        names = {ResultKind.SINGLE: "single game", ResultKind.GAMMON: "gammon",
+                 ResultKind.TRIPLE: variant.triple_name}
+        return f"{self.winner.value} wins a {names[self.kind]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position: where every checker stands and who is to play.
+
+    `points[i]` is the stack on board point i + 1, bottom to top, one character
+    per checker ("w" or "b"); a Catchgammon stack such as "bww" is a black
+    checker trapped under two white ones. `bar` and `off` are (white, black).
+    """
+
+    variant: Variant
+    turn: Color
+    points: tuple[str, ...]
+    bar: Pair = (0, 0)
+    off: Pair = (0, 0)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- construction ---------------------------------------------------
+
+    @classmethod
+    def initial(cls, variant: Variant = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
+        points = [""] * 24
+        if variant is Variant.BACKGAMMON:
+            for own, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+                for color in Color:
+                    points[OWN_TO_BOARD[variant, color][own] - 1] = color.char * n
+        else:
+            for color in Color:
+                points[OWN_TO_BOARD[variant, color][24] - 1] = color.char * CHECKERS
+        return cls(variant, turn, tuple(points))
+
+    @classmethod
+    def from_document(cls, doc: Any) -> Position:
+        """Read the JSON position document (already decoded)."""
+        if not isinstance(doc, Mapping):
+            raise PositionError(f"a position document must be a JSON object, got {type(doc).__name__}")
+        unknown = set(doc) - {"variant", "turn", "points", "bar", "off"}
+        if unknown:
+            raise PositionError(f"position document has unknown keys: {sorted(unknown)}")
+        variant = _enum(Variant, doc.get("variant", "backgammon"), "variant")
+        turn = _enum(Color, doc.get("turn"), "turn")
+        raw_points = doc.get("points")
+        if not isinstance(raw_points, list) or len(raw_points) != 24:
+            raise PositionError("'points' must be a list of 24 stacks (index 0 = board point 1)")
+        points = []
+        for index, stack in enumerate(raw_points):
+            if not isinstance(stack, list) or any(c not in ("w", "b") for c in stack):
+                raise PositionError(
+                    f"points[{index}] (board point {index + 1}) must be a list of \"w\"/\"b\", "
+                    f"got {stack!r}")
+            points.append("".join(stack))
+        return cls(variant, turn, tuple(points), _pair(doc, "bar"), _pair(doc, "off"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Position:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PositionError(f"position is not valid JSON: {exc}") from None
+        return cls.from_document(doc)
+
+    def to_document(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant.value,
+            "turn": self.turn.value,
+            "points": [list(stack) for stack in self.points],
+            "bar": {"white": self.bar[0], "black": self.bar[1]},
+            "off": {"white": self.off[0], "black": self.off[1]},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_document(), separators=(",", ":"))
+
+    def with_turn(self, turn: Color) -> Position:
+        return self if turn is self.turn else replace(self, turn=turn)
+
+    def pass_turn(self) -> Position:
+        """The same checkers with the other player to play."""
+        return replace(self, turn=self.turn.opponent)
+
+    # -- queries ----------------------------------------------------------
+
+    def stack(self, board_point: int) -> str:
+        return self.points[board_point - 1]
+
+    def own_stack(self, color: Color, own: int) -> str:
+        """The stack on `color`'s own point `own` (1-24)."""
+        return self.points[OWN_TO_BOARD[self.variant, color][own] - 1]
+
+    def pip_count(self, color: Color) -> int:
+        table = OWN_TO_BOARD[self.variant, color]
+        char = color.char
+        pips = BAR * self.bar[color.index]
+        for own in range(1, 25):
+            pips += own * self.points[table[own] - 1].count(char)
+        return pips
+
+    def trapped(self, color: Color) -> tuple[int, ...]:
+        """Board points where a checker of `color` is trapped (Catchgammon)."""
+        return tuple(i + 1 for i, s in enumerate(self.points)
+                     if len(s) > 1 and s[0] == color.char and s[-1] != color.char)
+
+    def is_remi(self) -> bool:
+        """Catchgammon draw: each side has a checker trapped on its own 24-point."""
+        if self.variant is not Variant.CATCHGAMMON:
+            return False
+        return all(self.own_stack(c, 24)[:1] == c.char and self.own_stack(c, 24)[-1:] != c.char
+                   for c in Color)
+
+    def result(self) -> GameResult | None:
+        """The result once a player has borne off all 15 checkers, else None."""
+        for winner in Color:
+            if self.off[winner.index] == CHECKERS:
+                return GameResult(winner, self._result_kind(winner))
+        return None
+
+    def _result_kind(self, winner: Color) -> ResultKind:
+        loser = winner.opponent
+        if self.off[loser.index]:
+            return ResultKind.SINGLE
+        behind = self.bar[loser.index] > 0 or any(
+            loser.char in self.own_stack(winner, own) for own in range(1, 7))
+        return ResultKind.TRIPLE if behind else ResultKind.GAMMON
+
+    def legal_plays(self, dice: tuple[int, int] | list[int]) -> tuple[Play, ...]:
+        """Every legal play for the roll, one per distinct resulting position."""
+        from game.movegen import legal_plays
+
+        return legal_plays(self, dice)
+
+    def __str__(self) -> str:
+        return self.to_json()
+
+
+def _validate(pos: Position) -> None:
+    if not isinstance(pos.variant, Variant) or not isinstance(pos.turn, Color):
+        raise PositionError("variant and turn must be a Variant and a Color")
+    if len(pos.points) != 24:
+        raise PositionError(f"a position has 24 points, got {len(pos.points)}")
+    counts = [pos.bar[0] + pos.off[0], pos.bar[1] + pos.off[1]]
+    for index, stack in enumerate(pos.points):
+        if stack.strip("wb"):
+            raise PositionError(f"board point {index + 1}: stack {stack!r} holds other than w/b")
+        white = stack.count("w")
+        counts[0] += white
+        counts[1] += len(stack) - white
+        if white and white != len(stack):
+            _check_mixed(pos.variant, index + 1, stack)
+    if min(*pos.bar, *pos.off) < 0:
+        raise PositionError(f"negative count in bar {pos.bar} or off {pos.off}")
+    if not pos.variant.has_bar and any(pos.bar):
+        raise PositionError(f"{pos.variant.value} has no bar, got bar {pos.bar}")
+    for color in Color:
+        if counts[color.index] != CHECKERS:
+            raise PositionError(
+                f"{color.value} has {counts[color.index]} checkers, expected {CHECKERS}")
+
+
+def _check_mixed(variant: Variant, point: int, stack: str) -> None:
+    if variant is not Variant.CATCHGAMMON:
+        raise PositionError(
+            f"board point {point}: both colours on one point ({stack!r}) in {variant.value}")
+    if stack[0] == stack[1] or stack[1:].count(stack[1]) != len(stack) - 1:
+        raise PositionError(
+            f"board point {point}: stack {stack!r} is not one trapped checker under its trappers")
+
+
+def _enum(kind: Any, value: Any, name: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = "|".join(m.value for m in kind)
+        raise PositionError(f"'{name}' must be one of {choices}, got {value!r}") from None
+
+
+def _pair(doc: Mapping[str, Any], key: str) -> Pair:
+    raw = doc.get(key, {"white": 0, "black": 0})
+    if not isinstance(raw, Mapping) or set(raw) - {"white", "black"}:
+        raise PositionError(f"'{key}' must be an object {{\"white\": n, \"black\": n}}, got {raw!r}")
+    values = (raw.get("white", 0), raw.get("black", 0))
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise PositionError(f"'{key}' counts must be whole numbers >= 0, got {raw!r}")
+    return values
+
