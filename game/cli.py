@@ -1,0 +1,132 @@
+"""`python -m game`: legal plays, boards and records from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from game.board import Variant
+from game.errors import DiceError, GameError, PositionError
+from game.formats import parse_position
+from game.movegen import check_dice, count_plays, legal_plays
+from game.position import Position
+from game.text import draw
+
+
+class UsageError(GameError, ValueError):
+    """Command-line input that cannot be used (a file that cannot be read, a bad line)."""
+
+
+def read_position(arg: str, variant: Variant | None = None) -> Position:
+    """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
+    if arg.startswith("@"):
+        try:
+            arg = Path(arg[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror}") from None
+    return parse_position(arg, variant)
+
+
+def read_dice(text: str) -> tuple[int, int]:
+    digits = [c for c in text if not c.isspace() and c != ","]
+    if len(digits) != 2 or not all(c.isdigit() for c in digits):
+        raise DiceError(f"dice must be two faces like 31 or 3,1, got {text!r}")
+    return check_dice([int(c) for c in digits])
+
+
+def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
+    return {"plays": [play.to_document() for play in legal_plays(position, dice)]}
+
+
+def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
+    variant = Variant(args.variant) if args.variant else None
+    if args.batch:
+        return _plays_batch(args.batch, args.count, variant, out)
+    if not args.position or not args.dice:
+        raise UsageError("plays needs --position and --dice, or --batch FILE.jsonl")
+    position = read_position(args.position, variant)
+    dice = read_dice(args.dice)
+    if args.json:
+        out.write(json.dumps(_plays_json(position, dice)) + "\n")
+        return 0
+    plays = legal_plays(position, dice)
+    out.write(f"{len(plays)} legal plays for {dice[0]}{dice[1]}, {position.turn.value} to play\n")
+    for play in sorted(plays, key=lambda p: p.notation()):
+        out.write(play.notation() + "\n")
+    return 0
+
+
+def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise UsageError(f"cannot read batch file {path!r}: {exc.strerror}") from None
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                yield number, line
+
+
+def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO) -> int:
+    """One output line per input line, in order; a bad line gets an error object and exit 2."""
+    status = 0
+    for number, line in _batch_lines(path):
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict) or set(item) != {"position", "dice"}:
+                raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
+            pos = item["position"]
+            position = (Position.from_document(pos) if isinstance(pos, dict)
+                        else read_position(str(pos), variant))
+            if variant is not None and position.variant is not variant:
+                raise PositionError(f"position is {position.variant.value}, not {variant.value}")
+            dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
+            result: dict[str, Any] = ({"count": count_plays(position, dice)} if count_only
+                                      else _plays_json(position, dice))
+        except (json.JSONDecodeError, GameError) as exc:
+            print(f"error: {path} line {number}: {exc}", file=sys.stderr)
+            result = {"error": f"line {number}: {exc}"}
+            status = 2
+        out.write(json.dumps(result) + "\n")
+    return status
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    variant = Variant(args.variant) if args.variant else None
+    out.write(draw(read_position(args.position, variant)) + "\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    variants = [v.value for v in Variant]
+
+    plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
+    plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
+    plays.add_argument("--dice", help="the roll, e.g. 31")
+    plays.add_argument("--variant", choices=variants)
+    plays.add_argument("--json", action="store_true", help="print the plays as JSON")
+    plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
+    plays.add_argument("--count", action="store_true", help="with --batch: print only {\"count\": n}")
+    plays.set_defaults(run=cmd_plays)
+
+    show = commands.add_parser("show", help="draw a position in the terminal with pip counts")
+    show.add_argument("--position", required=True)
+    show.add_argument("--variant", choices=variants)
+    show.set_defaults(run=cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace, TextIO], int] = args.run
+    try:
+        return run(args, out)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

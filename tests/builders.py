@@ -1,0 +1,36 @@
+"""Positions for tests, written in board points (White's numbering)."""
+
+from __future__ import annotations
+
+from game.board import CHECKERS, Color, Variant
+from game.position import Position
+
+
+def board(variant: Variant, turn: Color, white: dict[int, int], black: dict[int, int],
+          trapped: dict[int, str] | None = None, bar: tuple[int, int] = (0, 0),
+          off: tuple[int, int] | None = None) -> Position:
+    """Checkers by board point; `trapped[p]` = "w"/"b" names the colour of the one checker
+    trapped at the bottom of p (counted in that colour's mapping, as 1).
+
+    Off counts default to whatever makes 15 checkers a side.
+    """
+    trapped = trapped or {}
+    points = []
+    for p in range(1, 25):
+        w, b = white.get(p, 0), black.get(p, 0)
+        under = trapped.get(p)
+        if under == "w":
+            assert w == 1, f"trapped white on {p} must be counted as 1 white checker"
+            points.append("w" + "b" * b)
+        elif under == "b":
+            assert b == 1, f"trapped black on {p} must be counted as 1 black checker"
+            points.append("b" + "w" * w)
+        else:
+            points.append("w" * w + "b" * b)
+    if off is None:
+        off = (CHECKERS - sum(white.values()) - bar[0], CHECKERS - sum(black.values()) - bar[1])
+    return Position(variant, turn, tuple(points), bar, off)
+
+
+def notations(position: Position, dice: tuple[int, int]) -> set[str]:
+    return {play.notation() for play in position.legal_plays(dice)}
