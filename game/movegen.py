@@ -1,54 +1,111 @@
 """Legal play generation for every variant.
 
-Each variant encodes a position as a flat tuple of checker counts seen from the
-player on roll, indexed by the mover's own point numbers, and supplies a `step`
-that yields every single-checker move for one die. The search over dice orders,
-the "use as many dice as possible, the larger one if only one" rule and the
-deduplication by resulting position are shared.
-
-Backgammon state (52): [0] mine off, [1..24] mine, [25] mine on bar,
-    [26] opponent on bar, [26+p] opponent checkers on my own point p.
-Catchgammon state (100): [0] mine off, [p] my free checkers, [25+p] opponent's
-    free checkers, [50+p] 1 if my checker is trapped on p, [75+p] 1 if an
-    opponent checker is trapped under mine on p.
-Rungammon state (50): [0] mine off, [p] mine, [25] opponent off, [25+p] opponent.
+A position is encoded, from the side of the player on roll, as 28 bytes indexed by
+the mover's own point numbers: [0] my checkers off, [1..24] one code per point,
+[25] mine on the bar, [26] theirs on the bar, [27] theirs off. A point's code is
+n (1-15) for n of mine, 16 + n for n of theirs, and 32 + n / 48 + n for n of mine /
+of theirs on top of one checker of the other colour trapped beneath (Catchgammon).
+Each variant differs only in where a checker may land (`_ARRIVE`) and in a few
+conditions on leaving; the search over dice orders, the "as many dice as possible,
+the larger if only one" rule and the deduplication by resulting position are shared.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
 
-from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
+from game.board import BAR, BOARD_TO_OWN, CHECKERS, OWN_TO_BOARD, Variant
 from game.errors import DiceError
 from game.plays import Move, Play
 from game.position import Position
 
-State = tuple[int, ...]
-Step = Callable[[State, int], Iterator[tuple[State, Move]]]
-Found = dict[State, tuple[Move, ...]]
+State = bytes
+RawMove = tuple[int, int, bool]  # source, target, hit; Move objects are made only for results
+Found = dict[State, tuple[RawMove, ...]]
+
+MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF = 0, 25, 26, 27
+THEIRS, TRAPPING, TRAPPED = 16, 32, 48
+
+
+def _table(rule: Callable[[int], int]) -> tuple[int, ...]:
+    return tuple(rule(code) for code in range(64))
+
+
+def _free(code: int) -> int:
+    """How many of my checkers on the point can move."""
+    return code if code < THEIRS else code - TRAPPING if TRAPPING < code < TRAPPED else 0
+
+
+FREE = _table(_free)
+# After one of my top checkers leaves; the last trapper leaving frees the trapped checker.
+LEAVE = _table(lambda c: c - 1 if _free(c) else -1)
+LEAVE = LEAVE[:TRAPPING + 1] + (THEIRS + 1,) + LEAVE[TRAPPING + 2:]
+HAS_MINE = bytes(1 if (0 < c < THEIRS or c > TRAPPING) and c != TRAPPED else 0 for c in range(256))
+MINE_TRAPPED = bytes(1 if TRAPPED < c < 64 else 0 for c in range(256))
+HAS_THEIRS = bytes(1 if THEIRS < c < 64 and c != TRAPPING else 0 for c in range(256))
+
+
+def _arrive_backgammon(code: int) -> int:
+    if code < THEIRS - 1:
+        return code + 1
+    return 1 if code == THEIRS + 1 else -1  # a blot is hit
+
+
+def _arrive_catchgammon(code: int) -> int:
+    if code < THEIRS - 1:
+        return code + 1
+    if code == THEIRS + 1:
+        return TRAPPING + 1  # the lone checker is trapped beneath
+    return code + 1 if TRAPPING < code < TRAPPED - 1 else -1
+
+
+def _arrive_rungammon(code: int) -> int:
+    return code + 1 if code < THEIRS - 1 else -1
+
+
+_ARRIVE = {
+    Variant.BACKGAMMON: _table(_arrive_backgammon),
+    Variant.CATCHGAMMON: _table(_arrive_catchgammon),
+    Variant.RUNGAMMON: _table(_arrive_rungammon),
+}
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    if (len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
         raise DiceError(f"dice must be two faces from 1 to 6, got {list(dice)!r}")
     return dice[0], dice[1]
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     """Every legal play, one per distinct resulting position; () when none."""
-    rules = _RULES[position.variant]
-    found = _search(rules.encode(position), *check_dice(dice), rules.step, rules.allowed)
-    return tuple(Play(moves, rules.decode(state, position)) for state, moves in found.items())
+    found = _found(position, dice)
+    return tuple(Play(tuple(Move(*m) for m in moves), decode(state, position))
+                 for state, moves in found.items())
+
+
+def single_moves(position: Position, die: int) -> tuple[Play, ...]:
+    """Each way one checker can move by `die`, judged alone (not as part of a whole play)."""
+    check_dice([die, die])
+    return tuple(Play((Move(*move),), decode(state, position))
+                 for state, move in _STEPS[position.variant](encode(position), die))
 
 
 def count_plays(position: Position, dice: Sequence[int]) -> int:
     """The number of legal plays, without building their positions."""
-    rules = _RULES[position.variant]
-    return len(_search(rules.encode(position), *check_dice(dice), rules.step, rules.allowed))
+    return len(_found(position, dice))
 
 
-def _search(start: State, a: int, b: int, step: Step,
+def _found(position: Position, dice: Sequence[int]) -> Found:
+    a, b = check_dice(dice)
+    step = _STEPS[position.variant]
+    allowed = _prime_allowed if position.variant is Variant.RUNGAMMON else None
+    return _search(encode(position), a, b, step, allowed)
+
+
+def _search(start: State, a: int, b: int, step: Callable[[State, int], Iterator[tuple[State, RawMove]]],
             allowed: Callable[[State], bool] | None) -> Found:
     def keep(found: Found) -> Found:
         return {s: m for s, m in found.items() if allowed(s)} if allowed else found
@@ -82,219 +139,157 @@ def _search(start: State, a: int, b: int, step: Step,
     return keep(both) or keep(only[high]) or keep(only[low])
 
 
-def _trusted(template: Position, points: list[str], bar: tuple[int, int],
-             off: tuple[int, int]) -> Position:
-    """A position built by the engine from a valid one: skip re-validation."""
+# -- encoding -----------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _code(stack: str, mine: str) -> int:
+    if not stack:
+        return 0
+    trapped = stack[0] != stack[-1]
+    return len(stack) - trapped + (0 if stack[-1] == mine else THEIRS) + (TRAPPING if trapped else 0)
+
+
+def _stack(code: int, mine: str, theirs: str) -> str:
+    n = code & 15
+    return {0: mine * n, THEIRS: theirs * n, TRAPPING: theirs + mine * n,
+            TRAPPED: mine + theirs * n}[code & 48]
+
+
+_STACKS = {(m, t): tuple(_stack(c, m, t) for c in range(64)) for m, t in (("w", "b"), ("b", "w"))}
+
+
+def _getter(indexes: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    return itemgetter(*indexes)
+
+
+# Board points (index 0 = board point 1) taken from the mover's own points 1-24, and back.
+_OWN_ORDER = {key: _getter([table[p] - 1 for p in range(1, 25)]) for key, table in OWN_TO_BOARD.items()}
+_BOARD_ORDER = {key: _getter([BOARD_TO_OWN[key][b] for b in range(1, 25)]) for key in OWN_TO_BOARD}
+
+
+def encode(position: Position) -> State:
+    me = position.turn.index
+    mine = "w" if me == 0 else "b"
+    stacks = _OWN_ORDER[position.variant, position.turn](position.points)
+    codes = [_code(stack, mine) for stack in stacks]
+    return bytes((position.off[me], *codes, position.bar[me], position.bar[1 - me], position.off[1 - me]))
+
+
+def decode(state: State, template: Position) -> Position:
+    """The position a state stands for, with the template's variant and turn."""
+    white_moves = template.turn.index == 0
+    stacks = _STACKS["w", "b"] if white_moves else _STACKS["b", "w"]
+    codes = _BOARD_ORDER[template.variant, template.turn](state)
+    points = tuple(map(stacks.__getitem__, codes))
+    mine_bar, their_bar, mine_off, their_off = state[MY_BAR], state[THEIR_BAR], state[MY_OFF], state[THEIR_OFF]
+    # Built from a valid position by legal moves: skip re-validation.
     pos = object.__new__(Position)
-    for name, value in (("variant", template.variant), ("turn", template.turn),
-                        ("points", tuple(points)), ("bar", bar), ("off", off)):
-        object.__setattr__(pos, name, value)
+    setattr_ = object.__setattr__
+    setattr_(pos, "variant", template.variant)
+    setattr_(pos, "turn", template.turn)
+    setattr_(pos, "points", points)
+    setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
+    setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
     return pos
 
 
-def _ordered(color: Color, mine: int, theirs: int) -> tuple[int, int]:
-    return (mine, theirs) if color is Color.WHITE else (theirs, mine)
-
+# -- single moves -------------------------------------------------------------
 
 def _highest_home(s: State) -> int:
     for p in range(6, 0, -1):
-        if s[p]:
+        if HAS_MINE[s[p]]:
             return p
     return 0
 
 
-# -- Backgammon ---------------------------------------------------------------
-
-def _bg_encode(pos: Position) -> State:
-    me, them = pos.turn, pos.turn.opponent
-    table = OWN_TO_BOARD[pos.variant, me]
-    s = [0] * 52
-    s[0], s[BAR], s[26] = pos.off[me.index], pos.bar[me.index], pos.bar[them.index]
-    for p in range(1, 25):
-        stack = pos.points[table[p] - 1]
-        if stack:
-            s[p if stack[0] == me.char else 26 + p] = len(stack)
-    return tuple(s)
-
-
-def _bg_decode(s: State, pos: Position) -> Position:
-    me, them = pos.turn, pos.turn.opponent
-    table = OWN_TO_BOARD[pos.variant, me]
-    points = [""] * 24
-    for p in range(1, 25):
-        points[table[p] - 1] = me.char * s[p] or them.char * s[26 + p]
-    return _trusted(pos, points, _ordered(me, s[BAR], s[26]),
-                    _ordered(me, s[0], pos.off[them.index]))
+def _bar_entry(s: State, d: int, arrive: tuple[int, ...]) -> Iterator[tuple[State, RawMove]]:
+    q = BAR - d
+    code = s[q]
+    new = arrive[code]
+    if new >= 0:
+        n = bytearray(s)
+        n[MY_BAR] -= 1
+        n[q] = new
+        hit = code == THEIRS + 1
+        if hit:
+            n[THEIR_BAR] += 1
+        yield bytes(n), (BAR, q, hit)
 
 
-def _bg_step(s: State, d: int) -> Iterator[tuple[State, Move]]:
-    if s[BAR]:
-        q = BAR - d
-        if s[26 + q] < 2:
-            yield _bg_land(s, BAR, q), Move(BAR, q, s[26 + q] == 1)
-        return
-    home = not any(s[7:BAR])
+def _moves(s: State, d: int, arrive: tuple[int, ...], home: bool,
+           start_closed: bool, hits_to_bar: bool) -> Iterator[tuple[State, RawMove]]:
     highest = _highest_home(s) if home else 0
     for p in range(24, 0, -1):
-        if not s[p]:
+        code = s[p]
+        if not FREE[code] or (p == 24 and start_closed):
             continue
         q = p - d
         if q > 0:
-            if s[26 + q] < 2:
-                yield _bg_land(s, p, q), Move(p, q, s[26 + q] == 1)
-        elif home and (q == 0 or p == highest):
-            n = list(s)
-            n[p] -= 1
-            n[0] += 1
-            yield tuple(n), Move(p, 0)
-
-
-def _bg_land(s: State, p: int, q: int) -> State:
-    n = list(s)
-    n[p] -= 1
-    n[q] += 1
-    if n[26 + q]:
-        n[26 + q] = 0
-        n[26] += 1
-    return tuple(n)
-
-
-# -- Catchgammon --------------------------------------------------------------
-
-def _cg_encode(pos: Position) -> State:
-    me = pos.turn
-    table = OWN_TO_BOARD[pos.variant, me]
-    s = [0] * 100
-    s[0] = pos.off[me.index]
-    for p in range(1, 25):
-        stack = pos.points[table[p] - 1]
-        if not stack:
-            continue
-        trapped = 1 if stack[0] != stack[-1] else 0
-        mine = stack[-1] == me.char
-        s[p if mine else 25 + p] = len(stack) - trapped
-        s[(75 if mine else 50) + p] = trapped
-    return tuple(s)
-
-
-def _cg_decode(s: State, pos: Position) -> Position:
-    me, them = pos.turn, pos.turn.opponent
-    table = OWN_TO_BOARD[pos.variant, me]
-    points = [""] * 24
-    for p in range(1, 25):
-        points[table[p] - 1] = (them.char * s[75 + p] + me.char * s[p]
-                                or me.char * s[50 + p] + them.char * s[25 + p])
-    return _trusted(pos, points, (0, 0), _ordered(me, s[0], pos.off[them.index]))
-
-
-def _cg_step(s: State, d: int) -> Iterator[tuple[State, Move]]:
-    home = not any(s[7:25]) and not any(s[51:75])
-    highest = _highest_home(s) if home else 0
-    for p in range(24, 0, -1):
-        if not s[p]:
-            continue
-        q = p - d
-        trap = False
-        if q > 0:
-            theirs = s[25 + q]
-            if theirs >= 2 or (theirs == 1 and s[50 + q]):
-                continue  # a made point, or a trapper holding my checker
-            n = list(s)
-            if theirs:
-                trap = True
-                n[25 + q] = 0
-                n[75 + q] = 1
-            n[q] += 1
-        elif home and (q == 0 or p == highest):
-            n = list(s)
-            n[0] += 1
-        else:
-            continue
-        n[p] -= 1
-        if not n[p] and n[75 + p]:  # the last trapper left: the trapped checker is free
-            n[75 + p] = 0
-            n[25 + p] = 1
-        yield tuple(n), Move(p, max(q, 0), trap)
-
-
-# -- Rungammon ----------------------------------------------------------------
-
-def _rg_encode(pos: Position) -> State:
-    me, them = pos.turn, pos.turn.opponent
-    table = OWN_TO_BOARD[pos.variant, me]
-    s = [0] * 50
-    s[0], s[25] = pos.off[me.index], pos.off[them.index]
-    for p in range(1, 25):
-        stack = pos.points[table[p] - 1]
-        if stack:
-            s[p if stack[0] == me.char else 25 + p] = len(stack)
-    return tuple(s)
-
-
-def _rg_decode(s: State, pos: Position) -> Position:
-    me, them = pos.turn, pos.turn.opponent
-    table = OWN_TO_BOARD[pos.variant, me]
-    points = [""] * 24
-    for p in range(1, 25):
-        points[table[p] - 1] = me.char * s[p] or them.char * s[25 + p]
-    return _trusted(pos, points, (0, 0), _ordered(me, s[0], s[25]))
-
-
-def _rg_step(s: State, d: int) -> Iterator[tuple[State, Move]]:
-    home = not any(s[7:25])
-    highest = _highest_home(s) if home else 0
-    # Only one checker may leave the start until one has passed the opponent's start.
-    may_leave_start = s[24] + s[0] == CHECKERS or s[0] > 0 or any(s[1:12])
-    for p in range(24, 0, -1):
-        if not s[p] or (p == 24 and not may_leave_start):
-            continue
-        q = p - d
-        if q > 0:
-            if s[25 + q]:
+            target = s[q]
+            new = arrive[target]
+            if new < 0:
                 continue
-            n = list(s)
-            n[q] += 1
+            n = bytearray(s)
+            n[p] = LEAVE[code]
+            n[q] = new
+            hit = target == THEIRS + 1
+            if hit and hits_to_bar:
+                n[THEIR_BAR] += 1
+            yield bytes(n), (p, q, hit)
         elif home and (q == 0 or p == highest):
-            n = list(s)
-            n[0] += 1
-        else:
-            continue
-        n[p] -= 1
-        yield tuple(n), Move(p, max(q, 0))
+            n = bytearray(s)
+            n[p] = LEAVE[code]
+            n[MY_OFF] += 1
+            yield bytes(n), (p, 0, False)
 
 
-# My own point of the opponent's own point q: the two paths are 12 points apart.
+_BG_ARRIVE = _ARRIVE[Variant.BACKGAMMON]
+_CG_ARRIVE = _ARRIVE[Variant.CATCHGAMMON]
+_RG_ARRIVE = _ARRIVE[Variant.RUNGAMMON]
+
+
+def _bg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    if s[MY_BAR]:
+        return _bar_entry(s, d, _BG_ARRIVE)
+    home = 1 not in s[7:25].translate(HAS_MINE)
+    return _moves(s, d, _BG_ARRIVE, home, False, True)
+
+
+def _cg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    # Bearing off: every checker home, and none trapped.
+    home = 1 not in s[7:25].translate(HAS_MINE) and 1 not in s[1:7].translate(MINE_TRAPPED)
+    return _moves(s, d, _CG_ARRIVE, home, False, False)
+
+
+def _rg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    home = 1 not in s[7:25].translate(HAS_MINE)
+    # Only one checker may leave the start until one has passed the opponent's start.
+    passed = s[MY_OFF] > 0 or 1 in s[1:12].translate(HAS_MINE)
+    start_closed = not passed and FREE[s[24]] + s[MY_OFF] < CHECKERS
+    return _moves(s, d, _RG_ARRIVE, home, start_closed, False)
+
+
+_STEPS = {Variant.BACKGAMMON: _bg_step, Variant.CATCHGAMMON: _cg_step, Variant.RUNGAMMON: _rg_step}
+
+# My own point of the opponent's own point q: the two Rungammon paths are 12 points apart.
 _MINE_AT_THEIR = (0, *(((q + 11) % 24) + 1 for q in range(1, 25)))
 
 
-def _rg_allowed(s: State) -> bool:
-    """The prime rules, judged on the position a play produces."""
-    if all(s[19:25]):
+def _prime_allowed(s: State) -> bool:
+    """The Rungammon prime rules, judged on the position a play produces."""
+    if 0 not in s[19:25].translate(HAS_MINE):
         return False  # all six points of the own starting table
-    run = 0
-    lowest_theirs = 25 if not s[25] else 0  # borne-off checkers count as ahead
-    highest_theirs = 0
-    for q in range(1, 25):
-        if s[25 + _MINE_AT_THEIR[q]]:
-            lowest_theirs = min(lowest_theirs, q)
-            highest_theirs = q
-    for q in range(1, 25):  # q walks the opponent's path from its end backwards
-        run = run + 1 if s[_MINE_AT_THEIR[q]] else 0
-        if run >= 6 and highest_theirs > q and lowest_theirs > q - 5:
+    along_their_path = bytes(s[_MINE_AT_THEIR[q]] for q in range(1, 25))
+    held = along_their_path.translate(HAS_MINE)
+    run_start = held.find(b"\x01" * 6)
+    if run_start < 0:
+        return True
+    theirs = along_their_path.translate(HAS_THEIRS)
+    lowest_theirs = theirs.find(1) if not s[THEIR_OFF] else -1  # borne off counts as ahead
+    highest_theirs = theirs.rfind(1)
+    while run_start >= 0:
+        run_end = run_start + 5  # indexes are their own points minus one
+        if highest_theirs > run_end and not (0 <= lowest_theirs < run_start or s[THEIR_OFF]):
             return False  # a prime with opponents behind it and none ahead
+        run_start = held.find(b"\x01" * 6, run_start + 1)
     return True
-
-
-@dataclass(frozen=True)
-class _Rules:
-    encode: Callable[[Position], State]
-    decode: Callable[[State, Position], Position]
-    step: Step
-    allowed: Callable[[State], bool] | None = None
-
-
-_RULES = {
-    Variant.BACKGAMMON: _Rules(_bg_encode, _bg_decode, _bg_step),
-    Variant.CATCHGAMMON: _Rules(_cg_encode, _cg_decode, _cg_step),
-    Variant.RUNGAMMON: _Rules(_rg_encode, _rg_decode, _rg_step, _rg_allowed),
-}

@@ -60,6 +60,9 @@ class Xgid:
         bar = (counts[25][1] if counts[25][0] is Color.WHITE else 0,
                counts[0][1] if counts[0][0] is Color.BLACK else 0)
         on_board = [sum(n for c, n in counts if c is color) for color in Color]
+        for color in Color:
+            if on_board[color.index] > CHECKERS:
+                raise ValueError(f"{color.value} has {on_board[color.index]} checkers, at most {CHECKERS}")
         off = (CHECKERS - on_board[0], CHECKERS - on_board[1])
         try:
             position = Position(Variant.BACKGAMMON, _color(int(turn)), tuple(points), bar, off)

@@ -6,7 +6,8 @@ from reference_rules import reference_results
 from strategies import dice, positions
 
 from game.board import CHECKERS, Color, Variant
-from game.movegen import count_plays
+from game.movegen import count_plays, single_moves
+from game.plays import Play
 from game.position import Position
 
 any_position = st.sampled_from(Variant).flatmap(positions)
@@ -78,10 +79,5 @@ def test_moves_replayed_one_by_one_reach_the_plays_position(position: Position,
         assert step == play.position
 
 
-def _single_step(position: Position, die: int) -> list:  # type: ignore[type-arg]
-    from game.movegen import _RULES
-    from game.plays import Play
-
-    rules = _RULES[position.variant]
-    return [Play((move,), rules.decode(state, position))
-            for state, move in rules.step(rules.encode(position), die)]
+def _single_step(position: Position, die: int) -> tuple[Play, ...]:
+    return single_moves(position, die)

@@ -1,0 +1,102 @@
+"""`python -m game`: plays, batch, show, and one-line errors with exit status 2."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.board import Variant
+from game.cli import main
+from game.position import Position
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(args), out), out.getvalue()
+
+
+def test_plays_lists_standard_notation() -> None:
+    status, text = run("plays", "--position", "4HPwATDgc/ABMA", "--dice", "31")
+    lines = text.splitlines()
+    assert status == 0 and lines[0] == "16 legal plays for 31, white to play"
+    assert "8/5 6/5" in lines[1:] and len(lines) == 17
+
+
+def test_plays_json_has_moves_and_positions_after() -> None:
+    status, text = run("plays", "--position", START_XGID, "--dice", "66", "--json")
+    doc = json.loads(text)
+    assert status == 0 and len(doc["plays"]) == 11
+    first = {p["notation"]: p for p in doc["plays"]}["24/18(2) 13/7(2)"]
+    assert first["moves"] == [[24, 18], [24, 18], [13, 7], [13, 7]]
+    after = Position.from_document(first["position"])
+    assert after.turn.value == "white" and after.stack(18) == "ww"
+
+
+def test_plays_reads_a_json_file_and_variant(tmp_path: Path) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(Position.initial(Variant.RUNGAMMON).to_json())
+    status, text = run("plays", "--position", f"@{path}", "--dice", "6,6", "--variant", "rungammon", "--json")
+    assert status == 0 and [p["notation"] for p in json.loads(text)["plays"]] == ["24/18"]
+
+
+def test_no_legal_play_gives_an_empty_list() -> None:
+    position = Position.from_document({"turn": "white", "points": _blocked_points(),
+                                       "bar": {"white": 1, "black": 0}})
+    status, text = run("plays", "--position", position.to_json(), "--dice", "61", "--json")
+    assert status == 0 and json.loads(text) == {"plays": []}
+
+
+def _blocked_points() -> list[list[str]]:
+    points: list[list[str]] = [[] for _ in range(24)]
+    points[12] = ["w"] * 14  # White: 14 on the 13-point, one on the bar
+    for p, n in ((24, 3), (19, 3), (1, 9)):  # Black blocks both entry points of 6-1
+        points[p - 1] = ["b"] * n
+    return points
+
+
+def test_batch_in_order_with_counts_and_a_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "in.jsonl"
+    lines = [
+        {"position": "4HPwATDgc/ABMA", "dice": [3, 1]},
+        {"position": Position.initial(Variant.CATCHGAMMON).to_document(), "dice": [6, 6]},
+        {"position": "garbage", "dice": [3, 1]},
+        {"position": START_XGID, "dice": [1, 1]},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    status, text = run("plays", "--batch", str(path), "--count")
+    out = [json.loads(line) for line in text.splitlines()]
+    assert out[0] == {"count": 16} and out[1] == {"count": 4} and out[3] == {"count": 42}  # as GNU Backgammon counts
+    assert "line 3" in out[2]["error"]
+    assert status == 2 and "in.jsonl line 3" in capsys.readouterr().err
+    status, text = run("plays", "--batch", str(path))
+    assert len(json.loads(text.splitlines()[0])["plays"]) == 16
+
+
+def test_show_draws_the_board_with_pip_counts() -> None:
+    status, text = run("show", "--position", Position.initial(Variant.CATCHGAMMON).to_json())
+    assert status == 0 and "pips 360" in text and "catchgammon, white to play" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["plays", "--position", "4HPwATDgc/ABMA", "--dice", "71"], "dice must be two faces from 1 to 6"),
+    (["plays", "--position", "@/no/such/file.json", "--dice", "31"], "cannot read position file"),
+    (["plays", "--position", "{", "--dice", "31"], "not valid JSON"),
+    (["plays", "--dice", "31"], "plays needs --position and --dice"),
+    (["show", "--position", "4HPwATDgc/ABMA", "--variant", "catchgammon"], "but --variant is catchgammon"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], message: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run(*args)
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_module_entry_point_has_no_traceback() -> None:
+    done = subprocess.run([sys.executable, "-m", "game", "plays", "--position", "nope", "--dice", "31"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
