@@ -72,7 +72,8 @@ class DieState(Event):
     die_id: int
     status: DieStatus
     face: int | None
-    battery_pct: int
+    battery_pct: int | None
+    """None for the host's virtual dice (`RollButton`), which have no battery."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
