@@ -1,0 +1,88 @@
+"""The sensor board: zone snapshots and changes as events, snapshot requests, zone LEDs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import suppress
+from typing import Unpack
+
+from drivers.errors import ConfigError, LinkError, UnsupportedFeature
+from drivers.events import SensorSnapshot, ZoneChanged
+from drivers.link import DeviceRole, LinkOptions, SerialLink
+from drivers.protocol import (
+    Ack,
+    AckStatus,
+    BoardMessage,
+    Features,
+    Hello,
+    SetZoneLeds,
+    Snapshot,
+    SnapshotRequest,
+    ZoneChange,
+)
+from drivers.zones import ZONE_COUNT, ZONES, ZoneReading
+
+
+class BoardSensor(DeviceRole):
+    """Reports the board's zones: a `SensorSnapshot` after each `LinkUp`, `ZoneChanged` as
+    checkers move, and a new `SensorSnapshot` whenever the board's periodic snapshot differs
+    from what the changes built (a change was lost) or one was requested.
+
+    `BoardSensor("/dev/ttyACM0", events=q)` makes its own link; `BoardSensor(link)` shares one.
+    """
+
+    def __init__(self, port: SerialLink | str, **options: Unpack[LinkOptions]) -> None:
+        super().__init__(port, options)
+        self._zones: tuple[ZoneReading, ...] | None = None
+        self._want_snapshot = False
+        self._latest: SensorSnapshot | None = None
+
+    @property
+    def latest(self) -> SensorSnapshot | None:
+        """The last SensorSnapshot delivered."""
+        return self._latest
+
+    def request_snapshot(self, timeout: float = 1.0) -> SensorSnapshot:
+        """Ask for a full snapshot and wait for it; it is also delivered as an event."""
+        self._require(Features.ZONES)
+        self._want_snapshot = True
+        self.link.request(SnapshotRequest(), Snapshot, timeout)
+        assert self._latest is not None
+        return self._latest
+
+    def set_zone_leds(self, zones: Iterable[int], timeout: float = 1.0) -> None:
+        """Light exactly these zones' LEDs, the others off, and wait for the board's ACK."""
+        lit = frozenset(zones)
+        if not lit <= set(ZONES):
+            raise ConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
+        self._require(Features.ZONE_LEDS)
+        ack = self.link.request(SetZoneLeds(lit), Ack, timeout,
+                                lambda ack, seq: ack.request_seq == seq)
+        if ack.status is not AckStatus.OK:
+            raise UnsupportedFeature(
+                f"{self.link.source} refused SET_ZONE_LEDS {sorted(lit)}: {ack.status.name}")
+
+    def link_up(self, hello: Hello) -> None:
+        self._zones = None
+        if Features.ZONES in hello.features:
+            self._want_snapshot = True
+            with suppress(LinkError):
+                self.link.send(SnapshotRequest())
+
+    def receive(self, message: BoardMessage, timestamp: float) -> None:
+        source = self.link.source
+        if isinstance(message, Snapshot) and len(message.zones) == ZONE_COUNT:
+            if self._want_snapshot or message.zones != self._zones:
+                self._latest = SensorSnapshot(
+                    source=source, timestamp=timestamp, capability=message.capability,
+                    zones=message.zones, scan=message.scan)
+                self.events.put(self._latest)
+            self._zones = message.zones
+            self._want_snapshot = False
+        elif isinstance(message, ZoneChange) and message.zone in ZONES:
+            if self._zones is not None:
+                zones = list(self._zones)
+                zones[message.zone - 1] = message.reading
+                self._zones = tuple(zones)
+            self.events.put(ZoneChanged(source=source, timestamp=timestamp, zone=message.zone,
+                                        reading=message.reading, scan=message.scan))

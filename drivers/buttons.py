@@ -1,0 +1,98 @@
+"""Player buttons and the roll button, on GPIO through gpiozero.
+
+Each button closes its GPIO to ground; the Pi's internal pull-up holds it high otherwise.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Self
+
+from gpiozero import Button, Factory
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.events import ButtonKind, ButtonPressed, DieState, Event, Player
+from drivers.pinmap import DEFAULT_BUTTON_PINS, ROLL_BUTTON_PIN
+from drivers.protocol import DieStatus
+
+BOUNCE_TIME = 0.02
+"""Seconds during which a button's contacts may bounce after a change; edges ignored."""
+
+
+class PlayerButtons:
+    """Each player's DONE, DOUBLE, TAKE and PASS buttons; a press enqueues `ButtonPressed`."""
+
+    def __init__(self, pins: Mapping[tuple[Player, ButtonKind], int] = DEFAULT_BUTTON_PINS, *,
+                 events: queue.Queue[Event] | None = None, pin_factory: Factory | None = None,
+                 clock: Clock = SYSTEM_CLOCK, bounce_time: float = BOUNCE_TIME,
+                 source: str = "buttons") -> None:
+        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.source = source
+        self._clock = clock
+        self._buttons: dict[tuple[Player, ButtonKind], Button] = {}
+        try:
+            for (player, kind), pin in pins.items():
+                button = Button(pin, pull_up=True, bounce_time=bounce_time,
+                                pin_factory=pin_factory)
+                self._buttons[player, kind] = button
+                button.when_pressed = self._on_press(player, kind)
+        except Exception:
+            self.close()
+            raise
+
+    def _on_press(self, player: Player, kind: ButtonKind) -> Callable[[], None]:
+        def pressed() -> None:
+            self.events.put(ButtonPressed(source=self.source, timestamp=self._clock.now(),
+                                          player=player, button=kind))
+        return pressed
+
+    def is_pressed(self, player: Player, kind: ButtonKind) -> bool:
+        return bool(self._buttons[player, kind].is_pressed)
+
+    def close(self) -> None:
+        for button in self._buttons.values():
+            button.close()
+        self._buttons.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class RollButton:
+    """Dice for a board without electronic dice: a press of the roll button throws two
+    virtual dice (ids 1 and 2) with the host's random source, enqueueing a SETTLED
+    `DieState` for each (battery None). The default source is `secrets.SystemRandom()`."""
+
+    def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: queue.Queue[Event] | None = None,
+                 pin_factory: Factory | None = None, clock: Clock = SYSTEM_CLOCK,
+                 rng: random.Random | None = None, bounce_time: float = BOUNCE_TIME,
+                 source: str = "roll button") -> None:
+        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.source = source
+        self._clock = clock
+        self._rng = rng if rng is not None else secrets.SystemRandom()
+        self._button = Button(pin, pull_up=True, bounce_time=bounce_time,
+                              pin_factory=pin_factory)
+        self._button.when_pressed = self._roll
+
+    def _roll(self) -> None:
+        now = self._clock.now()
+        for die_id in (1, 2):
+            self.events.put(DieState(source=self.source, timestamp=now, die_id=die_id,
+                                     status=DieStatus.SETTLED, face=self._rng.randint(1, 6),
+                                     battery_pct=None))
+
+    def close(self) -> None:
+        self._button.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,119 @@
+"""The doubling cube's display: two seven-segment digits and four LEDs, on GPIO.
+
+The digits show the cube value: "64" for a centred cube at 1 (as a real cube shows), " 2"
+to "64" for 2 to 64, and for 128 and up the two leading digits with the units digit's
+decimal point lit as "more digits follow": 128 -> "12.", 256 -> "25.", ... 524288 -> "52.".
+These forms are distinct for every power of two up to 2**19; larger values are refused.
+The LEDs tell where the cube stands (centre, White's side, Black's side) and whether this is
+the Crawford game.
+"""
+
+from __future__ import annotations
+
+from typing import Self, TypeVar
+
+from gpiozero import LED, Device, Factory, LEDCharDisplay, LEDMultiCharDisplay
+
+from drivers.errors import DisplayValueError
+from drivers.events import Player
+from drivers.pinmap import DEFAULT_CUBE_PINS, CubePins
+
+LARGEST_VALUE = 2 ** 19
+D = TypeVar("D", LED, LEDCharDisplay, LEDMultiCharDisplay)
+
+
+def cube_digits(value: int) -> tuple[str, str]:
+    """The (tens, units) characters that show cube `value`; a trailing "." lights the dp."""
+    if value < 1 or value & (value - 1) or value > LARGEST_VALUE:
+        raise DisplayValueError(
+            f"cube value {value} is not a power of two from 1 to {LARGEST_VALUE}")
+    if value == 1:
+        return ("6", "4")
+    digits = f"{value:>2}"
+    return (digits[0], digits[1] + ("." if value >= 100 else ""))
+
+
+def _multi_char_display(char: LEDCharDisplay, digits: tuple[int, int],
+                        pin_factory: Factory | None) -> LEDMultiCharDisplay:
+    """gpiozero 2.0.1 makes the display's group of digit pins with the default pin factory
+    instead of the one given (gpiozero issue #1213, fixed upstream by PR #1225): lend it
+    ours as the default while it is built."""
+    if pin_factory is None:
+        return LEDMultiCharDisplay(char, *digits)
+    default = Device.pin_factory
+    Device.pin_factory = pin_factory
+    try:
+        return LEDMultiCharDisplay(char, *digits, pin_factory=pin_factory)
+    finally:
+        Device.pin_factory = default
+
+
+class CubeDisplay:
+    """`show(value, owner, crawford)` puts the cube on the display; `show_text("E1")` shows a
+    two-character code instead (the LEDs keep their state); `off()` darkens everything.
+
+    When the two characters differ, gpiozero's `LEDMultiCharDisplay` multiplexes them in a
+    background thread: one digit's transistor on at a time, `plex_delay` seconds each.
+    """
+
+    def __init__(self, pins: CubePins = DEFAULT_CUBE_PINS, *,
+                 pin_factory: Factory | None = None, plex_delay: float = 0.005) -> None:
+        self._devices: list[LED | LEDCharDisplay | LEDMultiCharDisplay] = []
+        try:
+            char = self._keep(LEDCharDisplay(*pins.segments, dp=pins.dp,
+                                             pin_factory=pin_factory))
+            self._digits = self._keep(_multi_char_display(char, pins.digits, pin_factory))
+            self._digits.plex_delay = plex_delay  # seconds each digit stays lit in turn
+            self._font = char.font
+            self._centre = self._keep(LED(pins.centre, pin_factory=pin_factory))
+            self._white = self._keep(LED(pins.white, pin_factory=pin_factory))
+            self._black = self._keep(LED(pins.black, pin_factory=pin_factory))
+            self._crawford = self._keep(LED(pins.crawford, pin_factory=pin_factory))
+        except Exception:
+            self.close()
+            raise
+
+    def _keep(self, device: D) -> D:
+        self._devices.append(device)
+        return device
+
+    @property
+    def text(self) -> tuple[str, str]:
+        """What the digits show, as (tens, units)."""
+        tens, units = self._digits.value
+        return (str(tens), str(units))
+
+    def show(self, value: int, owner: Player | None, crawford: bool) -> None:
+        if value == 1 and owner is not None:
+            raise DisplayValueError(f"a cube at 1 is centred, not owned by {owner}")
+        if owner not in (None, "white", "black"):
+            raise DisplayValueError(f"cube owner {owner!r} is not 'white', 'black' or None")
+        self._digits.value = cube_digits(value)
+        self._centre.value = owner is None
+        self._white.value = owner == "white"
+        self._black.value = owner == "black"
+        self._crawford.value = crawford
+
+    def show_text(self, text: str) -> None:
+        """Show two characters of gpiozero's seven-segment font (space, digits and the
+        letters ABCDEFGHIJLNOPQRSTUY), for codes such as "E1"."""
+        if len(text) != 2 or any(char not in self._font for char in text):
+            raise DisplayValueError(f"{text!r} is not two characters the display can show")
+        self._digits.value = text
+
+    def off(self) -> None:
+        self._digits.value = "  "  # stops the multiplexing
+        self._digits.off()  # and the segment pins, which a blank value leaves as they were
+        for led in (self._centre, self._white, self._black, self._crawford):
+            led.off()
+
+    def close(self) -> None:
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,47 @@
+"""Electronic dice: their states as `DieState` events, on the board's link or their own."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Unpack
+
+from drivers.errors import LinkError
+from drivers.events import DieState
+from drivers.link import DeviceRole, LinkOptions, SerialLink
+from drivers.protocol import BoardMessage, DiceRequest, DieReport, Features, Hello
+
+
+class Dice(DeviceRole):
+    """Delivers a `DieState` when a die's status, face or battery changes, and every die's
+    state after each `LinkUp`. Periodic reports that change nothing are not repeated.
+
+    `Dice("/dev/ttyACM1", events=q)` for dice on their own port; `Dice(board.link)` when the
+    board's microcontroller reports them.
+    """
+
+    def __init__(self, port: SerialLink | str, **options: Unpack[LinkOptions]) -> None:
+        super().__init__(port, options)
+        self._states: dict[int, DieState] = {}
+
+    def states(self) -> tuple[DieState, ...]:
+        """The last state of every die heard from since the last LinkUp, by die id."""
+        return tuple(self._states[die] for die in sorted(self._states))
+
+    def link_up(self, hello: Hello) -> None:
+        self._states.clear()
+        if Features.DICE in hello.features:
+            with suppress(LinkError):
+                self.link.send(DiceRequest())
+
+    def receive(self, message: BoardMessage, timestamp: float) -> None:
+        if not isinstance(message, DieReport):
+            return
+        known = self._states.get(message.die_id)
+        if known is not None and (known.status, known.face, known.battery_pct) == (
+                message.status, message.face, message.battery_pct):
+            return
+        state = DieState(source=self.link.source, timestamp=timestamp, die_id=message.die_id,
+                         status=message.status, face=message.face,
+                         battery_pct=message.battery_pct)
+        self._states[message.die_id] = state
+        self.events.put(state)

@@ -1,0 +1,82 @@
+"""The events the drivers deliver to the controller: typed, immutable, on one queue.
+
+Every event says which driver sent it (`source`, the port or "buttons") and when
+(`timestamp`, from the driver's injected clock, in seconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from drivers.protocol import DieStatus, Hello
+from drivers.zones import Capability, ZoneReading
+
+Player = Literal["white", "black"]
+PLAYERS: tuple[Player, Player] = ("white", "black")
+
+
+class ButtonKind(StrEnum):
+    DONE = "done"
+    """The clock press that ends a turn."""
+    DOUBLE = "double"
+    TAKE = "take"
+    PASS = "pass"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    source: str
+    timestamp: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkUp(Event):
+    """The board answered the handshake; a SensorSnapshot follows when it senses zones."""
+
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkDown(Event):
+    """The link is lost or could not be made; the driver keeps retrying with backoff."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SensorSnapshot(Event):
+    """Every zone's reading at one board scan; `zones[0]` is zone 1."""
+
+    capability: Capability
+    zones: tuple[ZoneReading, ...]
+    scan: int
+
+    def zone(self, zone: int) -> ZoneReading:
+        """The reading of zone id `zone` (1..28)."""
+        if not 1 <= zone <= len(self.zones):
+            raise IndexError(f"zone {zone} is not within 1..{len(self.zones)}")
+        return self.zones[zone - 1]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ZoneChanged(Event):
+    zone: int
+    reading: ZoneReading
+    scan: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DieState(Event):
+    die_id: int
+    status: DieStatus
+    face: int | None
+    battery_pct: int | None
+    """None for the host's virtual dice (`RollButton`), which have no battery."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ButtonPressed(Event):
+    player: Player
+    button: ButtonKind

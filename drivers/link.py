@@ -1,0 +1,461 @@
+"""One serial link to a device that speaks the wire protocol: open, handshake, watch, reconnect.
+
+A `SerialLink` owns one port (anything `serial.serial_for_url` opens: "/dev/ttyACM0",
+"socket://host:port", "loop://", "emulator://table1"). It says HELLO, reports `LinkUp` and
+`LinkDown` on the events queue, decodes the board's messages and hands them to its
+listeners (`BoardSensor`, `Dice`). When the port fails or the board falls silent for
+`HEARTBEAT_MISSES` heartbeats it closes, backs off, reopens and says HELLO again.
+
+Drive it either by calling `poll(timeout)` (deterministic, for tests and simple loops) or by
+`start()`, which runs a daemon thread that polls until `close()`.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol, Self, TypedDict, TypeVar
+
+import serial
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.errors import (
+    ConfigError,
+    LinkError,
+    MalformedMessage,
+    ReplyTimeout,
+    UnsupportedFeature,
+    UnsupportedVersion,
+    UsageError,
+)
+from drivers.events import Event, LinkDown, LinkUp
+from drivers.protocol import (
+    BAUD_RATE,
+    BoardMessage,
+    Features,
+    Hello,
+    HelloRequest,
+    HostMessage,
+    Ping,
+    Pong,
+    decode_message,
+    encode_message,
+)
+from drivers.protocol import FrameReader as _FrameReader
+from drivers.zones import ZONE_COUNT
+
+HEARTBEAT_MISSES = 3
+"""Silence for this many announced heartbeat periods means the link is dead."""
+POLL_INTERVAL = 0.05
+"""How long the reader thread waits for bytes in one poll, in seconds."""
+
+_log = logging.getLogger(__name__)
+M = TypeVar("M", bound=BoardMessage)
+
+
+class LinkListener(Protocol):
+    """What a device role (`BoardSensor`, `Dice`) attached to a link is told."""
+
+    def link_up(self, hello: Hello) -> None: ...
+
+    def receive(self, message: BoardMessage, timestamp: float) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Delays between reconnection attempts: first, first*factor, ... capped at longest."""
+
+    first: float = 0.1
+    factor: float = 2.0
+    longest: float = 5.0
+
+    def delay(self, failures: int) -> float:
+        return float(min(self.longest, self.first * self.factor ** max(0, failures - 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    """Counts since the link was made; the reader's counts survive reconnections."""
+
+    frames: int
+    garbage_bytes: int
+    bad_crc: int
+    cut_frames: int
+    seq_gaps: int
+    malformed: int
+    """Frames with a good CRC whose message made no sense (firmware bug or version skew)."""
+    connects: int
+    """Successful handshakes."""
+    failures: int
+    """Failed attempts and lost links."""
+
+
+class LinkOptions(TypedDict, total=False):
+    """Keyword options of `SerialLink`, also accepted by the roles that make their own link."""
+
+    events: queue.Queue[Event]
+    source: str
+    clock: Clock
+    baudrate: int
+    reply_timeout: float
+    backoff: Backoff
+
+
+class _State(Enum):
+    NEW = "new"
+    DOWN = "down"
+    HANDSHAKE = "handshake"
+    UP = "up"
+    CLOSED = "closed"
+
+
+class SerialLink:
+    def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
+                 source: str | None = None, clock: Clock = SYSTEM_CLOCK,
+                 baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
+                 backoff: Backoff = Backoff()) -> None:
+        try:
+            self._port: serial.SerialBase = serial.serial_for_url(
+                port, baudrate=baudrate, do_not_open=True)
+        except ValueError as error:
+            raise ConfigError(f"cannot use serial port {port!r}: {error}") from error
+        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.source = source if source is not None else port
+        self._clock = clock
+        self._reply_timeout = reply_timeout
+        self._backoff = backoff
+        self._reader = _FrameReader()
+        self._listeners: list[LinkListener] = []
+        self._waiters: list[tuple[Callable[[BoardMessage], bool], list[BoardMessage]]] = []
+        self._changed = threading.Condition(threading.RLock())
+        self._write_lock = threading.Lock()
+        self._state = _State.NEW
+        self._hello: Hello | None = None
+        self._down_reason = ""
+        self._retry_at = clock.now()
+        self._handshake_deadline = 0.0
+        self._last_rx = 0.0
+        self._tx_seq = 0
+        self._malformed = self._connects = self._failures = 0
+        self._streak = 0  # failures since the link was last up
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    # ------------------------------------------------------------ public
+
+    @property
+    def is_up(self) -> bool:
+        return self._state is _State.UP
+
+    @property
+    def hello(self) -> Hello | None:
+        """What the board announced at the last handshake, None before the first."""
+        return self._hello
+
+    def stats(self) -> LinkStats:
+        r = self._reader.stats
+        return LinkStats(r.frames, r.garbage_bytes, r.bad_crc, r.cut_frames, r.seq_gaps,
+                         self._malformed, self._connects, self._failures)
+
+    def add_listener(self, listener: LinkListener) -> None:
+        with self._changed:
+            self._listeners.append(listener)
+
+    def remove_listener(self, listener: LinkListener) -> None:
+        with self._changed:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def poll(self, timeout: float = 0.0) -> None:
+        """Do what is due (connect, read, notice silence) waiting up to `timeout` for bytes."""
+        if self._thread is not None and threading.current_thread() is not self._thread:
+            raise UsageError(f"{self.source}: poll() while the reader thread runs")
+        if self._state is _State.CLOSED:
+            raise UsageError(f"{self.source}: poll() on a closed link")
+        self._step(timeout)
+
+    def start(self) -> None:
+        """Poll in a daemon thread until `close()`."""
+        if self._thread is not None:
+            raise UsageError(f"{self.source}: reader thread already started")
+        self._thread = threading.Thread(target=self._run, name=f"link {self.source}",
+                                        daemon=True)
+        self._thread.start()
+
+    def connect(self, timeout: float) -> Hello:
+        """Wait until the link is up; ReplyTimeout if it is not within `timeout` seconds."""
+        self._wait(lambda: self._state is _State.UP, timeout,
+                   lambda: f"no handshake with {self.source} within {timeout} s "
+                           f"(last failure: {self._down_reason or 'none'})")
+        assert self._hello is not None
+        return self._hello
+
+    def send(self, message: HostMessage) -> int:
+        """Send a command now; returns its sequence number. LinkError if the link is down."""
+        if self._state is not _State.UP:
+            raise LinkError(f"{self.source} is down ({self._down_reason or 'not connected'}); "
+                            f"cannot send {type(message).__name__}")
+        return self._write(message)
+
+    def request(self, message: HostMessage, reply: type[M], timeout: float,
+                match: Callable[[M, int], bool] = lambda _reply, _seq: True) -> M:
+        """Send `message` and wait for the first `reply` received after it that `match`es."""
+        box: list[BoardMessage] = []
+        seq_box: list[int] = []
+
+        def wanted(candidate: BoardMessage) -> bool:
+            return isinstance(candidate, reply) and bool(seq_box) and match(candidate,
+                                                                            seq_box[0])
+
+        waiter = (wanted, box)
+        with self._changed:
+            self._waiters.append(waiter)
+        try:
+            seq_box.append(self.send(message))
+            self._wait(lambda: bool(box), timeout,
+                       lambda: f"no {reply.__name__} from {self.source} within {timeout} s "
+                               f"after {type(message).__name__} seq {seq_box[0]}",
+                       need_up=True)
+        finally:
+            with self._changed:
+                self._waiters.remove(waiter)
+        found = box[0]
+        assert isinstance(found, reply)
+        return found
+
+    def ping(self, timeout: float) -> float:
+        """Round-trip time of a PING, in seconds of the link's clock."""
+        sent = self._clock.now()
+        token = int(sent * 1000) & 0xFFFFFFFF
+        self.request(Ping(token), Pong, timeout, lambda pong, _seq: pong.token == token)
+        return self._clock.now() - sent
+
+    def close(self) -> None:
+        with self._changed:
+            if self._state is _State.CLOSED:
+                return
+            self._state = _State.CLOSED
+            self._changed.notify_all()
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        self._port.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<SerialLink {self.source} {self._state.value}>"
+
+    # ------------------------------------------------------------ machinery
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._step(POLL_INTERVAL)
+            except Exception as error:  # a driver bug must not kill the table: log, reconnect
+                _log.exception("%s: unexpected error in the reader thread", self.source)
+                self._fail(f"driver error: {error!r}")
+
+    def _wait(self, done: Callable[[], bool], timeout: float, describe: Callable[[], str],
+              need_up: bool = False) -> None:
+        deadline = self._clock.now() + timeout
+        with self._changed:
+            while not done():
+                if self._state is _State.CLOSED:
+                    raise LinkError(f"{self.source} was closed")
+                if need_up and self._state is not _State.UP:
+                    raise LinkError(f"{self.source} went down while waiting: "
+                                    f"{self._down_reason}")
+                remaining = deadline - self._clock.now()
+                if remaining <= 0:
+                    raise ReplyTimeout(describe())
+                if self._thread is None:
+                    self._step(remaining)
+                else:
+                    self._changed.wait(remaining)
+
+    def _step(self, timeout: float) -> None:
+        deadline = self._clock.now() + timeout
+        if self._state in (_State.NEW, _State.DOWN):
+            wait = self._retry_at - self._clock.now()
+            if wait > 0:
+                self._clock.sleep(min(wait, timeout))
+                if self._clock.now() < self._retry_at:
+                    return
+            self._open()
+        if self._state not in (_State.HANDSHAKE, _State.UP):
+            return
+        try:
+            data = self._read(max(0.0, deadline - self._clock.now()))
+        except (serial.SerialException, OSError) as error:
+            self._fail(f"read failed: {error}")
+            return
+        now = self._clock.now()
+        for frame in self._reader.feed(data):
+            self._last_rx = now
+            try:
+                message = decode_message(frame)
+            except UnsupportedVersion as error:
+                self._fail(str(error))
+                return
+            except MalformedMessage:
+                self._malformed += 1
+                continue
+            if isinstance(message, BoardMessage):
+                self._handle(message, now)
+        self._check_silence(now)
+
+    def _read(self, timeout: float) -> bytes:
+        if self._port.timeout != timeout:
+            self._port.timeout = timeout
+        data: bytes = self._port.read(max(1, self._port.in_waiting))
+        if data and self._port.in_waiting:
+            data += self._port.read(self._port.in_waiting)
+        return data
+
+    def _open(self) -> None:
+        try:
+            if not self._port.is_open:
+                self._port.open()
+            self._reader.reset()
+            self._state = _State.HANDSHAKE
+            self._handshake_deadline = self._clock.now() + self._reply_timeout
+            self._write(HelloRequest())
+        except (serial.SerialException, OSError, LinkError) as error:
+            self._fail(f"cannot open {self._port.port}: {error}")
+
+    def _write(self, message: HostMessage) -> int:
+        with self._write_lock:
+            seq = 0 if isinstance(message, HelloRequest) else (self._tx_seq + 1) % 256
+            self._tx_seq = seq
+            try:
+                self._port.write(encode_message(message, seq))
+            except (serial.SerialException, OSError) as error:
+                raise LinkError(f"{self.source}: write of {type(message).__name__} failed: "
+                                f"{error}") from error
+        return seq
+
+    def _handle(self, message: BoardMessage, now: float) -> None:
+        if isinstance(message, Hello):
+            if self._state is _State.HANDSHAKE:
+                self._up(message, now)
+            return
+        if self._state is not _State.UP:
+            return  # stale frames from before this handshake
+        with self._changed:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener.receive(message, now)
+        with self._changed:
+            for wanted, box in self._waiters:
+                if not box and wanted(message):
+                    box.append(message)
+            self._changed.notify_all()
+
+    def _up(self, hello: Hello, now: float) -> None:
+        if Features.ZONES in hello.features and hello.zone_count != ZONE_COUNT:
+            self._fail(f"board has {hello.zone_count} zones, the host expects {ZONE_COUNT}")
+            return
+        with self._changed:
+            self._hello = hello
+            self._state = _State.UP
+            self._down_reason = ""
+            self._connects += 1
+            self._streak = 0
+            listeners = list(self._listeners)
+            self._changed.notify_all()
+        self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello))
+        for listener in listeners:
+            listener.link_up(hello)
+
+    def _check_silence(self, now: float) -> None:
+        if self._state is _State.HANDSHAKE and now >= self._handshake_deadline:
+            self._fail(f"no HELLO within {self._reply_timeout} s of HELLO_REQUEST")
+        elif self._state is _State.UP and self._hello is not None:
+            limit = HEARTBEAT_MISSES * self._hello.heartbeat_ms / 1000
+            if now - self._last_rx > limit:
+                self._fail(f"silent for {now - self._last_rx:.3f} s "
+                           f"(heartbeat {self._hello.heartbeat_ms} ms)")
+
+    def _fail(self, reason: str) -> None:
+        with self._changed:
+            if self._state is _State.CLOSED:
+                return
+            report = self._streak == 0
+            self._state = _State.DOWN
+            self._down_reason = reason
+            self._failures += 1
+            self._streak += 1
+            now = self._clock.now()
+            self._retry_at = now + self._backoff.delay(self._streak)
+            self._changed.notify_all()
+        try:
+            self._port.close()
+        except (serial.SerialException, OSError):
+            pass
+        self._reader.reset()
+        if report:
+            self.events.put(LinkDown(source=self.source, timestamp=now, reason=reason))
+
+
+class DeviceRole:
+    """Base of the device roles on a link. A role given a port string makes and owns its
+    link (closing the role closes it); given a `SerialLink`, it shares it (the board's MCU
+    often carries the dice too): then drive and close the link itself."""
+
+    def __init__(self, port: SerialLink | str, options: LinkOptions) -> None:
+        if isinstance(port, SerialLink):
+            if options:
+                raise ConfigError(f"link options {sorted(options)} given with a shared link")
+            self.link, self._owns_link = port, False
+        else:
+            self.link, self._owns_link = SerialLink(port, **options), True
+        self.link.add_listener(self)
+
+    @property
+    def events(self) -> queue.Queue[Event]:
+        return self.link.events
+
+    def link_up(self, hello: Hello) -> None:
+        """Called by the link after each handshake."""
+
+    def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """Called by the link for every message from the board."""
+
+    def poll(self, timeout: float = 0.0) -> None:
+        self.link.poll(timeout)
+
+    def start(self) -> None:
+        self.link.start()
+
+    def connect(self, timeout: float) -> Hello:
+        return self.link.connect(timeout)
+
+    def close(self) -> None:
+        self.link.remove_listener(self)
+        if self._owns_link:
+            self.link.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _require(self, feature: Features) -> Hello:
+        hello = self.link.hello
+        if hello is None or not self.link.is_up:
+            raise LinkError(f"{self.link.source} is not connected")
+        if feature not in hello.features:
+            raise UnsupportedFeature(
+                f"{self.link.source} (board {hello.board_id:#x}, firmware "
+                f"{'.'.join(map(str, hello.firmware))}) has no {feature.name}")
+        return hello

@@ -1,0 +1,501 @@
+"""The board's firmware stand-in: a physical model of the board and dice behind the protocol.
+
+Tests and the controller act on the board as a person would (`lift(13)`, `place(8)`,
+`slide(13, 8)`, `roll(3, 1)`), and on its faults (`flicker`, `stick`, `straighten`,
+`unplug`); the emulator scans its sensors at the chosen capability level and speaks the wire
+protocol of `drivers.protocol` on its ports: "board" (zones, and the dice unless they have
+their own port) and "dice" (when `dice="own port"`).
+
+Reach a port three ways: `port(name)` in process; the pyserial URL
+``emulator://NAME?capability=stacks&seed=1`` (the scheme is registered when this module is
+imported; see `firmware_host.protocol_emulator`); `open_pty(name)`, which
+serves a port on a pseudo-terminal (`firmware_host.emulator_pty`) and returns its tty path.
+
+Time comes from the injected clock: scans run every `scan_period` and every port sends its
+full state every `heartbeat_ms`, whenever `service()` is called (the transports call it);
+`scan()` runs one scan at once, for scripted tests.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+import serial
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.protocol import (
+    Ack,
+    AckStatus,
+    BoardMessage,
+    DiceRequest,
+    DieReport,
+    DieStatus,
+    Features,
+    FrameReader,
+    Hello,
+    HelloRequest,
+    Ping,
+    Pong,
+    SetZoneLeds,
+    Snapshot,
+    SnapshotRequest,
+    ZoneChange,
+    decode_message,
+    encode_message,
+)
+from drivers.zones import MAX_STACK, POINTS, ZONE_COUNT, ZONES, Capability, ZoneReading
+from firmware_host.emulator_pty import PtyServer
+
+if "firmware_host" not in serial.protocol_handler_packages:
+    serial.protocol_handler_packages.append("firmware_host")
+
+DiceWiring = Literal["board", "own port", "none"]
+PortName = Literal["board", "dice"]
+
+
+def _standard_start() -> tuple[str, ...]:
+    zones = [""] * ZONE_COUNT
+    for point, stack in {24: "ww", 13: "w" * 5, 8: "www", 6: "w" * 5,
+                         1: "bb", 12: "b" * 5, 17: "bbb", 19: "b" * 5}.items():
+        zones[point - 1] = stack
+    return tuple(zones)
+
+
+STANDARD_START = _standard_start()
+"""The backgammon starting position as 28 zone stacks (index 0 is zone 1)."""
+
+
+_registry: dict[str, BoardEmulator] = {}
+_registry_lock = threading.Lock()
+
+
+class EmulatorError(Exception):
+    """Root of the emulator's errors."""
+
+
+class ImpossibleAction(EmulatorError, ValueError):
+    """A physical action the board cannot undergo (lift from an empty zone...)."""
+
+
+@dataclass
+class _Die:
+    die_id: int
+    status: DieStatus = DieStatus.REMOVED
+    face: int | None = None
+    battery_pct: int = 100
+
+    def report(self) -> DieReport:
+        return DieReport(self.die_id, self.status, self.face, self.battery_pct)
+
+
+class EmulatorPort:
+    """One serial port of the emulator: the firmware's session with whoever is attached."""
+
+    def __init__(self, emulator: BoardEmulator, name: PortName, features: Features) -> None:
+        self.emulator = emulator
+        self.name = name
+        self.features = features
+        self.plugged = True
+        self.vanished = False
+        """Unplugged like a USB device: in-process opens and I/O fail (a pty stays silent)."""
+        self.attached = False
+        self.lit_zones: frozenset[int] = frozenset()
+        self._reader = FrameReader()
+        self._tx = bytearray()
+        self._seq = 0
+        self._streaming = False
+        self._next_beat = 0.0
+
+    def write_from_host(self, data: bytes) -> None:
+        """Bytes the host sent; the firmware answers at once."""
+        with self.emulator.lock:
+            if not self.plugged:
+                return
+            for frame in self._reader.feed(data):
+                try:
+                    message = decode_message(frame)
+                except ValueError:
+                    self.send(Ack(frame.seq, AckStatus.BAD_REQUEST))
+                    continue
+                self._answer(message, frame.seq)
+
+    def read_to_host(self, size: int) -> bytes:
+        """Up to `size` bytes the firmware has sent, taken off its output."""
+        with self.emulator.lock:
+            data = bytes(self._tx[:size])
+            del self._tx[:size]
+            return data
+
+    def pending(self) -> int:
+        with self.emulator.lock:
+            return len(self._tx)
+
+    def send(self, message: BoardMessage) -> None:
+        if not self.plugged:
+            return
+        self._seq = 0 if isinstance(message, Hello) else (self._seq + 1) % 256
+        wire = encode_message(message, self._seq)
+        noise = self.emulator.line_noise
+        if noise and self.emulator.rng.random() < noise:
+            wire = self.emulator.garble(wire)
+        self._tx += wire
+        if len(self._tx) > 64 * 1024:  # nobody reads: a UART would lose it too
+            del self._tx[:-64 * 1024]
+
+    def drop_output(self) -> None:
+        with self.emulator.lock:
+            self._tx.clear()
+
+    def streaming(self) -> bool:
+        return self._streaming and self.plugged
+
+    def beat_if_due(self, now: float) -> None:
+        if self.streaming() and now >= self._next_beat:
+            self._next_beat = now + self.emulator.heartbeat_ms / 1000
+            self.send_full_state()
+
+    def send_full_state(self) -> None:
+        if Features.ZONES in self.features:
+            self.send(self.emulator.snapshot())
+        if Features.DICE in self.features:
+            for die in self.emulator.dice_reports():
+                self.send(die)
+
+    def _answer(self, message: object, seq: int) -> None:
+        emulator = self.emulator
+        match message:
+            case HelloRequest():
+                self._streaming = True
+                self._next_beat = emulator.clock.now() + emulator.heartbeat_ms / 1000
+                self.send(emulator.hello(self.features))
+            case SnapshotRequest() if Features.ZONES in self.features:
+                self.send(emulator.snapshot())
+            case DiceRequest() if Features.DICE in self.features:
+                for die in emulator.dice_reports():
+                    self.send(die)
+            case Ping(token):
+                self.send(Pong(token))
+            case SetZoneLeds(zones) if Features.ZONE_LEDS in self.features:
+                self.lit_zones = zones
+                self.send(Ack(seq, AckStatus.OK))
+            case SnapshotRequest() | DiceRequest() | SetZoneLeds():
+                self.send(Ack(seq, AckStatus.UNSUPPORTED))
+            case _:
+                pass  # a board message echoed back: not for the firmware
+
+
+class BoardEmulator:
+    """A sensor board with dice, as physical as the tests need it to be."""
+
+    def __init__(self, zones: Sequence[str] = STANDARD_START, *,
+                 capability: Capability = Capability.STACKS, dice: DiceWiring = "board",
+                 zone_leds: bool = True, clock: Clock = SYSTEM_CLOCK,
+                 rng: random.Random | None = None, scan_period: float = 0.02,
+                 heartbeat_ms: int = 1000, flicker_rate: float = 0.0, line_noise: float = 0.0,
+                 board_id: int = 0x5A0001, firmware: tuple[int, int, int] = (1, 0, 0),
+                 die_ids: tuple[int, int] = (0xD1CE0001, 0xD1CE0002),
+                 name: str | None = None) -> None:
+        self.lock = threading.RLock()
+        self.capability = capability
+        self.clock = clock
+        self.rng = rng if rng is not None else random.Random()
+        self.scan_period = scan_period
+        self.heartbeat_ms = heartbeat_ms
+        self.flicker_rate = flicker_rate
+        """Chance per scan that one random zone misreads for a few scans."""
+        self.line_noise = line_noise
+        """Chance per frame sent that it is corrupted, cut, dropped or preceded by garbage."""
+        self.board_id = board_id
+        self.firmware = firmware
+        self._zones = [""] * ZONE_COUNT
+        self.set_zones(zones)
+        self._hand: list[str] = []
+        self._dice = [_Die(die_id) for die_id in die_ids] if dice != "none" else []
+        self._stuck: dict[int, str] = {}
+        self._overlays: dict[int, dict[int, str]] = {}
+        self._scheduled: dict[int, list[Callable[[], None]]] = {}
+        self._scan_no = 0
+        self._next_scan = clock.now()
+        self._reported = [self._reading(zone) for zone in ZONES]
+        board = Features.ZONES | (Features.ZONE_LEDS if zone_leds else Features(0))
+        if dice == "board":
+            board |= Features.DICE
+        self._ports: dict[str, EmulatorPort] = {"board": EmulatorPort(self, "board", board)}
+        if dice == "own port":
+            self._ports["dice"] = EmulatorPort(self, "dice", Features.DICE)
+        self._pty_servers: list[PtyServer] = []
+        self.name = name
+        """The name under which ``emulator://NAME`` reaches this emulator, if any."""
+        if name is not None:
+            with _registry_lock:
+                if name in _registry:
+                    raise EmulatorError(f"an emulator named {name!r} already exists")
+                _registry[name] = self
+
+    @staticmethod
+    def named(name: str) -> BoardEmulator | None:
+        """The emulator registered under `name`, if any."""
+        with _registry_lock:
+            return _registry.get(name)
+
+    # ------------------------------------------------------------ state, for tests
+
+    def zones(self) -> tuple[str, ...]:
+        """The true stacks, index 0 = zone 1 (what is on the board, not what is sensed)."""
+        with self.lock:
+            return tuple(self._zones)
+
+    def sensed(self) -> tuple[ZoneReading, ...]:
+        """What the sensors reported at the last scan, at the board's capability."""
+        with self.lock:
+            return tuple(self._reported)
+
+    def set_zones(self, zones: Sequence[str]) -> None:
+        """Put the board in a position: 28 stacks, bottom to top, index 0 = zone 1."""
+        if len(zones) != ZONE_COUNT or any(set(s) - set("wb") for s in zones):
+            raise ImpossibleAction(f"a position is {ZONE_COUNT} stacks of 'w'/'b': {zones!r}")
+        if any(len(stack) > MAX_STACK for stack in zones):
+            raise ImpossibleAction(f"no zone holds more than {MAX_STACK} checkers: {zones!r}")
+        with self.lock:
+            self._zones = list(zones)
+
+    def hand(self) -> str:
+        """Checkers lifted and not yet placed, first lifted first."""
+        with self.lock:
+            return "".join(self._hand)
+
+    def port(self, name: PortName = "board") -> EmulatorPort:
+        if name not in self._ports:
+            raise EmulatorError(f"this emulator has no {name!r} port (ports: {list(self._ports)})")
+        return self._ports[name]
+
+    # ------------------------------------------------------------ physical actions
+
+    def lift(self, zone: int) -> str:
+        """Take the top checker of `zone` into the hand; returns its colour."""
+        with self.lock:
+            self._check_zone(zone)
+            if not self._zones[zone - 1]:
+                raise ImpossibleAction(f"cannot lift from empty zone {zone}")
+            colour = self._zones[zone - 1][-1]
+            self._zones[zone - 1] = self._zones[zone - 1][:-1]
+            self._hand.append(colour)
+            return colour
+
+    def place(self, zone: int, colour: str | None = None) -> None:
+        """Put the last lifted checker (or a new one of `colour`) on top of `zone`."""
+        with self.lock:
+            self._check_zone(zone)
+            if colour is None and not self._hand:
+                raise ImpossibleAction(f"nothing in hand to place on zone {zone}")
+            if colour is not None and colour not in ("w", "b"):
+                raise ImpossibleAction(f"colour {colour!r} is not 'w' or 'b'")
+            if len(self._zones[zone - 1]) >= MAX_STACK:
+                raise ImpossibleAction(f"zone {zone} already holds {MAX_STACK} checkers")
+            self._zones[zone - 1] += colour if colour is not None else self._hand.pop()
+
+    def move(self, source: int, target: int) -> str:
+        colour = self.lift(source)
+        self.place(target)
+        return colour
+
+    def slide(self, source: int, target: int) -> None:
+        """Slide the top checker of `source` along the points to `target`: it leaves at the
+        next scan, each point between is sensed under it for one scan, then it lands."""
+        with self.lock:
+            colour = self.lift(source)
+            path = (range(source - 1, target, -1) if target < source
+                    else range(source + 1, target))
+            start = self._scan_no + 1
+            passed = list(path) if source in POINTS and target in POINTS else []
+            for offset, zone in enumerate(passed, start=1):
+                self._overlay(start + offset, zone, self._zones[zone - 1] + colour)
+            self._scheduled.setdefault(start + len(passed) + 1, []).append(
+                lambda: self._land(target, colour))
+
+    def straighten(self, zone: int) -> None:
+        """A hand squares up the stack on `zone`: for one scan the tilted top checker is not
+        sensed, for the next the top two read swapped, then the reading is right again."""
+        with self.lock:
+            self._check_zone(zone)
+            stack = self._zones[zone - 1]
+            self._overlay(self._scan_no + 1, zone, stack[:-1])
+            self._overlay(self._scan_no + 2, zone, stack[:-2] + stack[-1:-3:-1])
+
+    def flicker(self, zone: int, scans: int = 3, sensed: str | None = None) -> None:
+        """The sensor of `zone` misreads for the next `scans` scans: it sees `sensed`
+        (by default the stack without its top checker, or one white one if empty)."""
+        with self.lock:
+            self._check_zone(zone)
+            stack = self._zones[zone - 1]
+            misread = sensed if sensed is not None else (stack[:-1] if stack else "w")
+            for scan in range(self._scan_no + 1, self._scan_no + 1 + scans):
+                self._overlay(scan, zone, misread)
+
+    def stick(self, zone: int, sensed: str | None = None) -> None:
+        """The sensor of `zone` is stuck reading `sensed` (by default what it reads now)."""
+        with self.lock:
+            self._check_zone(zone)
+            self._stuck[zone] = sensed if sensed is not None else self._zones[zone - 1]
+
+    def unstick(self, zone: int) -> None:
+        with self.lock:
+            self._stuck.pop(zone, None)
+
+    def unplug(self, port: PortName = "board", *, vanish: bool = False) -> None:
+        """Pull the cable of `port`: no bytes either way until `replug`. With `vanish` the
+        in-process port also fails on open, read and write, as a USB device node does."""
+        with self.lock:
+            cable = self.port(port)
+            cable.plugged = False
+            cable.vanished = vanish
+            cable.drop_output()
+
+    def replug(self, port: PortName = "board") -> None:
+        with self.lock:
+            cable = self.port(port)
+            cable.plugged = True
+            cable.vanished = False
+
+    # ------------------------------------------------------------ dice
+
+    def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int = 5) -> None:
+        """Throw the dice: they report ROLLING now and land `rolling_scans` scans later on
+        `faces` (random without), or COCKED for the die indexes in `cocked`."""
+        with self.lock:
+            if len(faces) not in (0, len(self._dice)) or not all(1 <= f <= 6 for f in faces):
+                raise ImpossibleAction(f"cannot roll {faces} with {len(self._dice)} dice")
+            results = faces or tuple(self.rng.randint(1, 6) for _ in self._dice)
+            for index, die in enumerate(self._dice):
+                self._set_die(die, DieStatus.ROLLING, None)
+                landing = ((DieStatus.COCKED, None) if index in cocked
+                           else (DieStatus.SETTLED, results[index]))
+                self._scheduled.setdefault(self._scan_no + rolling_scans, []).append(
+                    partial(self._set_die, die, *landing))
+
+    def cock(self, die: int) -> None:
+        """Die `die` (0 or 1) tips over onto a checker: not flat, no face."""
+        with self.lock:
+            self._set_die(self._die(die), DieStatus.COCKED, None)
+
+    def settle(self, die: int, face: int) -> None:
+        """Die `die` is laid flat (or put back) showing `face`."""
+        with self.lock:
+            self._set_die(self._die(die), DieStatus.SETTLED, face)
+
+    def remove_die(self, die: int) -> None:
+        with self.lock:
+            self._set_die(self._die(die), DieStatus.REMOVED, None)
+
+    def set_battery(self, die: int, percent: int) -> None:
+        with self.lock:
+            target = self._die(die)
+            target.battery_pct = percent
+            self._report_die(target)
+
+    def dice_reports(self) -> tuple[DieReport, ...]:
+        with self.lock:
+            return tuple(die.report() for die in self._dice)
+
+    # ------------------------------------------------------------ firmware
+
+    def hello(self, features: Features) -> Hello:
+        zones = Features.ZONES in features
+        return Hello(self.firmware, features, self.capability if zones else None,
+                     ZONE_COUNT if zones else 0, MAX_STACK if zones else 0,
+                     self.heartbeat_ms, self.board_id)
+
+    def snapshot(self) -> Snapshot:
+        with self.lock:
+            return Snapshot(self._scan_no % 65536, self.capability, tuple(self._reported))
+
+    def service(self) -> None:
+        """Run the scans and heartbeats that are due by the clock."""
+        with self.lock:
+            now = self.clock.now()
+            while now >= self._next_scan:
+                self.scan()
+                self._next_scan += self.scan_period
+            for port in self._ports.values():
+                port.beat_if_due(now)
+
+    def scan(self) -> None:
+        """Scan every zone once now and report the zones whose reading changed."""
+        with self.lock:
+            self._scan_no += 1
+            for action in self._scheduled.pop(self._scan_no, []):
+                action()
+            if self.flicker_rate and self.rng.random() < self.flicker_rate:
+                self.flicker(self.rng.choice(ZONES), scans=self.rng.randint(1, 3))
+            overlay = self._overlays.pop(self._scan_no, {})
+            board = self._ports["board"]
+            for zone in ZONES:
+                reading = self._reading(zone, overlay.get(zone))
+                if reading != self._reported[zone - 1]:
+                    self._reported[zone - 1] = reading
+                    if board.streaming():
+                        board.send(ZoneChange(self._scan_no % 65536, zone, reading))
+
+    def garble(self, wire: bytes) -> bytes:
+        """Line noise on one frame: a flipped byte, a cut, a loss, or garbage before it."""
+        rng = self.rng
+        kind = rng.choice(("flip", "cut", "drop", "garbage"))
+        if kind == "flip":
+            at = rng.randrange(1, len(wire) - 1)
+            return wire[:at] + bytes([wire[at] ^ rng.randint(1, 255)]) + wire[at + 1:]
+        if kind == "cut":
+            return wire[:rng.randrange(1, len(wire) - 1)]
+        if kind == "drop":
+            return b""
+        return rng.randbytes(rng.randint(1, 20)) + wire
+
+    def open_pty(self, port: PortName = "board") -> str:
+        """Serve `port` on a new pseudo-terminal (until `close`); returns its tty path."""
+        server = PtyServer(self.port(port))
+        self._pty_servers.append(server)
+        return server.path
+
+    def close(self) -> None:
+        """Stop serving ptys and give up this emulator's name, so the name can be reused."""
+        for server in self._pty_servers:
+            server.close()
+        self._pty_servers.clear()
+        with _registry_lock:
+            if self.name is not None and _registry.get(self.name) is self:
+                del _registry[self.name]
+
+    # ------------------------------------------------------------ internals
+
+    def _reading(self, zone: int, overlay: str | None = None) -> ZoneReading:
+        stack = self._stuck.get(zone, overlay if overlay is not None else self._zones[zone - 1])
+        return ZoneReading.of_stack(stack).at(self.capability)
+
+    def _overlay(self, scan: int, zone: int, sensed: str) -> None:
+        self._overlays.setdefault(scan, {})[zone] = sensed
+
+    def _land(self, zone: int, colour: str) -> None:
+        self._hand.remove(colour)
+        self._zones[zone - 1] += colour
+
+    def _check_zone(self, zone: int) -> None:
+        if zone not in ZONES:
+            raise ImpossibleAction(f"zone {zone} is not a zone id 1..{ZONE_COUNT}")
+
+    def _die(self, index: int) -> _Die:
+        if not 0 <= index < len(self._dice):
+            raise ImpossibleAction(f"no die {index}: this board has {len(self._dice)} dice")
+        return self._dice[index]
+
+    def _set_die(self, die: _Die, status: DieStatus, face: int | None) -> None:
+        die.status, die.face = status, face
+        self._report_die(die)
+
+    def _report_die(self, die: _Die) -> None:
+        for port in self._ports.values():
+            if Features.DICE in port.features and port.streaming():
+                port.send(die.report())

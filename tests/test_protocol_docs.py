@@ -1,0 +1,47 @@
+"""hardware_docs/protocol.md: every example frame is what the code sends and reads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import drivers.protocol as protocol
+import drivers.zones as zones
+from drivers.protocol import FrameReader, decode_message, encode_message
+from firmware_host.emulator import STANDARD_START
+
+DOC = Path(__file__).resolve().parent.parent / "hardware_docs" / "protocol.md"
+BLOCK = re.compile(r"```frame\nseq (\d+): (.*)\npayload:(.*)\nwire: (.*)\n```")
+EXAMPLES = BLOCK.findall(DOC.read_text())
+NAMES = {**vars(protocol), **vars(zones), "STANDARD_START": STANDARD_START}
+
+
+def test_the_doc_has_an_example_of_every_message_type() -> None:
+    assert len(EXAMPLES) == DOC.read_text().count("```frame")
+    shown = {type(eval(source, NAMES)).__name__ for _, source, _, _ in EXAMPLES}
+    assert shown == {"HelloRequest", "Hello", "SnapshotRequest", "Snapshot", "ZoneChange",
+                     "Ping", "Pong", "SetZoneLeds", "Ack", "DiceRequest", "DieReport"}
+
+
+@pytest.mark.parametrize(("seq", "source", "payload", "wire"), EXAMPLES,
+                         ids=[source[:40] for _, source, _, _ in EXAMPLES])
+def test_doc_example_matches_the_code(seq: str, source: str, payload: str, wire: str) -> None:
+    message = eval(source, NAMES)  # the doc's own text, written as drivers.protocol Python
+    sent = encode_message(message, int(seq))
+    assert sent.hex(" ") == wire.strip(), f"the doc should say: wire: {sent.hex(' ')}"
+    [frame] = FrameReader().feed(bytes.fromhex(wire))
+    assert frame.payload == bytes.fromhex(payload)
+    assert decode_message(frame) == message
+
+
+def test_the_doc_states_the_codes_serial_settings_and_worst_case() -> None:
+    text = DOC.read_text()
+    assert f"| baud rate | {protocol.BAUD_RATE} |" in text
+    assert "(8N1)" in text and protocol.SERIAL_SETTINGS == "8N1"
+    tall = protocol.Snapshot(0, zones.Capability.STACKS,
+                             (zones.ZoneReading.of_stack("wb" * 15),) * 28)
+    size = len(encode_message(tall, 0))
+    assert f"**{size} bytes**" in text
+    assert f"**{size * 10 / protocol.BAUD_RATE * 1000:.2f} ms**" in text
