@@ -1,0 +1,1 @@
+"""Board pictures for players and referees: boards, plays, discrepancies and match sheets."""
