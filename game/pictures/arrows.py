@@ -150,7 +150,7 @@ def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
         play, roll = resolve_play(before, play, dice)
         dice = dice or roll
     geometry = Geometry(scale, both_sides)
-    image = draw_board(play.position, dice=dice, cube=cube, score=score,
+    image = draw_board(play.position.with_turn(before.turn), dice=dice, cube=cube, score=score,
                        perspective=perspective or before.turn, both_sides=both_sides, scale=scale)
     paint_arrows(image, geometry, play_arrows(before, play.moves, geometry),
                  "trap" if before.variant is Variant.CATCHGAMMON else "hit")
@@ -162,18 +162,29 @@ def paint_arrows(image: Image.Image, geometry: Geometry, arrows: PlayArrows, hit
     for centre, color in arrows.ghosts:
         ghost = _ghost_sprite(diameter, color)
         image.paste(ghost, (centre[0] - diameter // 2, centre[1] - diameter // 2), ghost)
-    k = 2  # arrows are drawn twice as large, then reduced, for smooth edges
-    overlay = Image.new("RGBA", (image.width * k, image.height * k), (0, 0, 0, 0))
+    every = arrows.moves + arrows.knocked
+    if not every:
+        return
+    # Arrows are drawn twice as large, then reduced, for smooth edges; only over the box they span.
+    k, bow = 2, geometry.px(60)
+    margin = diameter + bow
+    x0 = max(0, min(min(a.start[0], a.end[0]) for a in every) - margin)
+    y0 = max(0, min(min(a.start[1], a.end[1]) for a in every) - margin)
+    x1 = min(image.width, max(max(a.start[0], a.end[0]) for a in every) + margin)
+    y1 = min(image.height, max(max(a.start[1], a.end[1]) for a in every) + margin)
+    overlay = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
     middle_y = (geometry.field()[1] + geometry.field()[3]) / 2
+    pen = _Pen(draw, k, (x0, y0), middle_y, bow, diameter * 0.3)
     for arrow in arrows.knocked:
-        _arrow(draw, arrow, k, geometry.px(2.5), style.VERMILLION, middle_y, diameter * 0.3)
+        pen.arrow(arrow, geometry.px(2.5), style.VERMILLION)
     for arrow in arrows.moves:
-        _arrow(draw, arrow, k, geometry.px(5), style.BLUE, middle_y, diameter * 0.3)
+        pen.arrow(arrow, geometry.px(5), style.BLUE)
     for arrow in arrows.moves:
         if arrow.hit:
-            _burst(draw, arrow.end, k, diameter)
-    image.paste(overlay.reduce(k), (0, 0), overlay.reduce(k))
+            pen.burst(arrow.end, diameter)
+    small = overlay.reduce(k)
+    image.paste(small, (x0, y0), small)
     text = ImageDraw.Draw(image)
     label_font = style.font(geometry.px(12), bold=True)
     for arrow in arrows.moves:
@@ -194,49 +205,57 @@ def _ghost_sprite(diameter: int, color: Color) -> Image.Image:
     return checker
 
 
-def _arrow(draw: ImageDraw.ImageDraw, arrow: Arrow, k: int, width: int, colour: style.RGB,
-           middle_y: float, trim: float) -> None:
-    """A shaft bowed toward the middle of the board when it runs along one side, and a head."""
-    x0, y0, x1, y1 = float(arrow.start[0]), float(arrow.start[1]), float(arrow.end[0]), float(arrow.end[1])
-    span = math.hypot(x1 - x0, y1 - y0)
-    if span > 2 * trim:  # start and end short of the checkers' centres, to keep counts readable
-        dx, dy = (x1 - x0) * trim / span, (y1 - y0) * trim / span
-        x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 - dx * 0.6, y1 - dy * 0.6
-    same_side = (y0 < middle_y) == (y1 < middle_y)
-    bow = min(abs(x1 - x0) * 0.3, 60.0) if same_side else 0.0
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 + (bow if y0 < middle_y else -bow)
-    length = math.hypot(x1 - cx, y1 - cy)
-    if length < 1:
-        return
-    ux, uy = (x1 - cx) / length, (y1 - cy) / length
-    head = width * 3.2
-    tip = (x1, y1)
-    base = (x1 - ux * head, y1 - uy * head)
-    points = [_bezier((x0, y0), (cx, cy), base, t / 16) for t in range(17)]
-    scaled = [(x * k, y * k) for x, y in points]
-    wing = (-uy * head * 0.6, ux * head * 0.6)
-    triangle = [(tip[0] * k, tip[1] * k), ((base[0] + wing[0]) * k, (base[1] + wing[1]) * k),
-                ((base[0] - wing[0]) * k, (base[1] - wing[1]) * k)]
-    halo = style.PAPER + (235,)
-    draw.line(scaled, fill=halo, width=(width + 4) * k, joint="curve")
-    draw.polygon(triangle, fill=halo, outline=halo, width=2 * k)
-    draw.line(scaled, fill=colour + (255,), width=width * k, joint="curve")
-    draw.polygon(triangle, fill=colour + (255,))
+@dataclass(frozen=True, slots=True)
+class _Pen:
+    """Draws on an overlay `k` times larger than the picture, whose corner is at `origin`."""
+
+    draw: ImageDraw.ImageDraw
+    k: int
+    origin: Centre
+    middle_y: float  # arrows along one side of the board bow toward this line
+    bow: float  # the largest bow
+    trim: float  # arrows start and end this far from the checkers' centres, to keep counts readable
+
+    def _at(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.origin[0]) * self.k, (y - self.origin[1]) * self.k
+
+    def arrow(self, arrow: Arrow, width: int, colour: style.RGB) -> None:
+        x0, y0 = float(arrow.start[0]), float(arrow.start[1])
+        x1, y1 = float(arrow.end[0]), float(arrow.end[1])
+        span = math.hypot(x1 - x0, y1 - y0)
+        if span > 2 * self.trim:
+            dx, dy = (x1 - x0) * self.trim / span, (y1 - y0) * self.trim / span
+            x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 - dx * 0.6, y1 - dy * 0.6
+        same_side = (y0 < self.middle_y) == (y1 < self.middle_y)
+        bow = min(abs(x1 - x0) * 0.3, self.bow) if same_side else 0.0
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 + (bow if y0 < self.middle_y else -bow)
+        length = math.hypot(x1 - cx, y1 - cy)
+        if length < 1:
+            return
+        ux, uy = (x1 - cx) / length, (y1 - cy) / length
+        head = width * 3.2
+        bx, by = x1 - ux * head, y1 - uy * head
+        wx, wy = -uy * head * 0.6, ux * head * 0.6
+        shaft = [self._at(*_bezier((x0, y0), (cx, cy), (bx, by), t / 16)) for t in range(17)]
+        triangle = [self._at(x1, y1), self._at(bx + wx, by + wy), self._at(bx - wx, by - wy)]
+        halo = style.PAPER + (235,)
+        self.draw.line(shaft, fill=halo, width=(width + 4) * self.k, joint="curve")
+        self.draw.polygon(triangle, fill=halo, outline=halo, width=2 * self.k)
+        self.draw.line(shaft, fill=colour + (255,), width=width * self.k, joint="curve")
+        self.draw.polygon(triangle, fill=colour + (255,))
+
+    def burst(self, centre: Centre, diameter: int) -> None:
+        """A spiky outline around a checker that hit or trapped."""
+        points = []
+        for i in range(24):
+            radius = diameter * (0.78 if i % 2 == 0 else 0.56)
+            angle = math.pi * i / 12
+            x, y = centre[0] + radius * math.cos(angle), centre[1] + radius * math.sin(angle)
+            points.append(self._at(x, y))
+        self.draw.polygon(points, outline=style.VERMILLION + (255,), width=max(2, diameter // 12) * self.k)
 
 
 def _bezier(a: tuple[float, float], c: tuple[float, float], b: tuple[float, float],
             t: float) -> tuple[float, float]:
     u = 1 - t
     return (u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1])
-
-
-def _burst(draw: ImageDraw.ImageDraw, centre: Centre, k: int, diameter: int) -> None:
-    """A spiky outline around a checker that hit or trapped."""
-    x, y = centre[0] * k, centre[1] * k
-    outer, inner = diameter * 0.78 * k, diameter * 0.56 * k
-    points = []
-    for i in range(24):
-        radius = outer if i % 2 == 0 else inner
-        angle = math.pi * i / 12
-        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
-    draw.polygon(points, outline=style.VERMILLION + (255,), width=max(2, diameter // 12) * k)

@@ -82,6 +82,10 @@ class Geometry:
     def px(self, units: float) -> int:
         return round(units * self.scale)
 
+    def text(self, units: float) -> int:
+        """A font size that shrinks with the board but stays legible on paper (11 px at 150 dpi: 5 pt)."""
+        return max(11, self.px(units))
+
     @property
     def _number_rows(self) -> int:
         return 2 if self.both_sides else 1
@@ -268,7 +272,7 @@ def draw_board(position: Position, *, dice: tuple[int, int] | None = None, cube:
     if cube:
         paint_cube(image, draw, geometry, cube)
     for color in Color:
-        paint_strip(image, draw, geometry, position, color, score)
+        paint_strip(image, draw, geometry, color, position_parts(position, color), _score_text(color, score))
     return image
 
 
@@ -304,7 +308,7 @@ def _background(variant: Variant, numbering: Color, geometry: Geometry) -> Image
     sides = (numbering, numbering.opponent) if geometry.both_sides else (numbering,)
     for row, color in enumerate(sides):
         labels = point_labels(variant, color)
-        text_font = style.font(geometry.px(13), bold=row == 0)
+        text_font = style.font(geometry.text(13), bold=row == 0)
         fill = style.FRAME_TEXT if row == 0 else style.CHECKER_RING[Color.WHITE]
         for top in (True, False):
             y0, y1 = geometry.number_row(top, row)
@@ -347,9 +351,9 @@ def paint_contents(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geom
             mark_trapped(draw, geometry, zone)
         if len(stack) > slots or "?" in stack:
             top = stack[-1]
-            text = str(stack.count(top)) if top != "?" else f"{len(stack)}?"
+            text = str(stack.count(top)) if top != "?" else "?" if len(stack) == 1 else f"{len(stack)}?"
             colour = _char_color(top)
-            fill = style.CHECKER_TEXT[colour] if colour else style.PAPER
+            fill = style.CHECKER_TEXT[colour] if colour else style.INK
             draw.text(geometry.checker_centre(zone, len(shown) - 1), text, fill=fill, font=count_font,
                       anchor="mm")
 
@@ -407,28 +411,35 @@ def paint_cube(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry
                   font=style.font(geometry.px(10)), anchor="mm")
 
 
-def paint_strip(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, position: Position,
-                color: Color, score: ScoreView | None) -> None:
-    """A player's line: name, on roll, pips, trapped checkers, score (Black above, White below)."""
-    x0, y0, x1, y1 = geometry.strip(top=color is Color.BLACK)
-    y = (y0 + y1) // 2
-    size = geometry.px(22)
-    checker = style.checker_sprite(size, color)
-    image.paste(checker, (x0, y - size // 2), checker)
-    bold, plain = style.font(geometry.px(15), bold=True), style.font(geometry.px(15))
-    x = x0 + size + geometry.px(8)
-    parts: list[tuple[str, style.RGB, bool]] = [(color.value.capitalize(), style.INK, True)]
+Part = tuple[str, style.RGB, bool]  # text, colour, bold
+
+
+def position_parts(position: Position, color: Color) -> list[Part]:
+    """A player's strip for a position: name, on roll, pip count, trapped checkers."""
+    parts: list[Part] = [(color.value.capitalize(), style.INK, True)]
     if position.turn is color:
         parts.append(("\u25b6 on roll", style.BLUE, True))
     parts.append((f"{position.pip_count(color)} pips", style.INK, False))
     trapped = len(position.trapped(color))
     if trapped:
         parts.append((f"{trapped} trapped", style.INK, False))
+    return parts
+
+
+def paint_strip(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometry, color: Color,
+                parts: Sequence[Part], right: str = "") -> None:
+    """A player's line of text beside a checker of their colour: Black above the board, White below."""
+    x0, y0, x1, y1 = geometry.strip(top=color is Color.BLACK)
+    y = (y0 + y1) // 2
+    size = geometry.px(22)
+    checker = style.checker_sprite(size, color)
+    image.paste(checker, (x0, y - size // 2), checker)
+    bold, plain = style.font(geometry.text(15), bold=True), style.font(geometry.text(15))
+    x = x0 + size + geometry.px(8)
     for text, fill, strong in parts:
         text_font = bold if strong else plain
         draw.text((x, y), text, fill=fill, font=text_font, anchor="lm")
         x += round(draw.textlength(text, font=text_font)) + geometry.px(18)
-    right = _score_text(color, score)
     if right:
         draw.text((x1, y), right, fill=style.INK, font=plain, anchor="rm")
 
