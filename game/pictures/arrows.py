@@ -19,6 +19,7 @@ from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
 from game.errors import IllegalPlayError
 from game.pictures import style
 from game.pictures.board import (
+    POINT_SLOTS,
     Centre,
     Contents,
     CubeView,
@@ -50,6 +51,7 @@ class PlayArrows:
     moves: tuple[Arrow, ...]  # one per move of the play, in order
     knocked: tuple[Arrow, ...]  # from each hit point to the bar (Backgammon only)
     ghosts: tuple[tuple[Centre, Color], ...]  # places left empty by the play
+    labels: tuple[Centre, ...]  # where "hit" or "trap" is written: just past the stack on the point
 
 
 # -- from notation to a play ---------------------------------------------------
@@ -59,8 +61,10 @@ def resolve_play(position: Position, play: str | Sequence[Move | Step],
     """The legal play of the player on roll that `play` describes, and the roll it needs.
 
     `play` is notation ("24/18 13/11", "24/21*/15") or (source, target) steps in
-    the mover's numbering; a step may span several dice. Without `dice` every
-    roll is tried, and the roll is returned only when a single one fits.
+    the mover's numbering; a step may span several dice. When plays differ only
+    in their hits, notation chooses by its stars ("24/21*/15" hits, "24/15" does
+    not); bare steps leave them ambiguous. Without `dice` every roll is tried,
+    and the roll is returned only when a single one fits.
     Raises IllegalPlayError when no legal play fits or several different ones do.
     """
     if isinstance(play, str):
@@ -138,7 +142,13 @@ def play_arrows(before: Position, moves: Sequence[Move], geometry: Geometry) -> 
         heights[target] += 1
     ghosts = tuple((geometry.checker_centre(zone, slot), mover) for zone, slot in sources
                    if min(slot, zone_slots(zone) - 1) >= min(heights[zone], zone_slots(zone)))
-    return PlayArrows(tuple(arrows), tuple(knocked), ghosts)
+    labels = []
+    for move in moves:
+        if move.hit:
+            point = table[move.target]
+            x, y = geometry.checker_centre(point, max(min(heights[point], POINT_SLOTS), 1) - 1)
+            labels.append((x, y + geometry.checker if point > 12 else y - geometry.checker))
+    return PlayArrows(tuple(arrows), tuple(knocked), ghosts, tuple(labels))
 
 
 def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
@@ -187,15 +197,12 @@ def paint_arrows(image: Image.Image, geometry: Geometry, arrows: PlayArrows, hit
     image.paste(small, (x0, y0), small)
     text = ImageDraw.Draw(image)
     label_font = style.font(geometry.px(12), bold=True)
-    for arrow in arrows.moves:
-        if arrow.hit:
-            x, y = arrow.end
-            y += round(diameter * 0.95) if y < middle_y else -round(diameter * 0.95)
-            box = text.textbbox((x, y), hit_word, font=label_font, anchor="mm")
-            pad = geometry.px(3)
-            text.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), radius=pad,
-                                   fill=style.VERMILLION)
-            text.text((x, y), hit_word, fill=style.PAPER, font=label_font, anchor="mm")
+    for x, y in arrows.labels:
+        box = text.textbbox((x, y), hit_word, font=label_font, anchor="mm")
+        pad = geometry.px(3)
+        text.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), radius=pad,
+                               fill=style.VERMILLION)
+        text.text((x, y), hit_word, fill=style.PAPER, font=label_font, anchor="mm")
 
 
 @lru_cache(maxsize=8)
