@@ -50,10 +50,11 @@ BACKGAMMON_BLOT = Position.from_json(
     '["b"],["b","b"],["w","w"]],"bar":{"white":0,"black":0},"off":{"white":0,"black":0}}')
 
 
-def assert_golden(image: Image.Image, name: str, tmp_path: Path) -> None:
-    """The image equals tests/golden/NAME.png pixel for pixel (or becomes it, under UPDATE_GOLDEN=1)."""
-    path = GOLDEN / f"{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
+def assert_golden(image: Image.Image, name: str, tmp_path: Path, directory: Path = GOLDEN,
+                  update: bool | None = None) -> None:
+    """The image equals DIRECTORY/NAME.png pixel for pixel (or becomes it, under UPDATE_GOLDEN=1)."""
+    path = directory / f"{name}.png"
+    if os.environ.get("UPDATE_GOLDEN") == "1" if update is None else update:
         image.save(path, optimize=True)
     actual = tmp_path / f"{name}-actual.png"
     if not path.exists():
@@ -102,13 +103,19 @@ def test_golden_pictures(name: str, tmp_path: Path) -> None:
 
 
 def test_a_golden_mismatch_fails_and_keeps_the_drawn_picture(tmp_path: Path) -> None:
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        pytest.fail("run without UPDATE_GOLDEN: this test must not rewrite a golden image")
-    wrong = GOLDEN_BOARDS["backgammon_start"]()
+    reference = GOLDEN_BOARDS["rungammon_start_black_small"]()
+    reference.save(tmp_path / "small.png")
+    assert_golden(reference, "small", tmp_path, directory=tmp_path, update=False)
+    wrong = reference.copy()
     wrong.putpixel((5, 5), (255, 0, 0))
     with pytest.raises(pytest.fail.Exception, match=r"pixels differ within \(5, 5, 6, 6\)"):
-        assert_golden(wrong, "backgammon_start", tmp_path)
-    assert (tmp_path / "backgammon_start-actual.png").exists()
+        assert_golden(wrong, "small", tmp_path, directory=tmp_path, update=False)
+    with Image.open(tmp_path / "small-actual.png") as kept:
+        assert kept.getpixel((5, 5)) == (255, 0, 0)
+    width, height = reference.size
+    taller = wrong.crop((0, 0, width, height + 1))
+    with pytest.raises(pytest.fail.Exception, match=rf"size \({width}, {height + 1}\), golden \({width}, "):
+        assert_golden(taller, "small", tmp_path, directory=tmp_path, update=False)
 
 
 # -- the board ------------------------------------------------------------------------------------

@@ -91,6 +91,10 @@ class _GameBuilder:
     result: str = ""
     cube: CubeView = CubeView()
 
+    def __post_init__(self) -> None:
+        if self.crawford:
+            self.cube = CubeView(crawford=True)
+
     def add(self, player: Color | None, dice: tuple[int, int] | None, notation: str, **extra: Any) -> None:
         last = self.rows[-1] if self.rows else None
         number = last.number if last else 1
