@@ -173,7 +173,10 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, Reading], *, persp
     if title:
         draw.text((pad, pad), title, fill=style.INK, font=heading, anchor="lt")
     zones = [d.zone for d in diffs]
-    boards = ((_sensed_board(expected, sensed, numbering, geometry), "Sensed"),
+    readings = {zone: SensedZone.of(reading) for zone, reading in sensed.items()}
+    unknown = sum(r.count for r in readings.values() if r.stack is None and r.white is None)
+    sensed_caption = f"Sensed ({unknown} of unknown colour)" if unknown else "Sensed"
+    boards = ((_sensed_board(expected, readings, numbering, geometry), sensed_caption),
               (_expected_board(expected, numbering, geometry), "Expected"))
     for (x, y), (board, caption) in zip(origins, boards, strict=True):
         board_draw = ImageDraw.Draw(board)
@@ -216,11 +219,10 @@ def _expected_board(expected: Position, numbering: Color, geometry: Geometry) ->
     return board
 
 
-def _sensed_board(expected: Position, sensed: Mapping[int, Reading], numbering: Color,
+def _sensed_board(expected: Position, readings: Mapping[int, SensedZone], numbering: Color,
                   geometry: Geometry) -> Image.Image:
     stacks = [""] * 29
     unordered = set()
-    readings = {zone: SensedZone.of(reading) for zone, reading in sensed.items()}
     for zone, reading in readings.items():
         stacks[zone], ordered = reading.drawn()
         if not ordered:
@@ -232,14 +234,9 @@ def _sensed_board(expected: Position, sensed: Mapping[int, Reading], numbering: 
         if zone not in readings and (expected.variant.has_bar or zone not in (WHITE_BAR, BLACK_BAR)):
             _hatch(draw, geometry.zone_box(zone), geometry.px(10))
     for color in Color:
-        seen = sum(r.stack.count(color.char) if r.stack is not None
-                   else (r.white if color is Color.WHITE else r.black) or 0 for r in readings.values())
-        parts: list[tuple[str, style.RGB, bool]] = [(color.value.capitalize(), style.INK, True),
-                                                     (f"{seen} seen", style.INK, False)]
-        unknown = sum(r.count for r in readings.values() if r.white is None)
-        if unknown:
-            parts.append((f"{unknown} of unknown colour", style.MUTED_INK, False))
-        paint_strip(board, draw, geometry, color, parts)
+        seen = sum(r.drawn()[0].count(color.char) for r in readings.values())
+        paint_strip(board, draw, geometry, color,
+                    [(color.value.capitalize(), style.INK, True), (f"{seen} seen", style.INK, False)])
     return board
 
 
