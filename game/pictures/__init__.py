@@ -1,0 +1,17 @@
+"""Board pictures for players and referees: boards, plays, discrepancies and match sheets.
+
+Every drawing function takes plain values and returns a Pillow image; only
+`save_sheet` and the two command functions touch files.
+"""
+
+from game.pictures.arrows import draw_play, play_arrows, resolve_play
+from game.pictures.board import CubeView, Geometry, ScoreView, draw_board
+from game.pictures.commands import render_command, report_command
+from game.pictures.discrepancy import SensedZone, ZoneDiff, compare_zones, draw_discrepancy
+from game.pictures.sheet import MatchSheet, SheetGame, SheetRow, draw_sheet, save_sheet, sheet_from_events
+
+__all__ = [
+    "CubeView", "Geometry", "MatchSheet", "ScoreView", "SensedZone", "SheetGame", "SheetRow", "ZoneDiff",
+    "compare_zones", "draw_board", "draw_discrepancy", "draw_play", "draw_sheet", "play_arrows",
+    "render_command", "report_command", "resolve_play", "save_sheet", "sheet_from_events",
+]

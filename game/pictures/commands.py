@@ -1,0 +1,44 @@
+"""The two command-line actions, as plain functions for `game.cli` to call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from game.board import Color
+from game.pictures.arrows import draw_play
+from game.pictures.board import draw_board
+from game.pictures.sheet import draw_sheet, save_sheet, sheet_from_events
+from game.position import Position
+
+
+def render_command(position: Position, play_text: str | None, dice: tuple[int, int] | None, out: str | Path,
+                   both_sides: bool = False, perspective: Color | None = None) -> None:
+    """`python -m game render`: the board, with the play's arrows when `play_text` is given.
+
+    Raises IllegalPlayError (a ValueError) when the play is not legal or is ambiguous for the dice.
+    The image format follows the suffix of `out` (.png recommended).
+    """
+    if play_text:
+        image = draw_play(position, play_text, dice=dice, both_sides=both_sides, perspective=perspective)
+    else:
+        image = draw_board(position, dice=dice, both_sides=both_sides, perspective=perspective)
+    image.save(out)
+
+
+def report_command(record: str | Path, out: str | Path) -> list[Path]:
+    """`python -m game report`: the match sheet of a JSON Lines record, as .pdf or .png; the files written."""
+    events: list[dict[str, Any]] = []
+    with open(record, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{record}:{number}: not a JSON event: {exc}") from None
+            if not isinstance(event, dict):
+                raise ValueError(f"{record}:{number}: an event is a JSON object, got {type(event).__name__}")
+            events.append(event)
+    return save_sheet(draw_sheet(sheet_from_events(events)), out)

@@ -1,0 +1,395 @@
+"""The match sheet: a game or match as pages of moves, with small boards at the moments that matter.
+
+`sheet_from_events` reads the JSON Lines record (already decoded, one dict per
+event) and skips event types it does not know. The fields it reads:
+
+- match_start: variant, length, players {"white": name, "black": name}
+- game_start: position (position document; default the variant's start), score {"white", "black"},
+  crawford
+- roll: player, dice
+- play: player, dice (else the last roll), moves [[from, to], ...], position (the document after),
+  notation (else worked out from the moves), flagged, note
+- double: player, value; take / pass (or drop): player
+- game_end: winner, kind, points;  match_end: score
+- flag: note (or reason / message), image (the discrepancy picture beside the record); it marks the
+  latest line of the game
+
+Lines follow the .mat layout: White's turn on the left, Black's on the right.
+A board is drawn after every flagged line and at the end of every game.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from game.board import Color, Variant
+from game.errors import GameError
+from game.pictures import style
+from game.pictures.arrows import draw_play, resolve_play
+from game.pictures.board import CubeView, ScoreView, draw_board
+from game.plays import Move, Play
+from game.position import Position
+
+PAGE_SIZE = (1240, 1754)  # A4 at 150 dots per inch
+DPI = 150
+_MARGIN = 90
+_LINE = 30
+_FLAG = "\u2691"
+_GAME_EVENTS = frozenset({"roll", "play", "double", "take", "pass", "drop", "game_end", "flag"})
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One entry: a play, a cube action or a note, and the position after it."""
+
+    number: int  # the sheet's line: White's and Black's turns share one, as in a .mat file
+    player: Color | None  # None: a note of the referee's, on a line of its own
+    dice: tuple[int, int] | None
+    notation: str  # "24/18 13/11", "doubles to 2", "takes", ...
+    position: Position | None = None
+    flagged: bool = False
+    note: str = ""
+    before: Position | None = None  # with `moves`, lets the diagram draw the play's arrows
+    moves: tuple[Move, ...] = ()
+    cube: CubeView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SheetGame:
+    number: int
+    score: tuple[int, int]  # (white, black) before the game
+    rows: tuple[SheetRow, ...]
+    result: str = ""  # "White wins 2 points (gammon)"; empty while unfinished
+    final: Position | None = None
+    crawford: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSheet:
+    players: tuple[str, str]  # (white, black)
+    variant: Variant
+    length: int  # 0: money play
+    score: tuple[int, int]  # (white, black) at the end of the record
+    games: tuple[SheetGame, ...]
+
+
+# -- reading the record -----------------------------------------------------------
+
+@dataclass
+class _GameBuilder:
+    number: int
+    score: tuple[int, int]
+    crawford: bool
+    position: Position | None
+    rows: list[SheetRow] = field(default_factory=list)
+    result: str = ""
+    cube: CubeView = CubeView()
+
+    def __post_init__(self) -> None:
+        if self.crawford:
+            self.cube = CubeView(crawford=True)
+
+    def add(self, player: Color | None, dice: tuple[int, int] | None, notation: str, **extra: Any) -> None:
+        last = self.rows[-1] if self.rows else None
+        number = last.number if last else 1
+        if last and (player is not Color.BLACK or last.player is not Color.WHITE):
+            number += 1
+        self.rows.append(SheetRow(number, player, dice, notation, self.position, cube=self.cube, **extra))
+
+    def flag(self, note: str) -> None:
+        if not self.rows:
+            self.add(None, None, "", flagged=True, note=note)
+            return
+        last = self.rows[-1]
+        self.rows[-1] = replace(last, flagged=True, note="; ".join(n for n in (last.note, note) if n))
+
+    def freeze(self) -> SheetGame:
+        return SheetGame(self.number, self.score, tuple(self.rows), self.result, self.position, self.crawford)
+
+
+def sheet_from_events(events: Iterable[Mapping[str, Any]]) -> MatchSheet:
+    """A match sheet from the record's events, in order; unknown event types are skipped."""
+    players = ("White", "Black")
+    variant = Variant.BACKGAMMON
+    length = 0
+    score = [0, 0]
+    final_score: tuple[int, int] | None = None
+    games: list[_GameBuilder] = []
+    rolled: dict[Color, tuple[int, int]] = {}
+    for event in events:
+        kind = event.get("type")
+        if kind == "match_start":
+            variant = Variant(event.get("variant", variant.value))
+            length = int(event.get("length", 0))
+            players = _players(event.get("players"), players)
+            continue
+        if kind == "game_start":
+            doc = event.get("position")
+            games.append(_GameBuilder(len(games) + 1, _pair(event.get("score")) or (score[0], score[1]),
+                                      bool(event.get("crawford", False)),
+                                      Position.from_document(doc) if doc else Position.initial(variant)))
+            continue
+        if kind in _GAME_EVENTS and not games:  # a record that starts in the middle of a game
+            games.append(_GameBuilder(1, (score[0], score[1]), False, None))
+        if kind == "match_end":
+            final_score = _pair(event.get("score"))
+            continue
+        if not games:
+            continue
+        game = games[-1]
+        player = _color(event.get("player"))
+        dice = _dice(event.get("dice"))
+        if kind == "roll" and player and dice:
+            rolled[player] = dice
+        elif kind == "play" and player:
+            _add_play(game, event, player, dice or rolled.pop(player, None))
+        elif kind == "double" and player:
+            value = event.get("value")
+            game.add(player, None, f"doubles to {value}" if value else "doubles")
+            if value:
+                game.cube = CubeView(int(value), game.cube.owner)
+        elif kind in ("take", "pass", "drop") and player:
+            game.add(player, None, "takes" if kind == "take" else "passes")
+            if kind == "take":
+                game.cube = CubeView(game.cube.value, player)
+        elif kind == "game_end":
+            game.result = _result(event)
+            winner, points = _color(event.get("winner")), event.get("points")
+            if winner and isinstance(points, int):
+                score[winner.index] += points
+        elif kind == "flag":
+            note = str(event.get("note") or event.get("reason") or event.get("message") or "flagged")
+            if event.get("image"):
+                note += f" (picture: {event['image']})"
+            game.flag(note)
+    return MatchSheet(players, variant, length, final_score or (score[0], score[1]),
+                      tuple(g.freeze() for g in games))
+
+
+def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
+              dice: tuple[int, int] | None) -> None:
+    steps = [(int(a), int(b)) for a, b in event.get("moves") or []]
+    before = game.position.with_turn(player) if game.position else None
+    resolved: Play | None = None
+    if before and dice:
+        try:
+            resolved, _ = resolve_play(before, steps, dice)
+        except GameError:
+            resolved = None  # the record's own notation and position still make a sheet
+    notation = event.get("notation")
+    if not isinstance(notation, str):
+        notation = resolved.notation() if resolved else " ".join(f"{a}/{b}" for a, b in steps) or "(no play)"
+    doc = event.get("position")
+    game.position = (Position.from_document(doc) if doc else resolved.position if resolved else None)
+    game.add(player, dice, notation, flagged=bool(event.get("flagged", False)),
+             note=str(event.get("note", "")), before=before if resolved else None,
+             moves=resolved.moves if resolved else ())
+
+
+def _players(raw: Any, default: tuple[str, str]) -> tuple[str, str]:
+    if isinstance(raw, Mapping):
+        return str(raw.get("white", default[0])), str(raw.get("black", default[1]))
+    if isinstance(raw, Sequence) and not isinstance(raw, str) and len(raw) == 2:
+        return str(raw[0]), str(raw[1])
+    return default
+
+
+def _pair(raw: Any) -> tuple[int, int] | None:
+    if isinstance(raw, Mapping):
+        return int(raw.get("white", 0)), int(raw.get("black", 0))
+    if isinstance(raw, Sequence) and not isinstance(raw, str) and len(raw) == 2:
+        return int(raw[0]), int(raw[1])
+    return None
+
+
+def _color(raw: Any) -> Color | None:
+    try:
+        return Color(raw)
+    except ValueError:
+        return None
+
+
+def _dice(raw: Any) -> tuple[int, int] | None:
+    if isinstance(raw, Sequence) and not isinstance(raw, str) and len(raw) == 2:
+        return int(raw[0]), int(raw[1])
+    return None
+
+
+def _result(event: Mapping[str, Any]) -> str:
+    winner = _color(event.get("winner"))
+    if winner is None:
+        return str(event.get("kind", "game over")).capitalize()
+    points = event.get("points")
+    text = f"{winner.value.capitalize()} wins"
+    if isinstance(points, int):
+        text += f" {points} point{'' if points == 1 else 's'}"
+    kind = event.get("kind")
+    if kind and kind not in ("single", "single game"):
+        text += f" ({kind})"
+    return text
+
+
+# -- drawing the pages --------------------------------------------------------------
+
+Paint = Callable[[Image.Image, ImageDraw.ImageDraw, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    height: int
+    paint: Paint  # draws the block with its top at the given y
+
+
+def draw_sheet(sheet: MatchSheet, *, diagram_scale: float = 0.7) -> list[Image.Image]:
+    """The sheet as A4 pages at 150 dpi: the header, then each game's lines, boards where flagged."""
+    blocks = [_header(sheet)]
+    for game in sheet.games:
+        blocks.extend(_game_blocks(sheet, game, diagram_scale))
+    pages: list[list[tuple[int, _Block]]] = [[]]
+    bottom = PAGE_SIZE[1] - _MARGIN - _LINE
+    y = _MARGIN
+    for block in blocks:
+        if y + block.height > bottom and pages[-1]:
+            pages.append([])
+            y = _MARGIN
+        pages[-1].append((y, block))
+        y += block.height
+    images = []
+    footer = style.font(16)
+    title = f"{sheet.players[0]} \u2013 {sheet.players[1]}, {sheet.variant.value}"
+    for number, placed in enumerate(pages, start=1):
+        page = Image.new("RGB", PAGE_SIZE, style.PAPER)
+        draw = ImageDraw.Draw(page)
+        for y, block in placed:
+            block.paint(page, draw, y)
+        y = PAGE_SIZE[1] - _MARGIN // 2
+        draw.text((_MARGIN, y), title, fill=style.MUTED_INK, font=footer, anchor="ls")
+        draw.text((PAGE_SIZE[0] - _MARGIN, y), f"page {number} of {len(pages)}", fill=style.MUTED_INK,
+                  font=footer, anchor="rs")
+        images.append(page)
+    return images
+
+
+def _header(sheet: MatchSheet) -> _Block:
+    white, black = sheet.players
+    kind = f"match to {sheet.length}" if sheet.length else "money play"
+    games = f"{len(sheet.games)} game{'' if len(sheet.games) == 1 else 's'}"
+    lines = (f"{sheet.variant.value.capitalize()}, {kind}, {games}",
+             f"Score: {white} {sheet.score[0]}, {black} {sheet.score[1]}")
+
+    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+        draw.text((_MARGIN, y), f"{white} (White) \u2013 {black} (Black)", fill=style.INK,
+                  font=style.font(38, bold=True), anchor="la")
+        for i, line in enumerate(lines):
+            draw.text((_MARGIN, y + 60 + i * _LINE), line, fill=style.INK, font=style.font(22), anchor="la")
+        draw.line((_MARGIN, y + 130, PAGE_SIZE[0] - _MARGIN, y + 130), fill=style.INK, width=2)
+
+    return _Block(150, paint)
+
+
+def _game_blocks(sheet: MatchSheet, game: SheetGame, scale: float) -> list[_Block]:
+    white, black = sheet.players
+    heading = f"Game {game.number}: {white} {game.score[0]}, {black} {game.score[1]}"
+    if game.crawford:
+        heading += " (Crawford)"
+    blocks = [_text_block(heading, bold=True, size=26, height=56, gap_above=12)]
+    score = ScoreView(game.score[0], game.score[1], sheet.length)
+    lines: dict[int, list[SheetRow]] = {}
+    for row in game.rows:
+        lines.setdefault(row.number, []).append(row)
+    for number, rows in lines.items():
+        blocks.append(_line_block(number, rows))
+        for row in rows:
+            if row.flagged:
+                blocks.append(_flag_block(row, score, scale))
+    if game.result or game.final:
+        text = game.result or "Game not finished"
+        blocks.append(_text_block(text, bold=True, size=22, height=44, gap_above=8))
+        if game.final:
+            final = draw_board(game.final, score=score, scale=scale)
+            blocks.append(_diagram_block(final, "Final position", ""))
+    return blocks
+
+
+def _text_block(text: str, *, bold: bool, size: int, height: int, gap_above: int) -> _Block:
+    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+        draw.text((_MARGIN, y + gap_above), text, fill=style.INK, font=style.font(size, bold), anchor="la")
+
+    return _Block(height, paint)
+
+
+def _cell(row: SheetRow) -> str:
+    dice = f"{row.dice[0]}{row.dice[1]}: " if row.dice else ""
+    return f"{_FLAG} " * row.flagged + dice + row.notation
+
+
+def _line_block(number: int, rows: Sequence[SheetRow]) -> _Block:
+    column = (PAGE_SIZE[0] - 2 * _MARGIN - 70) // 2
+
+    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+        text_font = style.font(20)
+        draw.text((_MARGIN + 50, y), f"{number})", fill=style.MUTED_INK, font=text_font, anchor="ra")
+        for row in rows:
+            x = _MARGIN + 70 + (column if row.player is Color.BLACK else 0)
+            fill = style.VERMILLION if row.flagged else style.INK
+            text = _cell(row) if row.player else f"{_FLAG} {row.note}"
+            text = _fit(draw, text, column - 16, text_font)
+            draw.text((x, y), text, fill=fill, font=text_font, anchor="la")
+
+    return _Block(_LINE, paint)
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, text_font: ImageFont.FreeTypeFont) -> str:
+    while draw.textlength(text, font=text_font) > width and len(text) > 1:
+        text = text[:-2] + "\u2026"
+    return text
+
+
+def _flag_block(row: SheetRow, score: ScoreView, scale: float) -> _Block:
+    who = row.player.value.capitalize() if row.player else "Referee"
+    caption = f"Line {row.number}, {who}: {_cell(row).lstrip(_FLAG + ' ')}".rstrip(": ")
+    if row.position is None:
+        return _text_block(f"{_FLAG} {caption}. {row.note}", bold=False, size=20, height=_LINE, gap_above=0)
+    if row.before is not None and row.moves:
+        image = draw_play(row.before, Play(row.moves, row.position), dice=row.dice, cube=row.cube,
+                          score=score, scale=scale)
+    else:
+        image = draw_board(row.position, cube=row.cube, score=score, perspective=row.player, scale=scale)
+    return _diagram_block(image, caption, row.note)
+
+
+def _diagram_block(board: Image.Image, caption: str, note: str) -> _Block:
+    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+        page.paste(board, (_MARGIN, y + 10))
+        x = _MARGIN + board.width + 30
+        draw.text((x, y + 30), caption, fill=style.INK, font=style.font(20, bold=True), anchor="la")
+        width = (PAGE_SIZE[0] - _MARGIN - x) // 11  # characters of about 11 px at 20 px
+        for i, line in enumerate(textwrap.wrap(note, width)):
+            draw.text((x, y + 30 + (i + 1) * _LINE), line, fill=style.INK, font=style.font(20), anchor="la")
+
+    return _Block(board.height + 24, paint)
+
+
+def save_sheet(pages: Sequence[Image.Image], path: str | Path) -> list[Path]:
+    """Write the pages: one PDF for a .pdf path; for .png the first page at `path`, page n at name-n.png."""
+    target = Path(path)
+    if not pages:
+        raise ValueError("a sheet has at least one page")
+    suffix = target.suffix.lower()
+    if suffix == ".pdf":
+        pages[0].save(target, "PDF", save_all=True, append_images=list(pages[1:]), resolution=DPI)
+        return [target]
+    if suffix == ".png":
+        written = []
+        for number, page in enumerate(pages, start=1):
+            out = target if number == 1 else target.with_name(f"{target.stem}-{number}{target.suffix}")
+            page.save(out, "PNG", dpi=(DPI, DPI))
+            written.append(out)
+        return written
+    raise ValueError(f"write a sheet as .pdf or .png, not {target.name!r}")
