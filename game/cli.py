@@ -101,6 +101,33 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    from game.pictures import render_command
+
+    variant = Variant(args.variant) if args.variant else None
+    position = read_position(args.position, variant)
+    dice = read_dice(args.dice) if args.dice else None
+    try:
+        render_command(position, args.play, dice, args.out, both_sides=args.both_sides)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
+    out.write(f"wrote {args.out}\n")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    from game.pictures import report_command
+
+    try:
+        written = report_command(args.record, args.out)
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.record!r} or write {args.out!r}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    out.write("".join(f"wrote {path}\n" for path in written))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -119,6 +146,20 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--position", required=True)
     show.add_argument("--variant", choices=variants)
     show.set_defaults(run=cmd_show)
+
+    render = commands.add_parser("render", help="draw a position (and a play) as an image")
+    render.add_argument("--position", required=True)
+    render.add_argument("--variant", choices=variants)
+    render.add_argument("--play", help='a play to draw with arrows, e.g. "24/18 13/11"')
+    render.add_argument("--dice", help="the roll, drawn on the board and used to read --play")
+    render.add_argument("--both-sides", action="store_true", help="number the points from both sides")
+    render.add_argument("--out", required=True, help="the image file (.png)")
+    render.set_defaults(run=cmd_render)
+
+    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, as PDF or PNG")
+    report.add_argument("record")
+    report.add_argument("--out", required=True, help="match.pdf or match.png")
+    report.set_defaults(run=cmd_report)
     return parser
 
 
