@@ -1,4 +1,4 @@
-"""Test cases from other Plakoto and Fevga implementations (../shared/peer-cases), where the
+"""Test cases from other Plakoto and Fevga implementations (tests/data/peer-cases), where the
 rules agree with ours.
 
 Left out, with the reason kept next to each:
@@ -6,7 +6,7 @@ Left out, with the reason kept next to each:
   (our positions always hold 15 checkers a side);
 - cases that check single-die moves with no roll, or state after moves applied without a
   legality check (our engine judges whole plays for a roll);
-- the known rule differences of ../shared/peer-cases/README.md ("mother checker", choosing
+- the known rule differences of tests/data/peer-cases/README.md ("mother checker", choosing
   the smaller die, a 14-checker virtual start point).
 """
 
@@ -23,7 +23,8 @@ from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
 
-CASES_FILE = Path(__file__).resolve().parents[2] / "shared" / "peer-cases" / "plakoto-fevga-cases.json"
+# A copy of shared/peer-cases, kept with the tests so that they run in any checkout.
+CASES_FILE = Path(__file__).parent / "data" / "peer-cases" / "plakoto-fevga-cases.json"
 VARIANTS = {"plakoto": Variant.CATCHGAMMON, "fevga": Variant.RUNGAMMON}
 DIFFERENT_RULES = ("mother_checker_rule", "conflicts_with_reference_rules", "reinterpreted_homebar",
                    "opponent_homebar_dropped")
@@ -32,8 +33,6 @@ CHECKS = ("legal_moves", "illegal_moves", "legal_combined_moves", "expected_play
 
 
 def _load() -> list[dict[str, Any]]:
-    if not CASES_FILE.exists():
-        pytest.fail(f"peer cases not found at {CASES_FILE}: the shared/ folder must sit beside the project")
     cases: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())
     return cases
 
