@@ -1,0 +1,100 @@
+"""Positions as checkers in the board's 28 zones, and plays as a hand would make them.
+
+This is where the rules engine's positions meet the physical board: the controller compares
+sensed zones with `position_zones`, and the simulated players turn a play into lifts and
+placements (`hand_moves`) or set a whole board right (`rearrangement`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONE_COUNT
+from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
+from game.plays import Move
+from game.position import Position
+
+BAR_ZONE = {Color.WHITE: WHITE_BAR, Color.BLACK: BLACK_BAR}
+OFF_ZONE = {Color.WHITE: WHITE_OFF, Color.BLACK: BLACK_OFF}
+
+
+def position_zones(position: Position) -> tuple[str, ...]:
+    """The 28 zone stacks of a position, index 0 = zone 1 (board point 1)."""
+    white_bar, black_bar = position.bar
+    white_off, black_off = position.off
+    return (*position.points, "w" * white_bar, "b" * black_bar, "w" * white_off, "b" * black_off)
+
+
+def zones_position(zones: Sequence[str], variant: Variant, turn: Color) -> Position:
+    """The position 28 zone stacks show (raises PositionError when they show none)."""
+    if len(zones) != ZONE_COUNT:
+        raise ValueError(f"expected {ZONE_COUNT} zones, got {len(zones)}")
+    bar = (zones[WHITE_BAR - 1].count("w"), zones[BLACK_BAR - 1].count("b"))
+    off = (zones[WHITE_OFF - 1].count("w"), zones[BLACK_OFF - 1].count("b"))
+    strays = [z for z, colour in ((WHITE_BAR, "b"), (BLACK_BAR, "w"), (WHITE_OFF, "b"), (BLACK_OFF, "w"))
+              if colour in zones[z - 1]]
+    if strays:
+        from game.errors import PositionError
+
+        raise PositionError(f"checkers of the wrong colour in zones {strays}")
+    return Position(variant, turn, tuple(zones[:24]), bar, off)
+
+
+def move_zones(variant: Variant, mover: Color, move: Move) -> tuple[int, int]:
+    """(source zone, target zone) of one move in the mover's own numbering."""
+    table = OWN_TO_BOARD[variant, mover]
+    source = BAR_ZONE[mover] if move.source == BAR else table[move.source]
+    target = OFF_ZONE[mover] if move.target == OFF else table[move.target]
+    return source, target
+
+
+@dataclass(frozen=True, slots=True)
+class HandMove:
+    """Take the top checker of `source` and put it on `target`."""
+
+    source: int
+    target: int
+
+
+def hand_moves(before: Position, moves: Sequence[Move]) -> list[HandMove]:
+    """The checker movements that make `moves` on the board, hits sent to the bar first."""
+    mover = before.turn
+    out: list[HandMove] = []
+    for move in moves:
+        source, target = move_zones(before.variant, mover, move)
+        if move.hit and before.variant is Variant.BACKGAMMON:
+            out.append(HandMove(target, BAR_ZONE[mover.opponent]))
+        out.append(HandMove(source, target))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Lift:
+    zone: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    zone: int
+    colour: str
+
+
+def rearrangement(current: Sequence[str], wanted: Sequence[str]) -> list[Lift | Place]:
+    """Lifts, then placements, that turn the `current` zones into the `wanted` ones.
+
+    Each zone is lifted down to what it shares with the wanted stack at its bottom, then the
+    missing checkers are placed in order (a trapped checker must go in first). Both boards
+    must hold the same checkers.
+    """
+    if sorted("".join(current)) != sorted("".join(wanted)):
+        raise ValueError("the two boards do not hold the same checkers")
+    lifts: list[Lift | Place] = []
+    places: list[Lift | Place] = []
+    for zone, (have, want) in enumerate(zip(current, wanted, strict=True), start=1):
+        common = 0
+        while common < min(len(have), len(want)) and have[common] == want[common]:
+            common += 1
+        lifts.extend(Lift(zone) for _ in have[common:])
+        places.extend(Place(zone, colour) for colour in want[common:])
+    return lifts + places
