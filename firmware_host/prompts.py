@@ -1,0 +1,50 @@
+"""What the controller is waiting for, as the people at the table see it.
+
+The controller publishes one `Prompt` at a time (on the terminal, the cube display and the
+log). The simulated players read the same prompts, as real players read the display, so
+they never reach into the controller's state.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from game.board import Color
+from game.position import Position
+
+
+class Waiting(enum.Enum):
+    SET_BOARD = "set the board"            # sensed board differs from `expected`
+    OPENING_ROLL = "opening roll"          # each player throws one die
+    ROLL_OR_DOUBLE = "roll or double"      # `player` rolls, or doubles first
+    CUBE_RESPONSE = "take or pass"         # `player` answers a double (take, pass, or beaver)
+    RESIGN_RESPONSE = "accept or decline"  # `player` answers a resignation
+    PLAY = "play"                          # `player` moves checkers for `dice`, then presses done
+    CORRECT = "correct the play"           # flagged: `player` must set the board to `expected` then play
+    ACCEPT_ILLEGAL = "accept or correct"   # traditional rule: `player` (the opponent) decides
+    TAKEBACK = "takeback?"                 # both press take to agree, pass to refuse
+    MATCH_OVER = "match over"
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    waiting: Waiting
+    player: Color | None = None
+    dice: tuple[int, int] | None = None
+    position: Position | None = None
+    """The position the prompt is about (before the play, or what the board should show)."""
+    can_double: bool = False
+    """With ROLL_OR_DOUBLE: the cube is available to `player`."""
+    can_beaver: bool = False
+    """With CUBE_RESPONSE: a beaver (press double) is allowed."""
+    code: str = ""
+    """Two characters for the cube display while the prompt stands ("" = show the cube)."""
+    message: str = ""
+    serial: int = 0
+    """Changes whenever a new prompt is published, even one like the last."""
+
+    def describe(self) -> str:
+        who = f"{self.player.value}: " if self.player else ""
+        dice = f" {self.dice[0]}-{self.dice[1]}" if self.dice else ""
+        return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")

@@ -1,0 +1,240 @@
+"""Two simulated players at the emulated board: they read the prompts, throw the dice, move
+checkers by hand with realistic noise, press the buttons, and now and then make a mistake
+for the referee to catch.
+
+They act only through the board emulator (lifts, placements, slides, dice) and the button
+pins, as people do, so the controller meets them exactly as it meets real players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+from drivers.events import ButtonKind, Player
+from firmware_host.emulator import BoardEmulator
+from firmware_host.physical import Lift, Place, hand_moves, position_zones, rearrangement
+from firmware_host.prompts import Prompt, Waiting
+from game.board import OWN_TO_BOARD, Color, Variant
+from game.plays import Play
+from game.position import Position
+
+Press = Callable[[Player, ButtonKind], None]
+
+
+@dataclass(frozen=True)
+class Habits:
+    """How the simulated people behave; rates are chances per opportunity."""
+
+    mistake_rate: float = 0.05     # an illegal play or a misplaced checker
+    slide_rate: float = 0.3        # slide a checker along the points instead of lifting it
+    fumble_rate: float = 0.1       # touch a stack and straighten it, mid-play
+    cocked_rate: float = 0.03      # a die lands cocked
+    accept_illegal_rate: float = 0.3
+    think: tuple[float, float] = (0.4, 2.5)
+    hand: tuple[float, float] = (0.2, 0.8)
+
+
+@dataclass
+class SimulatedTable:
+    emulator: BoardEmulator
+    press: Press
+    rng: random.Random
+    habits: Habits = field(default_factory=Habits)
+    mistakes: int = 0
+    _serial: int = -1
+    _script: list[tuple[float, Callable[[], object]]] = field(default_factory=list)
+
+    # -- what the people do -----------------------------------------------------
+
+    def see(self, prompt: Prompt, now: float) -> None:
+        """Plan what to do about a new prompt (a prompt seen before is ignored)."""
+        if prompt.serial == self._serial:
+            return
+        self._serial = prompt.serial
+        self._script.clear()
+        at = now + self._pause(self.habits.think)
+        plan = {
+            Waiting.SET_BOARD: self._set_board,
+            Waiting.OPENING_ROLL: self._opening_roll,
+            Waiting.ROLL_OR_DOUBLE: self._roll_or_double,
+            Waiting.CUBE_RESPONSE: self._answer_double,
+            Waiting.RESIGN_RESPONSE: self._answer_resignation,
+            Waiting.PLAY: self._play,
+            Waiting.CORRECT: self._correct,
+            Waiting.ACCEPT_ILLEGAL: self._accept_or_correct,
+            Waiting.TAKEBACK: self._refuse_takeback,
+        }.get(prompt.waiting)
+        if plan is not None:
+            plan(prompt, at)
+
+    def act(self, now: float) -> None:
+        """Do whatever is due by `now`."""
+        while self._script and self._script[0][0] <= now:
+            _, action = self._script.pop(0)
+            action()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._script)
+
+    def next_action_at(self) -> float | None:
+        return self._script[0][0] if self._script else None
+
+    # -- plans --------------------------------------------------------------------
+
+    def _set_board(self, prompt: Prompt, at: float) -> None:
+        assert prompt.position is not None
+        self._arrange(position_zones(prompt.position), at)
+
+    def _opening_roll(self, prompt: Prompt, at: float) -> None:
+        self._throw(at, opening=True)
+
+    def _roll_or_double(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None and prompt.position is not None
+        if prompt.can_double and self._wants_to_double(prompt.position, prompt.player):
+            self._later(at, partial(self.press, _name(prompt.player), ButtonKind.DOUBLE))
+        else:
+            self._throw(at)
+
+    def _answer_double(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None and prompt.position is not None
+        lead = _pip_lead(prompt.position, prompt.player)
+        kind = ButtonKind.TAKE if lead > -0.15 else ButtonKind.PASS
+        if prompt.can_beaver and lead > 0.05:
+            kind = ButtonKind.DOUBLE
+        self._later(at, partial(self.press, _name(prompt.player), kind))
+
+    def _answer_resignation(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None
+        kind = ButtonKind.TAKE if self.rng.random() < 0.7 else ButtonKind.PASS
+        self._later(at, partial(self.press, _name(prompt.player), kind))
+
+    def _play(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
+        before = prompt.position
+        plays = before.legal_plays(prompt.dice)
+        if plays:
+            play = self._choose(plays, before.turn)
+            if self.rng.random() < self.habits.mistake_rate:
+                at = self._mistake(before, play, at)
+            else:
+                at = self._make(before, play, at)
+        self._later(at + self._pause(self.habits.think), partial(self.press, _name(prompt.player), ButtonKind.DONE))
+
+    def _correct(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
+        plays = prompt.position.legal_plays(prompt.dice)
+        wanted = self._choose(plays, prompt.position.turn).position if plays else prompt.position
+        at = self._arrange(position_zones(wanted), at)
+        self._later(at + self._pause(self.habits.think), partial(self.press, _name(prompt.player), ButtonKind.DONE))
+
+    def _accept_or_correct(self, prompt: Prompt, at: float) -> None:
+        assert prompt.player is not None
+        kind = ButtonKind.TAKE if self.rng.random() < self.habits.accept_illegal_rate else ButtonKind.PASS
+        self._later(at, partial(self.press, _name(prompt.player), kind))
+
+    def _refuse_takeback(self, prompt: Prompt, at: float) -> None:
+        for player in ("white", "black"):
+            self._later(at, partial(self.press, player, ButtonKind.PASS))
+
+    # -- hands ----------------------------------------------------------------------
+
+    def _throw(self, at: float, opening: bool = False) -> None:
+        faces = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        cocked = [i for i in (0, 1) if self.rng.random() < self.habits.cocked_rate]
+        self._later(at, partial(self.emulator.roll, *faces, cocked=cocked))
+        if cocked:  # the player sees it and lays the die flat
+            for index in cocked:
+                face = self.rng.randint(1, 6)
+                self._later(at + 1.5, partial(self.emulator.settle, index, face))
+
+    def _make(self, before: Position, play: Play, at: float) -> float:
+        for step in hand_moves(before, play.moves):
+            if self.rng.random() < self.habits.fumble_rate and self.emulator.zones()[step.source - 1]:
+                self._later(at, partial(self.emulator.straighten, step.source))
+                at += self._pause(self.habits.hand)
+            if step.source <= 24 and step.target <= 24 and self.rng.random() < self.habits.slide_rate:
+                self._later(at, partial(self.emulator.slide, step.source, step.target))
+                at += self._pause(self.habits.hand) + 0.3
+                continue
+            self._later(at, partial(self.emulator.lift, step.source))
+            at += self._pause(self.habits.hand)
+            self._later(at, partial(self.emulator.place, step.target))
+            at += self._pause(self.habits.hand)
+        return at
+
+    def _mistake(self, before: Position, play: Play, at: float) -> float:
+        """A die left unused (the play's last move not made), or a checker one point off."""
+        self.mistakes += 1
+        if len(play.moves) > 1 and self.rng.random() < 0.5:
+            return self._make(before, Play(play.moves[:-1], play.position), at)
+        at = self._make(before, play, at)
+        wrong = self._one_point_off(play)
+        if wrong is not None:
+            source, target = wrong
+            self._later(at, partial(self.emulator.lift, source))
+            at += self._pause(self.habits.hand)
+            self._later(at, partial(self.emulator.place, target))
+            at += self._pause(self.habits.hand)
+        return at
+
+    def _one_point_off(self, play: Play) -> tuple[int, int] | None:
+        """A checker the play put on a point, moved on by one more point (a miscount)."""
+        after, mover = play.position, play.position.turn
+        table = OWN_TO_BOARD[after.variant, mover]
+        for move in reversed(play.moves):
+            if 2 <= move.target <= 24:
+                return table[move.target], table[move.target - 1]
+        return None
+
+    def _arrange(self, wanted: tuple[str, ...], at: float) -> float:
+        for step in rearrangement(self.emulator.zones(), wanted):
+            if isinstance(step, Lift):
+                self._later(at, partial(self.emulator.lift, step.zone))
+            elif isinstance(step, Place):
+                self._later(at, partial(self.emulator.place, step.zone, step.colour))
+            at += self._pause((0.1, 0.4))
+        return at
+
+    # -- judgement --------------------------------------------------------------------
+
+    def _choose(self, plays: tuple[Play, ...], mover: Color) -> Play:
+        scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
+        return scored[-1]
+
+    def _wants_to_double(self, position: Position, player: Color) -> bool:
+        return _pip_lead(position, player) > 0.1 and self.rng.random() < 0.5
+
+    # -- timing -----------------------------------------------------------------------
+
+    def _later(self, at: float, action: Callable[[], object]) -> None:
+        self._script.append((at, action))
+        self._script.sort(key=lambda item: item[0])
+
+    def _pause(self, span: tuple[float, float]) -> float:
+        return self.rng.uniform(*span)
+
+
+def _name(color: Color | None) -> Player:
+    assert color is not None
+    return "white" if color is Color.WHITE else "black"
+
+
+def _pip_lead(position: Position, player: Color) -> float:
+    """How far ahead `player` is in the race, as a fraction of their own pip count."""
+    mine, theirs = position.pip_count(player), position.pip_count(player.opponent)
+    return (theirs - mine) / max(mine, 1)
+
+
+def _score(position: Position, mover: Color) -> float:
+    """A quick judgement of a position for `mover`: race, checkers off, hits, blots."""
+    them = mover.opponent
+    score = position.pip_count(them) - position.pip_count(mover) + 8.0 * position.off[mover.index]
+    score += 6.0 * len(position.trapped(them)) - 6.0 * len(position.trapped(mover))
+    if position.variant is Variant.BACKGAMMON:
+        blots = sum(1 for s in position.points if s == mover.char)
+        score -= 3.0 * blots
+    return score
