@@ -27,7 +27,7 @@ class PlayerButtons:
 
     def __init__(self, pins: Mapping[tuple[Player, ButtonKind], int] = DEFAULT_BUTTON_PINS, *,
                  events: queue.Queue[Event] | None = None, pin_factory: Factory | None = None,
-                 clock: Clock = SYSTEM_CLOCK, bounce_time: float = BOUNCE_TIME,
+                 clock: Clock = SYSTEM_CLOCK, bounce_time: float | None = BOUNCE_TIME,
                  source: str = "buttons") -> None:
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source
@@ -71,7 +71,7 @@ class RollButton:
 
     def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: queue.Queue[Event] | None = None,
                  pin_factory: Factory | None = None, clock: Clock = SYSTEM_CLOCK,
-                 rng: random.Random | None = None, bounce_time: float = BOUNCE_TIME,
+                 rng: random.Random | None = None, bounce_time: float | None = BOUNCE_TIME,
                  source: str = "roll button") -> None:
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source

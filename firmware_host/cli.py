@@ -1,0 +1,129 @@
+"""`python -m firmware_host`: a match at a table.
+
+    python -m firmware_host                      the embedded default: an emulated table, live
+    python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
+    python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from drivers.errors import DriverError
+from drivers.zones import Capability
+from firmware_host.config import ConfigError, load_config, run_hardware
+from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.emulated import EmulatedTable
+from firmware_host.terminal import CLEAR, render
+from game.board import Variant
+from game.errors import GameError
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings(variant=Variant(args.variant), length=args.match_to or None,
+                    profile=Profile(args.profile), clock=not args.no_clock)
+
+
+def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
+    parser.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon")
+    parser.add_argument("--match-to", type=int, default=3, help="match length in points (0: money session)")
+    parser.add_argument("--seed", type=int, default=seed, help="makes the whole match reproducible")
+    parser.add_argument("--capability", choices=[c.name.lower() for c in Capability], default="stacks",
+                        help="what the emulated board senses")
+    parser.add_argument("--profile", choices=[p.value for p in Profile], default="tournament")
+    parser.add_argument("--no-clock", action="store_true", help="play without the chess clock")
+    parser.add_argument("--record", default=record, help="directory for the journal (and match.mat)")
+
+
+def _table(args: argparse.Namespace) -> EmulatedTable:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    record = Path(args.record or f"records/{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()])
+
+
+def cmd_live(args: argparse.Namespace) -> int:
+    table = _table(args)
+    print(f"seed {table.seed}; record in {table.record}")
+
+    def frame(t: EmulatedTable) -> None:
+        sys.stdout.write(CLEAR + render(t.controller, t.clock.now()) + "\n")
+        sys.stdout.flush()
+
+    try:
+        finished = table.run(speed=args.speed, on_frame=frame)
+    except KeyboardInterrupt:
+        print(f"\nstopped; the journal in {table.record} resumes the match (--record {table.record})")
+        return 130
+    finally:
+        table.close()
+    return _finish(table, finished)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    table = _table(args)
+    started = time.monotonic()
+    try:
+        finished = table.run()
+    finally:
+        table.close()
+    code = _finish(table, finished)
+    print(f"{time.monotonic() - started:.1f} s to simulate {table.clock.now() - 1000.0:.0f} s of play")
+    return code
+
+
+def _finish(table: EmulatedTable, finished: bool) -> int:
+    controller: Controller = table.controller
+    match = controller.match
+    for line in controller.log:
+        if line.startswith(("game ", "match over", "FLAG")):
+            print(line)
+    print(f"{'finished' if finished else 'NOT finished'}: score {match.score[0]}-{match.score[1]}, "
+          f"{len(match.games)} games, {controller.flags} referee flags, "
+          f"{table.people.mistakes} mistakes made on purpose")
+    print(f"dice: {controller.dice_stats.describe()}")
+    if finished and match.variant is Variant.BACKGAMMON:
+        from game.mat import export_mat
+
+        (table.record / "match.mat").write_text(export_mat(match), encoding="utf-8")
+    print(f"record: {table.journal.path}")
+    return 0 if finished else 1
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    return run_hardware(config, quiet=args.quiet)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m firmware_host", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_table_options(parser, seed=None, record=None)
+    parser.add_argument("--speed", type=float, default=8.0, help="table seconds per real second")
+    parser.set_defaults(run=cmd_live)
+    commands = parser.add_subparsers(dest="command")
+    simulate = commands.add_parser("simulate", help="a whole emulated match, headless and reproducible")
+    _add_table_options(simulate, seed=1, record=None)
+    simulate.set_defaults(run=cmd_simulate)
+    run = commands.add_parser("run", help="a match on real hardware")
+    run.add_argument("--config", required=True)
+    run.add_argument("--quiet", action="store_true", help="no live view, log lines only")
+    run.set_defaults(run=cmd_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "simulate" and args.record is None:
+        print("error: simulate needs --record DIR", file=sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+    except (ConfigError, GameError, DriverError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return code

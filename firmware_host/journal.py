@@ -1,0 +1,69 @@
+"""The controller's journal: the match record plus the referee's own events, hash-chained,
+flushed and fsynced line by line, so a controller killed at any moment resumes from it.
+
+The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
+emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `dice_stats`,
+`takeback_request`, `choice`), each with a `"t"` time stamp. Each line carries `prev`, the
+hash of the line before, so `python -m game validate` detects any later edit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from game.record import RecordWriter, read_record, replay_lines
+from game.match import Match
+
+JOURNAL_NAME = "journal.jsonl"
+
+
+class Journal:
+    """Appends events to `DIR/journal.jsonl`; `Journal.resume(DIR)` reads what is there."""
+
+    def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.path = self.directory / JOURNAL_NAME
+        self.recovered = _drop_cut_line(self.path)
+        self._writer = RecordWriter.append(self.path, fsync=fsync)
+        self.lines = 0
+
+    def write(self, event: Mapping[str, Any]) -> None:
+        self._writer.write(event)
+        self.lines += 1
+
+    def close(self) -> None:
+        self._writer.close()
+
+    @staticmethod
+    def existing(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
+        """The events of the journal in `directory` ([] when there is none), the chain checked."""
+        path = Path(directory) / JOURNAL_NAME
+        if not path.exists():
+            return []
+        lines = read_record(path)
+        replay_lines(lines)  # raises ReplayError on a broken chain or an illegal event
+        return [line.event for line in lines if line.event is not None]
+
+    @staticmethod
+    def replay(events: list[dict[str, Any]]) -> Match:
+        return Match.replay(events)
+
+
+def _drop_cut_line(path: Path) -> bytes:
+    """A line cut short by a kill mid-write is moved to `journal.cut` (kept as evidence)."""
+    if not path.exists():
+        return b""
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return b""
+    keep = data.rfind(b"\n") + 1
+    cut = data[keep:]
+    with open(path.with_suffix(".cut"), "ab") as evidence:
+        evidence.write(cut + b"\n")
+    with open(path, "r+b") as journal:
+        journal.truncate(keep)
+    return cut

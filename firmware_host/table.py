@@ -1,0 +1,94 @@
+"""The hardware at one table, opened from what it is given: the board's serial port, the
+dice (on the board's link, their own port, or a roll button), the player buttons and the
+cube display on GPIO through a pin factory. Everything reports on one events queue.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass, field
+from typing import Literal, Self
+
+from gpiozero import Factory
+
+from drivers.board import BoardSensor
+from drivers.buttons import PlayerButtons, RollButton
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.cube_display import CubeDisplay
+from drivers.dice import Dice
+from drivers.events import ButtonKind, Event, Player
+from drivers.link import SerialLink
+from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
+
+DiceSource = Literal["board", "roll button"] | str
+"""Where the dice report: on the board's link, a roll button on GPIO, or their own serial port."""
+
+
+@dataclass
+class Table:
+    events: queue.Queue[Event]
+    board: BoardSensor
+    buttons: PlayerButtons
+    display: CubeDisplay | None
+    dice: Dice | None = None
+    roll_button: RollButton | None = None
+    links: list[SerialLink] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, board_port: str, *, dice: DiceSource = "board", pin_factory: Factory | None = None,
+             clock: Clock = SYSTEM_CLOCK, button_pins: dict[tuple[Player, ButtonKind], int] | None = None,
+             cube_pins: CubePins = DEFAULT_CUBE_PINS, roll_pin: int = ROLL_BUTTON_PIN,
+             bounce_time: float | None = 0.02, display: bool = True) -> Table:
+        events: queue.Queue[Event] = queue.Queue()
+        board_link = SerialLink(board_port, events=events, clock=clock)
+        links = [board_link]
+        table = cls(events, BoardSensor(board_link), PlayerButtons(
+            button_pins or DEFAULT_BUTTON_PINS, events=events, pin_factory=pin_factory, clock=clock,
+            bounce_time=bounce_time), None, links=links)
+        try:
+            if display:
+                table.display = CubeDisplay(cube_pins, pin_factory=pin_factory)
+            if dice == "board":
+                table.dice = Dice(board_link)
+            elif dice == "roll button":
+                table.roll_button = RollButton(roll_pin, events=events, pin_factory=pin_factory, clock=clock,
+                                               bounce_time=bounce_time)
+            else:
+                dice_link = SerialLink(dice, events=events, clock=clock)
+                links.append(dice_link)
+                table.dice = Dice(dice_link)
+        except Exception:
+            table.close()
+            raise
+        return table
+
+    def poll(self) -> None:
+        """Read what the serial links have (for a loop that drives them itself)."""
+        for link in self.links:
+            link.poll(0.0)
+
+    def start(self) -> None:
+        """Read the serial links in their own threads (for real hardware)."""
+        for link in self.links:
+            link.start()
+
+    def drain(self) -> list[Event]:
+        out: list[Event] = []
+        while True:
+            try:
+                out.append(self.events.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        for closing in (self.buttons, self.display, self.roll_button):
+            if closing is not None:
+                closing.close()
+        for link in self.links:
+            link.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
