@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,7 +149,7 @@ class Match:
         self._crawford_done = False
         self._winner: Color | None = None
         self._s = _State(Position.initial(variant), Cube(max_value=options.max_cube))
-        self._emit("match_start", variant=variant.value, length=length, options=options.to_document(),
+        self._emit("match_start", variant=variant.value, length=length or 0, options=options.to_document(),
                    players={"white": players[0], "black": players[1]}, version=RECORD_VERSION)
         self._start_game()
 
@@ -320,7 +319,7 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.double(player))
         s.phase = Phase.DOUBLED
-        self._emit("double", game=self._game, player=player.value, cube=2 * s.cube.value)
+        self._emit("double", game=self._game, player=player.value, value=2 * s.cube.value)
 
     def take(self, player: Color) -> None:
         """`player` accepts the pending double or beaver."""
@@ -328,7 +327,7 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.take(player))
         s.phase = Phase.ROLL
-        self._emit("take", game=self._game, player=player.value, cube=s.cube.value)
+        self._emit("take", game=self._game, player=player.value, value=s.cube.value)
 
     def pass_(self, player: Color) -> None:
         """`player` refuses the pending double or beaver: the offerer wins the value before it."""
@@ -348,7 +347,7 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.beaver(player))
         s.phase = Phase.BEAVERED
-        self._emit("beaver", game=self._game, player=player.value, cube=2 * s.cube.value)
+        self._emit("beaver", game=self._game, player=player.value, value=2 * s.cube.value)
 
     def resign(self, player: Color, kind: ResultKind | str = ResultKind.SINGLE) -> None:
         """`player` offers to lose the game as a single game, gammon or triple."""
@@ -575,14 +574,14 @@ def _steps(moves: Steps | str) -> Iterable[tuple[int, int]]:
     return [(int(s), int(t)) for s, t in moves]
 
 
-def _flow_of_steps(steps: Iterable[tuple[int, int]]) -> Counter[int]:
-    """Checkers leaving (-) and arriving (+) per point; points passed through cancel."""
-    flow: Counter[int] = Counter()
+def _flow_of_steps(steps: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    """Checkers leaving (-) and arriving (+) per point; points a chain passes through cancel."""
+    flow: dict[int, int] = {}
     for source, target in steps:
-        flow[source] -= 1
-        flow[target] += 1
-    return Counter({p: n for p, n in flow.items() if n})
+        flow[source] = flow.get(source, 0) - 1
+        flow[target] = flow.get(target, 0) + 1
+    return frozenset(item for item in flow.items() if item[1])
 
 
-def _flow(moves: Iterable[Move]) -> Counter[int]:
+def _flow(moves: Iterable[Move]) -> frozenset[tuple[int, int]]:
     return _flow_of_steps((m.source, m.target) for m in moves)

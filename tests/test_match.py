@@ -201,14 +201,14 @@ def test_double_take_and_redouble_action_by_action() -> None:
     match.double(B)
     assert (match.phase, match.expected) == (Phase.DOUBLED, W)
     assert match.events[-1] == {"type": "double", "t": match.events[-1]["t"], "game": 1,
-                                "player": "black", "cube": 2}
+                                "player": "black", "value": 2}
     with pytest.raises(NotYourTurn):
         match.take(B)
     with pytest.raises(WrongPhase):
         match.roll(5, 2)
     match.take(W)
     assert (match.cube.value, match.cube.owner, match.phase, match.on_roll) == (2, W, Phase.ROLL, B)
-    assert match.events[-1]["cube"] == 2
+    assert match.events[-1]["value"] == 2
     with pytest.raises(CubeNotAvailable, match="white owns the cube"):
         match.double(B)
     match.roll(5, 2)
@@ -313,7 +313,7 @@ def test_beaver_action_by_action() -> None:
         match.beaver(B)
     match.beaver(W)
     assert (match.phase, match.expected, match.cube.value, match.cube.owner) == (Phase.BEAVERED, B, 2, W)
-    assert match.events[-1]["cube"] == 4
+    assert match.events[-1]["value"] == 4
     with pytest.raises(WrongPhase):
         match.beaver(W)
     match.take(B)
