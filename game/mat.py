@@ -30,7 +30,7 @@ from game.board import BAR, OFF, Color, Variant
 from game.match import NO_OPTIONS, Event, Match, MatchOptions, Phase
 from game.match_errors import RecordError
 from game.position import Position
-from game.replay import MAT_WINS, Replayer
+from game.replay import MAT_WINS, UNREADABLE, Replayer
 
 LEFT, RIGHT = Color.BLACK, Color.WHITE
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -38,8 +38,9 @@ _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORES = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
 _ROW = re.compile(r"^\s*\d+\)")
 _CELL = re.compile(r"[1-6][1-6]:|Doubles|Beavers|Takes|Drops|Wins", re.IGNORECASE)
-_WINS = re.compile(r"Wins\s+(\d+)\s+points?", re.IGNORECASE)
-_CUBE = re.compile(r"(?:Doubles|Beavers)\s*=>\s*(\d+)", re.IGNORECASE)
+_WINS = re.compile(r"Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
+_CUBE = re.compile(r"(Doubles|Beavers)(?:\s*=>\s*(\d+))?", re.IGNORECASE)
+_ANSWER = re.compile(r"(Takes|Drops)", re.IGNORECASE)
 
 
 class MatFormatError(RecordError):
@@ -203,15 +204,16 @@ def mat_events(text: str, options: MatchOptions = NO_OPTIONS) -> Iterator[tuple[
             continue
         if first_game:
             raise MatFormatError(f"line {number}: moves before the first 'Game' line")
+        events: list[dict[str, Any]] = []
         try:
-            cells = list(_cells(line))
+            for player, cell in _cells(line):
+                events += _cell_events(player, cell, opening and not events)
         except MatFormatError as exc:
-            raise MatFormatError(f"line {number}: {exc}") from None
-        for player, cell in cells:
-            for event in _cell_events(player, cell, opening, number):
-                if event["type"] in ("opening_roll", "roll"):
-                    opening = False
-                yield number, event
+            yield number, {"type": UNREADABLE, "rule": f"cannot read this line: {exc}"}
+            continue
+        opening = opening and not any(e["type"] == "opening_roll" for e in events)
+        for event in events:
+            yield number, event
 
 
 def _cells(line: str) -> Iterator[tuple[Color, str]]:
@@ -232,8 +234,7 @@ def _cells(line: str) -> Iterator[tuple[Color, str]]:
         yield (LEFT if left else RIGHT), text
 
 
-def _cell_events(player: Color, cell: str, opening: bool, number: int) -> list[dict[str, Any]]:
-    word = cell.split()[0].lower() if cell.split() else ""
+def _cell_events(player: Color, cell: str, opening: bool) -> list[dict[str, Any]]:
     if cell[:1].isdigit():
         d1, d2 = int(cell[0]), int(cell[1])
         notation = cell[3:].strip()
@@ -245,21 +246,20 @@ def _cell_events(player: Color, cell: str, opening: bool, number: int) -> list[d
         else:
             first = {"type": "roll", "player": player.value, "dice": [d1, d2]}
         return [first, {"type": "play", "player": player.value, "text": notation}]
-    if word.startswith(("doubles", "beavers")):
-        cube = _CUBE.search(cell)
-        event: dict[str, Any] = {"type": "double" if word.startswith("doubles") else "beaver",
+    cube = _CUBE.fullmatch(cell)
+    if cube:
+        event: dict[str, Any] = {"type": "double" if cube[1].lower() == "doubles" else "beaver",
                                  "player": player.value}
-        if cube:
-            event["value"] = int(cube[1])
+        if cube[2]:
+            event["value"] = int(cube[2])
         return [event]
-    if word.startswith("takes"):
-        return [{"type": "take", "player": player.value}]
-    if word.startswith("drops"):
-        return [{"type": "pass", "player": player.value}]
-    wins = _WINS.match(cell)
+    answer = _ANSWER.fullmatch(cell)
+    if answer:
+        return [{"type": "take" if answer[1].lower() == "takes" else "pass", "player": player.value}]
+    wins = _WINS.fullmatch(cell)
     if wins:
         return [{"type": MAT_WINS, "player": player.value, "points": int(wins[1])}]
-    raise MatFormatError(f"line {number}: cannot read {cell!r}")
+    raise MatFormatError(f"cannot read {cell!r}")
 
 
 def replay_mat(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = True) -> Replayer:

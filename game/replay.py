@@ -28,7 +28,8 @@ ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "
                      "resign_accept", "resign_decline"})
 DERIVED = frozenset({"game_start", "game_end", "match_end"})
 MAT_WINS = "mat_wins"  # a .mat "Wins N points" line: a resignation, or the end of a finished game
-KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS}
+UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
+KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
 NOT_COMPARED = frozenset({"t"})
 
 
@@ -90,23 +91,26 @@ class Replayer:
             raise ReplayError(Problem("the record holds no match_start event"))
         return self.match
 
-    def report(self, rule: str, line: int | None = None, *, skip: bool = True) -> None:
-        """Record a problem at the match's current place; skip the rest of the game if `skip`."""
+    def report(self, rule: str, line: int | None = None, *, game: Any = None, skip: bool = True) -> None:
+        """Record a problem at the match's current place; skip the rest of the game if `skip`.
+
+        `game` is the game the faulty event names, when it is not the one in play (a
+        wrong `game_end` is seen after the rules have started the next game).
+        """
         m = self.match
         problem = Problem(rule, line)
-        if m is not None and not m.is_over:
-            in_game = m.phase is not Phase.OPENING and m.on_roll is not None
-            problem = Problem(rule, line, m.game_number, m.move_number + (1 if in_game else 0),
-                              position_text(m))
+        in_game = m is not None and m.phase not in (Phase.OPENING, Phase.OVER)
+        if m is not None and (not isinstance(game, int) or game == m.game_number) and in_game:
+            problem = Problem(rule, line, m.game_number, m.move_number + 1, position_text(m))
         elif m is not None:
-            problem = Problem(rule, line, m.game_number)
+            problem = Problem(rule, line, game if isinstance(game, int) else m.game_number)
         if self.strict:
             raise ReplayError(problem)
         self.problems.append(problem)
         if skip and m is not None:
             self._skipping = True
             self._pending.clear()
-            if not self.skipped_games or self.skipped_games[-1] != m.game_number:
+            if in_game and problem.game == m.game_number and m.game_number not in self.skipped_games:
                 self.skipped_games.append(m.game_number)
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
@@ -125,6 +129,9 @@ class Replayer:
         if kind == "match_start":
             self.report("a second match_start: one record holds one match", line)
             return
+        if kind == UNREADABLE:
+            self.report(str(event.get("rule", "unreadable line")), line)
+            return
         if self._skipping:
             if kind == "game_start":
                 self._resync(event, line)
@@ -137,9 +144,9 @@ class Replayer:
             else:
                 self._action(event, line)
         except MatchActionError as exc:
-            self.report(exc.reason, line)
+            self.report(exc.reason, line, game=event.get("game"))
         except GameError as exc:
-            self.report(str(exc), line)
+            self.report(str(exc), line, game=event.get("game"))
 
     def finish(self) -> None:
         """The record has ended: note derived events that a JSON record should still have."""
