@@ -129,7 +129,7 @@ def _rows(cells: list[tuple[Color, str]]) -> str:
             if not pending:
                 row += 1
                 out.append(f"{row:3d}) {'':<27} ")
-            out.append(text.rstrip() + "\n" if text.strip() else text + "\n")
+            out.append(text.rstrip() + "\n")
             pending = False
     if pending:
         out.append("\n")

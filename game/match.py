@@ -21,6 +21,7 @@ from game.errors import GameError
 from game.match_errors import (
     CrawfordNoDouble,
     IllegalMove,
+    InvalidDice,
     MatchActionError,
     MatchOver,
     NotYourTurn,
@@ -28,7 +29,7 @@ from game.match_errors import (
     WrongPhase,
 )
 from game.movegen import check_dice
-from game.plays import Move, Play
+from game.plays import Move, Play, parse_moves
 from game.position import Position, ResultKind
 
 Event = dict[str, Any]
@@ -423,7 +424,7 @@ class Match:
         try:
             check_dice(dice)
         except GameError as exc:
-            raise WrongPhase(f"{what}: {exc}", self._context()) from None
+            raise InvalidDice(f"{what}: {exc}", self._context()) from None
 
     def _awaiting(self) -> str:
         s = self._s
@@ -568,8 +569,6 @@ def _score_doc(score: Score) -> dict[str, int]:
 
 def _steps(moves: Steps | str) -> Iterable[tuple[int, int]]:
     if isinstance(moves, str):
-        from game.plays import parse_moves
-
         return parse_moves(moves)
     return [(int(s), int(t)) for s, t in moves]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.errors import GameError, IllegalPlayError
+from game.errors import DiceError, GameError, IllegalPlayError
 
 
 class MatchActionError(GameError, ValueError):
@@ -40,6 +40,10 @@ class CrawfordNoDouble(CubeNotAvailable):
 
 class OptionDisabled(MatchActionError):
     """The action needs an option that this match does not play (beavers in match play, ...)."""
+
+
+class InvalidDice(MatchActionError, DiceError):
+    """Dice values that are not faces from 1 to 6."""
 
 
 class IllegalMove(MatchActionError, IllegalPlayError):

@@ -11,6 +11,7 @@ from game.match_errors import (
     CrawfordNoDouble,
     CubeNotAvailable,
     IllegalMove,
+    InvalidDice,
     MatchActionError,
     MatchOver,
     NotYourTurn,
@@ -102,10 +103,10 @@ def test_automatic_doubles_respect_the_maximum_cube() -> None:
 
 def test_dice_must_be_faces_one_to_six() -> None:
     match = new()
-    with pytest.raises(WrongPhase, match="opening roll"):
+    with pytest.raises(InvalidDice, match="opening roll"):
         match.opening_roll(0, 3)
     start_white(match)
-    with pytest.raises(WrongPhase, match="roll"):
+    with pytest.raises(InvalidDice, match="roll"):
         match.roll(7, 1)
 
 
