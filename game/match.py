@@ -1,0 +1,586 @@
+"""A whole match or money session: cube, score, game flow, and the record of events.
+
+`Match` is the one stateful object of the layer. The dice are not inside: the
+caller hands it the values rolled. Each action checks that the rules allow it,
+raises a specific `MatchActionError` when they do not, and appends an event (a
+dict, see `game/RECORD.md`) to `Match.events`. Derived events (`game_start`,
+`game_end`, `match_end`) follow the action that causes them.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.board import Color, Variant
+from game.cube import Cube
+from game.errors import GameError
+from game.match_errors import (
+    CrawfordNoDouble,
+    IllegalMove,
+    InvalidDice,
+    MatchActionError,
+    MatchOver,
+    NotYourTurn,
+    OptionDisabled,
+    WrongPhase,
+)
+from game.movegen import check_dice
+from game.plays import Move, Play, parse_moves
+from game.position import Position, ResultKind
+
+Event = dict[str, Any]
+Score = tuple[int, int]
+Steps = Sequence[tuple[int, int]]
+
+RECORD_VERSION = 1
+
+
+class Phase(enum.Enum):
+    OPENING = "opening"    # waiting for the opening roll
+    ROLL = "roll"          # the player on roll may double, or roll
+    MOVE = "move"          # the dice are rolled: the player on roll plays
+    DOUBLED = "doubled"    # a double waits for take, pass (or beaver)
+    BEAVERED = "beavered"  # a beaver waits for the original doubler's take or pass
+    RESIGNED = "resigned"  # a resignation waits for acceptance or refusal
+    OVER = "over"          # the match is over, or the money session stopped
+
+
+def kind_name(kind: ResultKind, variant: Variant) -> str:
+    """"single", "gammon" or the variant's triple name."""
+    return {ResultKind.SINGLE: "single", ResultKind.GAMMON: "gammon"}.get(kind, variant.triple_name)
+
+
+def kind_from_name(name: Any, variant: Variant) -> ResultKind:
+    for kind in ResultKind:
+        if kind_name(kind, variant) == name:
+            return kind
+    names = ", ".join(kind_name(k, variant) for k in ResultKind)
+    raise MatchActionError(f"{name!r} is not a result kind of {variant.value} ({names})")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """Money-play options, each off by default. Match play allows none of them."""
+
+    jacoby: bool = False
+    beavers: bool = False
+    automatic_doubles: bool = False
+    max_cube: int | None = None
+
+    def to_document(self) -> dict[str, Any]:
+        return {"jacoby": self.jacoby, "beavers": self.beavers,
+                "automatic_doubles": self.automatic_doubles, "max_cube": self.max_cube}
+
+    @classmethod
+    def from_document(cls, doc: Any) -> MatchOptions:
+        if not isinstance(doc, Mapping) or set(doc) - set(cls().to_document()):
+            raise OptionDisabled(f"options must be an object with keys among "
+                                 f"{sorted(cls().to_document())}, got {doc!r}")
+        flags = {k: doc.get(k, False) for k in ("jacoby", "beavers", "automatic_doubles")}
+        max_cube = doc.get("max_cube")
+        if not all(isinstance(v, bool) for v in flags.values()) or not (
+                max_cube is None or (isinstance(max_cube, int) and not isinstance(max_cube, bool))):
+            raise OptionDisabled(f"options must be booleans and max_cube a number or null, got {doc!r}")
+        return cls(max_cube=max_cube, **flags)
+
+
+NO_OPTIONS = MatchOptions()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """How one game ended. `winner` is None and `kind` "remi" for a Catchgammon Remi."""
+
+    number: int
+    winner: Color | None
+    kind: str
+    points: int
+    reason: str  # "bearoff", "pass", "resign" or "remi"
+    score: Score  # (white, black) after the game
+
+
+@dataclass
+class _Resignation:
+    player: Color
+    kind: ResultKind
+    resume: Phase
+
+
+@dataclass
+class _State:
+    """Everything that changes while a game is played."""
+
+    position: Position
+    cube: Cube
+    phase: Phase = Phase.OPENING
+    dice: tuple[int, int] | None = None
+    move_number: int = 0
+    auto_doubled: bool = False
+    resignation: _Resignation | None = None
+
+
+class Match:
+    """A match to `length` points, or a money session (`length=None`) that runs until `stop()`."""
+
+    def __init__(self, variant: Variant = Variant.BACKGAMMON, length: int | None = None,
+                 options: MatchOptions = NO_OPTIONS, players: tuple[str, str] = ("White", "Black"),
+                 clock: Callable[[], float] = time.time) -> None:
+        if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 1):
+            raise OptionDisabled(f"a match length is a whole number >= 1 (or None for money), got {length!r}")
+        if length is not None and options != NO_OPTIONS:
+            raise OptionDisabled(f"match play has no Jacoby, beavers, automatic doubles or maximum cube, "
+                                 f"got {options}")
+        top = options.max_cube
+        if top is not None and (top < 1 or top & (top - 1)):
+            raise OptionDisabled(f"the maximum cube is a power of two, got {options.max_cube}")
+        self.variant = variant
+        self.length = length
+        self.options = options
+        self.players = players
+        self._clock = clock
+        self._events: list[Event] = []
+        self._games: list[GameSummary] = []
+        self._score = [0, 0]
+        self._game = 0
+        self._crawford = False
+        self._crawford_done = False
+        self._winner: Color | None = None
+        self._s = _State(Position.initial(variant), Cube(max_value=options.max_cube))
+        self._emit("match_start", variant=variant.value, length=length or 0, options=options.to_document(),
+                   players={"white": players[0], "black": players[1]}, version=RECORD_VERSION)
+        self._start_game()
+
+    @classmethod
+    def replay(cls, events: Iterable[Mapping[str, Any]]) -> Match:
+        """Rebuild a match from its events; raises `ReplayError` at the first illegal one."""
+        from game.replay import replay
+
+        return replay(events)
+
+    # -- read-only state ----------------------------------------------------
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def games(self) -> tuple[GameSummary, ...]:
+        return tuple(self._games)
+
+    @property
+    def position(self) -> Position:
+        return self._s.position
+
+    @property
+    def cube(self) -> Cube:
+        return self._s.cube
+
+    @property
+    def score(self) -> Score:
+        return self._score[0], self._score[1]
+
+    @property
+    def crawford(self) -> bool:
+        """Whether the game in progress is the Crawford game."""
+        return self._crawford
+
+    @property
+    def post_crawford(self) -> bool:
+        return self._crawford_done
+
+    @property
+    def phase(self) -> Phase:
+        return self._s.phase
+
+    @property
+    def game_number(self) -> int:
+        return self._game
+
+    @property
+    def move_number(self) -> int:
+        """Plays made so far in this game."""
+        return self._s.move_number
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        return self._s.dice
+
+    @property
+    def on_roll(self) -> Color | None:
+        """The player whose turn it is in the game; None before the opening roll."""
+        return None if self._s.phase in (Phase.OPENING, Phase.OVER) else self._s.position.turn
+
+    @property
+    def expected(self) -> Color | None:
+        """The player whose action is awaited; None when both (opening roll) or nobody (over)."""
+        s = self._s
+        if s.phase in (Phase.ROLL, Phase.MOVE):
+            return s.position.turn
+        if s.phase in (Phase.DOUBLED, Phase.BEAVERED):
+            assert s.cube.offered_by is not None
+            return s.cube.offered_by.opponent
+        if s.phase is Phase.RESIGNED:
+            assert s.resignation is not None
+            return s.resignation.player.opponent
+        return None
+
+    @property
+    def resignation(self) -> tuple[Color, ResultKind] | None:
+        r = self._s.resignation
+        return None if r is None else (r.player, r.kind)
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.phase is Phase.OVER
+
+    @property
+    def winner(self) -> Color | None:
+        return self._winner
+
+    def legal_plays(self) -> tuple[Play, ...]:
+        """The legal plays of the roll to be played (empty when it cannot be played)."""
+        self._require(Phase.MOVE)
+        assert self._s.dice is not None
+        return self._s.position.legal_plays(self._s.dice)
+
+    def may_double(self, player: Color) -> bool:
+        try:
+            self._check_double(player)
+        except MatchActionError:
+            return False
+        return True
+
+    # -- actions --------------------------------------------------------------
+
+    def opening_roll(self, white_die: int, black_die: int) -> None:
+        """Each player rolls one die; equal dice are rolled again, the higher die starts."""
+        self._require(Phase.OPENING)
+        self._check_dice((white_die, black_die), "opening roll")
+        s = self._s
+        self._emit("opening_roll", game=self._game, white=white_die, black=black_die)
+        if white_die == black_die:
+            if self.options.automatic_doubles and not s.auto_doubled and s.cube.room_to_double():
+                s.cube = s.cube.automatic_double()
+                s.auto_doubled = True
+            return
+        starter = Color.WHITE if white_die > black_die else Color.BLACK
+        s.position = s.position.with_turn(starter)
+        s.dice = (max(white_die, black_die), min(white_die, black_die))
+        s.phase = Phase.MOVE
+
+    def roll(self, d1: int, d2: int) -> None:
+        """The player on roll rolls (instead of doubling)."""
+        self._require(Phase.ROLL)
+        self._check_dice((d1, d2), "roll")
+        self._s.dice = (d1, d2)
+        self._s.phase = Phase.MOVE
+        self._emit("roll", game=self._game, player=self._s.position.turn.value, dice=[d1, d2])
+
+    def play(self, moves: Play | Steps | str, hits: Iterable[int] | None = None) -> Play | None:
+        """The player on roll plays the dice: a `Play`, (source, target) steps, or notation.
+
+        Steps and notation are in the mover's own numbering; a chain such as 24/14 may
+        stand for both dice. They must name one legal play; `hits` (the points where the
+        mover hits) settles plays that differ only by a hit on the way. No moves is
+        allowed only when the roll cannot be played. Returns the play made (None for no play).
+        """
+        self._require(Phase.MOVE)
+        s = self._s
+        assert s.dice is not None
+        mover = s.position.turn
+        s.move_number += 1
+        try:
+            chosen = self._resolve(moves, hits)
+        except MatchActionError:
+            s.move_number -= 1
+            raise
+        after = chosen.position if chosen else s.position
+        self._emit("play", game=self._game, player=mover.value, dice=list(s.dice),
+                   moves=[[m.source, m.target] for m in chosen.moves] if chosen else [],
+                   position=after.to_document())
+        s.position = after
+        s.dice = None
+        result = after.result()
+        if result is not None:
+            self._end_game(result.winner, result.kind, "bearoff")
+        elif after.is_remi():
+            self._end_game(None, None, "remi")
+        else:
+            s.position = after.pass_turn()
+            s.phase = Phase.ROLL
+        return chosen
+
+    def double(self, player: Color) -> None:
+        """`player`, on roll and before rolling, offers the cube."""
+        self._check_double(player)
+        s = self._s
+        s.cube = self._cube_op(lambda: s.cube.double(player))
+        s.phase = Phase.DOUBLED
+        self._emit("double", game=self._game, player=player.value, value=2 * s.cube.value)
+
+    def take(self, player: Color) -> None:
+        """`player` accepts the pending double or beaver."""
+        self._require(Phase.DOUBLED, Phase.BEAVERED, player=self.expected, actor=player)
+        s = self._s
+        s.cube = self._cube_op(lambda: s.cube.take(player))
+        s.phase = Phase.ROLL
+        self._emit("take", game=self._game, player=player.value, value=s.cube.value)
+
+    def pass_(self, player: Color) -> None:
+        """`player` refuses the pending double or beaver: the offerer wins the value before it."""
+        self._require(Phase.DOUBLED, Phase.BEAVERED, player=self.expected, actor=player)
+        points = self._s.cube.pass_points(player)
+        self._emit("pass", game=self._game, player=player.value)
+        self._end_game(player.opponent, ResultKind.SINGLE, "pass", points)
+
+    drop = pass_
+
+    def beaver(self, player: Color) -> None:
+        """`player`, just doubled, takes and at once redoubles, keeping the cube (money play)."""
+        if not self.options.beavers:
+            raise OptionDisabled(f"{player.value} cannot beaver: this {self._kind_of_play()} "
+                                 f"plays no beavers", self._context())
+        self._require(Phase.DOUBLED, player=self.expected, actor=player)
+        s = self._s
+        s.cube = self._cube_op(lambda: s.cube.beaver(player))
+        s.phase = Phase.BEAVERED
+        self._emit("beaver", game=self._game, player=player.value, value=2 * s.cube.value)
+
+    def resign(self, player: Color, kind: ResultKind | str = ResultKind.SINGLE) -> None:
+        """`player` offers to lose the game as a single game, gammon or triple."""
+        if isinstance(kind, str):
+            kind = kind_from_name(kind, self.variant)
+        self._require(Phase.ROLL, Phase.MOVE)
+        s = self._s
+        s.resignation = _Resignation(player, ResultKind(kind), s.phase)
+        s.phase = Phase.RESIGNED
+        self._emit("resign", game=self._game, player=player.value, kind=kind_name(kind, self.variant))
+
+    def accept_resignation(self, player: Color) -> None:
+        self._require(Phase.RESIGNED, player=self.expected, actor=player)
+        r = self._s.resignation
+        assert r is not None
+        self._emit("resign_accept", game=self._game, player=player.value)
+        self._end_game(player, r.kind, "resign")
+
+    def decline_resignation(self, player: Color) -> None:
+        self._require(Phase.RESIGNED, player=self.expected, actor=player)
+        r = self._s.resignation
+        assert r is not None
+        self._s.phase, self._s.resignation = r.resume, None
+        self._emit("resign_decline", game=self._game, player=player.value)
+
+    def stop(self) -> None:
+        """End a money session between games (before the next opening roll)."""
+        if self.length is not None:
+            raise WrongPhase(f"a match ends when a player reaches {self.length}, it is not stopped",
+                             self._context())
+        self._require(Phase.OPENING)
+        white, black = self._score
+        self._winner = None if white == black else Color.WHITE if white > black else Color.BLACK
+        self._finish()
+
+    # -- internals ------------------------------------------------------------
+
+    def _resolve(self, moves: Play | Steps | str, hits: Iterable[int] | None) -> Play | None:
+        s = self._s
+        assert s.dice is not None
+        try:
+            if isinstance(moves, Play):
+                return _match_play(s.position, s.dice, moves)
+            return resolve_play(s.position, s.dice, list(_steps(moves)),
+                                None if hits is None else frozenset(hits))
+        except IllegalMove as exc:
+            raise IllegalMove(exc.reason, self._context()) from None
+
+    def _check_double(self, player: Color) -> None:
+        self._require(Phase.ROLL, player=self.expected, actor=player)
+        if self._crawford:
+            raise CrawfordNoDouble(f"{player.value} cannot double in the Crawford game", self._context())
+        self._cube_op(lambda: self._s.cube.double(player))
+
+    def _cube_op(self, op: Callable[[], Cube]) -> Cube:
+        try:
+            return op()
+        except MatchActionError as exc:
+            raise type(exc)(exc.reason, self._context()) from None
+
+    def _require(self, *phases: Phase, player: Color | None = None, actor: Color | None = None) -> None:
+        phase = self._s.phase
+        if phase is Phase.OVER:
+            raise MatchOver(f"the {self._kind_of_play()} is over", self._context())
+        if phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise WrongPhase(f"this action needs phase {wanted}, the phase is {phase.value}: "
+                             f"{self._awaiting()}", self._context())
+        if actor is not None and player is not None and actor is not player:
+            raise NotYourTurn(f"{actor.value} cannot act now: {self._awaiting()}", self._context())
+
+    def _check_dice(self, dice: tuple[int, int], what: str) -> None:
+        try:
+            check_dice(dice)
+        except GameError as exc:
+            raise InvalidDice(f"{what}: {exc}", self._context()) from None
+
+    def _awaiting(self) -> str:
+        s = self._s
+        who = self.expected.value if self.expected else ""
+        return {
+            Phase.OPENING: "waiting for the opening roll",
+            Phase.ROLL: f"{who} to double or roll",
+            Phase.MOVE: f"{who} to play {s.dice[0]}{s.dice[1]}" if s.dice else "",
+            Phase.DOUBLED: f"{who} to take or pass",
+            Phase.BEAVERED: f"{who} to take or pass the beaver",
+            Phase.RESIGNED: f"{who} to accept or decline the resignation",
+            Phase.OVER: "nothing: it is over",
+        }[s.phase]
+
+    def _context(self) -> str:
+        """Where the match stands, enough to reproduce an error."""
+        s = self._s
+        parts = [f"game {self._game}", f"score white {self._score[0]} black {self._score[1]}"
+                 + (f" of {self.length}" if self.length else " (money)")]
+        if self._crawford:
+            parts.append("Crawford game")
+        parts.append(f"move {s.move_number}")
+        parts.append(f"cube {s.cube.value}" + (f" owned by {s.cube.owner.value}" if s.cube.owner else ""))
+        if s.dice:
+            parts.append(f"dice {s.dice[0]}{s.dice[1]}")
+        parts.append(f"position {s.position.to_json()}")
+        return ", ".join(parts)
+
+    def _kind_of_play(self) -> str:
+        return "money session" if self.length is None else "match"
+
+    def _emit(self, event_type: str, /, **fields: Any) -> None:
+        self._events.append({"type": event_type, "t": self._clock(), **fields})
+
+    def _points(self, kind: ResultKind) -> int:
+        s = self._s
+        if self.options.jacoby and self.length is None and s.cube.centred:
+            kind = ResultKind.SINGLE  # Jacoby: gammons count only once the cube was turned
+        return s.cube.value * int(kind)
+
+    def _end_game(self, winner: Color | None, kind: ResultKind | None, reason: str,
+                  points: int | None = None) -> None:
+        s = self._s
+        if points is None:
+            points = 0 if winner is None or kind is None else self._points(kind)
+        if winner is not None:
+            self._score[winner.index] += points
+            if self._crawford:
+                self._crawford_done = True
+        name = "remi" if kind is None else kind_name(kind, self.variant)
+        summary = GameSummary(self._game, winner, name, points, reason, self.score)
+        self._games.append(summary)
+        s.phase, s.dice, s.resignation = Phase.OVER, None, None
+        self._emit("game_end", game=self._game, winner=winner.value if winner else None, kind=name,
+                   points=points, reason=reason, score=_score_doc(self.score))
+        if self.length is not None and winner is not None and self._score[winner.index] >= self.length:
+            self._winner = winner
+            self._finish()
+        else:
+            self._start_game()
+
+    def _finish(self) -> None:
+        self._s.phase = Phase.OVER
+        self._emit("match_end", winner=self._winner.value if self._winner else None,
+                   score=_score_doc(self.score))
+
+    def _start_game(self) -> None:
+        self._game += 1
+        white, black = self._score
+        if self.length is not None and not self._crawford_done:
+            self._crawford = (white == self.length - 1) != (black == self.length - 1)
+        else:
+            self._crawford = False
+        self._s = _State(Position.initial(self.variant), Cube(max_value=self.options.max_cube))
+        self._emit("game_start", game=self._game, score=_score_doc(self.score), crawford=self._crawford,
+                   position=self._s.position.to_document())
+
+    def events_from(self, index: int) -> list[Event]:
+        """The events from number `index` on (0 = match_start)."""
+        return self._events[index:]
+
+    @property
+    def event_count(self) -> int:
+        return len(self._events)
+
+    def _resync(self, game: int, score: Score, crawford: bool | None) -> None:
+        """Start game `game` at `score` as a record says, after a problem left the rules behind."""
+        self._winner = None
+        self._score = [score[0], score[1]]
+        self._game = game - 1
+        if crawford is not None and self.length is not None:
+            self._crawford_done = not crawford and self.length - 1 in score
+        self._start_game()
+
+
+def resolve_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[int, int]],
+                 hits: frozenset[int] | None = None) -> Play | None:
+    """The one legal play that `steps` (mover's numbering, chains allowed) stand for; None for no play.
+
+    Steps name a play by where checkers leave and arrive (points passed through on a
+    chain cancel). When several legal plays fit, they differ by a hit on the way, and
+    `hits` (points where the mover hits) picks one. Raises `IllegalMove` when no
+    legal play fits, when several still do, or when no move is given but the roll can
+    be played.
+    """
+    plays = position.legal_plays(dice)
+    text = " ".join(f"{s}/{t}" for s, t in steps)
+    if not steps:
+        if plays:
+            raise IllegalMove(f"the roll {dice[0]}{dice[1]} must be played ({len(plays)} legal plays), "
+                              f"got no move")
+        return None
+    flow = _flow_of_steps(steps)
+    found = [p for p in plays if _flow(p.moves) == flow]
+    if len(found) > 1 and hits is not None:
+        found = [p for p in found if {m.target for m in p.moves if m.hit} == hits]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise IllegalMove(f"{text} is not a legal play of {dice[0]}{dice[1]}")
+    raise IllegalMove(f"{text} is ambiguous: it may be {', '.join(p.notation() for p in found)}")
+
+
+def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play | None:
+    """The legal play leading to `play.position`, its moves (if given) agreeing."""
+    plays = position.legal_plays(dice)
+    if not plays and not play.moves and play.position == position:
+        return None
+    found = [p for p in plays if p.position == play.position]
+    if not found:
+        raise IllegalMove(f"{play.notation()} (to the recorded position) is not a legal play of "
+                          f"{dice[0]}{dice[1]}")
+    if play.moves and _flow(found[0].moves) != _flow(play.moves):
+        raise IllegalMove(f"the moves {play.notation()} do not lead to the recorded position "
+                          f"(the legal play to it is {found[0].notation()})")
+    return found[0]
+
+
+def _score_doc(score: Score) -> dict[str, int]:
+    return {"white": score[0], "black": score[1]}
+
+
+def _steps(moves: Steps | str) -> Iterable[tuple[int, int]]:
+    if isinstance(moves, str):
+        return parse_moves(moves)
+    return [(int(s), int(t)) for s, t in moves]
+
+
+def _flow_of_steps(steps: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    """Checkers leaving (-) and arriving (+) per point; points a chain passes through cancel."""
+    flow: dict[int, int] = {}
+    for source, target in steps:
+        flow[source] = flow.get(source, 0) - 1
+        flow[target] = flow.get(target, 0) + 1
+    return frozenset(item for item in flow.items() if item[1])
+
+
+def _flow(moves: Iterable[Move]) -> frozenset[tuple[int, int]]:
+    return _flow_of_steps((m.source, m.target) for m in moves)

@@ -1,0 +1,58 @@
+"""Errors of the cube, match and record layer: each under `GameError` and the matching builtin."""
+
+from __future__ import annotations
+
+from game.errors import DiceError, GameError, IllegalPlayError
+
+
+class MatchActionError(GameError, ValueError):
+    """An action that the rules do not allow in the current state of the match.
+
+    `reason` says which rule forbids it; `context` (game, score, move, cube, dice,
+    position) says where, enough to reproduce it. The message carries both.
+    """
+
+    def __init__(self, reason: str, context: str = "") -> None:
+        super().__init__(f"{reason} [{context}]" if context else reason)
+        self.reason = reason
+        self.context = context
+
+
+class NotYourTurn(MatchActionError):
+    """The player acting is not the one whose action is expected."""
+
+
+class WrongPhase(MatchActionError):
+    """The action does not fit the phase: rolling before a double is answered, playing before rolling."""
+
+
+class MatchOver(MatchActionError):
+    """The match has ended: no further action is possible."""
+
+
+class CubeNotAvailable(MatchActionError):
+    """The cube is owned by the opponent, already offered, or at its maximum."""
+
+
+class CrawfordNoDouble(CubeNotAvailable):
+    """Nobody may double in the Crawford game."""
+
+
+class OptionDisabled(MatchActionError):
+    """The action needs an option that this match does not play (beavers in match play, ...)."""
+
+
+class InvalidDice(MatchActionError, DiceError):
+    """Dice values that are not faces from 1 to 6."""
+
+
+class IllegalMove(MatchActionError, IllegalPlayError):
+    """A play that is not one of the legal plays for the position and dice."""
+
+
+class RecordError(GameError, ValueError):
+    """A record or .mat file that cannot be read: bad JSON, missing fields, unknown format."""
+
+
+class ChainError(RecordError):
+    """The hash chain of a record is broken: a line was edited, removed or inserted."""

@@ -1,0 +1,354 @@
+"""Replaying recorded events through the rules: `Match.replay`, `import_mat` and `validate`.
+
+A `Replayer` is fed the events of a record one by one. Each action event is
+applied to a `Match`; the events the match derives (`game_start`, `game_end`,
+`match_end`) must then appear in the record with the same fields, timestamps
+and unknown fields aside. A problem (an illegal action, a wrong score, a missing
+event) is reported with its line, game, move and position; in strict mode it is
+raised as `ReplayError`, otherwise the replayer skips to the next `game_start`
+and carries on from the score the record gives there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from game.board import Color, Variant
+from game.errors import GameError
+from game.match import Event, Match, MatchOptions, Phase
+from game.match_errors import MatchActionError, RecordError
+from game.plays import Move, Play, parse_moves
+from game.position import Position, ResultKind
+from game.xgid import Xgid
+
+ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
+                     "resign_accept", "resign_decline"})
+DERIVED = frozenset({"game_start", "game_end", "match_end"})
+MAT_WINS = "mat_wins"  # a .mat "Wins N points" line: a resignation, or the end of a finished game
+UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
+KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
+NOT_COMPARED = frozenset({"t"})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in a record that the rules do not allow, and where it is."""
+
+    rule: str
+    line: int | None = None
+    game: int | None = None
+    move: int | None = None
+    position: str | None = None  # XGID for Backgammon, else the JSON position document
+
+    def describe(self) -> str:
+        where = ", ".join(f"{name} {value}" for name, value in
+                          (("line", self.line), ("game", self.game), ("move", self.move))
+                          if value is not None)
+        text = f"{where}: {self.rule}" if where else self.rule
+        return text + (f"\n    position: {self.position}" if self.position else "")
+
+
+class ReplayError(GameError, ValueError):
+    """The first problem of a record replayed strictly."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.describe())
+        self.problem = problem
+
+
+def replay(events: Iterable[Mapping[str, Any]]) -> Match:
+    """Rebuild the match of a record; raises `ReplayError` at the first problem."""
+    replayer = Replayer(strict=True)
+    for number, event in enumerate(events, 1):
+        replayer.feed(event, number)
+    return replayer.result()
+
+
+class Replayer:
+    """Feeds events to a `Match`, checks what it derives, and collects problems.
+
+    `lenient` (for .mat transcripts) compares only the fields a record event has and
+    lets derived events be missing; a JSON record must have them all.
+    """
+
+    def __init__(self, *, strict: bool = False, lenient: bool = False) -> None:
+        self.strict = strict
+        self.lenient = lenient
+        self.match: Match | None = None
+        self.problems: list[Problem] = []
+        self.unknown: Counter[str] = Counter()
+        self.skipped_games: list[int] = []
+        self._pending: deque[Event] = deque()
+        self._skipping = False
+        self._dead = False
+        self._now = 0.0
+
+    def result(self) -> Match:
+        if self.match is None:
+            raise ReplayError(Problem("the record holds no match_start event"))
+        return self.match
+
+    def report(self, rule: str, line: int | None = None, *, game: Any = None, skip: bool = True) -> None:
+        """Record a problem at the match's current place; skip the rest of the game if `skip`.
+
+        `game` is the game the faulty event names, when it is not the one in play (a
+        wrong `game_end` is seen after the rules have started the next game).
+        """
+        m = self.match
+        problem = Problem(rule, line)
+        in_game = m is not None and m.phase not in (Phase.OPENING, Phase.OVER)
+        if m is not None and (not isinstance(game, int) or game == m.game_number) and in_game:
+            problem = Problem(rule, line, m.game_number, m.move_number + 1, position_text(m))
+        elif m is not None:
+            problem = Problem(rule, line, game if isinstance(game, int) else m.game_number)
+        if self.strict:
+            raise ReplayError(problem)
+        self.problems.append(problem)
+        if skip and m is not None:
+            self._skipping = True
+            self._pending.clear()
+            if in_game and problem.game == m.game_number and m.game_number not in self.skipped_games:
+                self.skipped_games.append(m.game_number)
+
+    def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
+        kind = event.get("type") if isinstance(event, Mapping) else None
+        if not isinstance(kind, str) or kind not in KNOWN:
+            self.unknown[str(kind)] += 1
+            return
+        if self._dead:
+            return
+        stamp = event.get("t")
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            self._now = float(stamp)
+        if self.match is None:
+            self._start(event, line)
+            return
+        if kind == "match_start":
+            self.report("a second match_start: one record holds one match", line)
+            return
+        if kind == UNREADABLE:
+            self.report(str(event.get("rule", "unreadable line")), line)
+            return
+        if self._skipping:
+            if kind == "game_start":
+                self._resync(event, line)
+            return
+        try:
+            if kind in DERIVED:
+                self._derived(event, line)
+            elif kind == MAT_WINS:
+                self._wins(event, line)
+            else:
+                self._action(event, line)
+        except MatchActionError as exc:
+            self.report(exc.reason, line, game=event.get("game"))
+        except GameError as exc:
+            self.report(str(exc), line, game=event.get("game"))
+
+    def finish(self) -> None:
+        """The record has ended: note derived events that a JSON record should still have."""
+        if self._pending and not self.lenient and not self._skipping:
+            missing = ", ".join(e["type"] for e in self._pending)
+            self.report(f"the record ends without {missing}", None, skip=False)
+
+    # -- the steps ----------------------------------------------------------------
+
+    def _start(self, event: Mapping[str, Any], line: int | None) -> None:
+        if event.get("type") != "match_start":
+            self.report(f"the record must begin with match_start, got {event.get('type')}", line)
+            self._dead = True
+            return
+        try:
+            players = event.get("players", {})
+            if not isinstance(players, Mapping):
+                raise RecordError(f"players must be an object, got {players!r}")
+            self.match = Match(
+                Variant(event.get("variant", "backgammon")), event.get("length") or None,
+                MatchOptions.from_document(event.get("options", {})),
+                (str(players.get("white", "White")), str(players.get("black", "Black"))),
+                clock=lambda: self._now)
+        except (GameError, ValueError) as exc:
+            self.report(f"cannot start the match: {exc}", line)
+            self._dead = True
+            return
+        start, *derived = self.match.events_from(0)
+        self._compare(start, event, line)
+        self._pending.extend(derived)
+
+    def _derived(self, event: Mapping[str, Any], line: int | None) -> None:
+        m = self._match()
+        kind = event["type"]
+        if kind == "match_end" and not self._pending and m.length is None and m.phase is Phase.OPENING:
+            self._run(lambda: m.stop(), event, line)
+            return
+        if not self._pending:
+            raise MatchActionError(f"the record has {kind} where the rules have none "
+                                   f"({m._awaiting()})")
+        expected = self._pending.popleft()
+        if expected["type"] != kind:
+            raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
+        self._compare(expected, event, line)
+
+    def _wins(self, event: Mapping[str, Any], line: int | None) -> None:
+        """A .mat "Wins N points": the end of a game already over, or else a resignation."""
+        m = self._match()
+        winner, points = _color(event, "player"), event.get("points")
+        if not isinstance(points, int) or points < 1:
+            raise RecordError(f"Wins needs a number of points, got {points!r}")
+        if self._pending and self._pending[0]["type"] == "game_end":
+            self._compare(self._pending.popleft(), {"winner": winner.value, "points": points}, line)
+            return
+        cube = m.cube.value
+        kind = ResultKind(min(3, max(1, -(-points // cube))))
+        before = m.event_count
+        m.resign(winner.opponent, kind)
+        m.accept_resignation(winner)
+        _, _, end, *derived = m.events_from(before)
+        self._compare(end, {"winner": winner.value, "points": points}, line)
+        self._pending.extend(derived)
+
+    def _action(self, event: Mapping[str, Any], line: int | None) -> None:
+        m = self._match()
+        if self._pending:
+            if not self.lenient:
+                missing = ", ".join(e["type"] for e in self._pending)
+                raise MatchActionError(f"the record lacks {missing} before this {event['type']}")
+            self._pending.clear()
+        kind = event["type"]
+        if kind in ("roll", "play") and "player" in event:
+            actor = _color(event, "player")
+            if m.phase in (Phase.ROLL, Phase.MOVE) and actor is not m.on_roll:
+                turn = m.on_roll.value if m.on_roll else "nobody"
+                raise MatchActionError(f"{actor.value} cannot {kind}: it is {turn}'s turn")
+        if kind == "opening_roll":
+            self._run(lambda: m.opening_roll(_int(event, "white"), _int(event, "black")), event, line)
+        elif kind == "roll":
+            dice = _dice(event)
+            self._run(lambda: m.roll(*dice), event, line)
+        elif kind == "play":
+            self._play(m, event, line)
+        elif kind == "resign":
+            self._run(lambda: m.resign(_color(event, "player"), event.get("kind", "")), event, line)
+        else:
+            player = _color(event, "player")
+            method = {"double": m.double, "take": m.take, "pass": m.pass_, "beaver": m.beaver,
+                      "resign_accept": m.accept_resignation, "resign_decline": m.decline_resignation}[kind]
+            self._run(lambda: method(player), event, line)
+
+    def _play(self, m: Match, event: Mapping[str, Any], line: int | None) -> None:
+        if "text" in event:  # a .mat cell: notation with hits marked by "*"
+            text = str(event["text"])
+            steps = parse_moves(text)
+            if not steps and m.phase is Phase.MOVE and m.legal_plays():
+                return  # the roll only: a resignation follows
+            hits = hit_points(text)
+            self._run(lambda: m.play(steps, hits), event, line)
+            return
+        moves = event.get("moves")
+        if not isinstance(moves, list) or not all(
+                isinstance(s, list) and len(s) == 2 and all(isinstance(p, int) for p in s) for s in moves):
+            raise RecordError(f"play moves must be a list of [from, to] pairs, got {moves!r}")
+        position = Position.from_document(event.get("position"))
+        if m.phase is Phase.MOVE and position.turn is not m.position.turn:
+            raise MatchActionError("the position after a play keeps the mover's turn; "
+                                   f"the record gives {position.turn.value}")
+        play = Play(tuple(Move(s, t) for s, t in moves), position)
+        self._run(lambda: m.play(play), event, line)
+
+    def _run(self, action: Any, event: Mapping[str, Any], line: int | None) -> None:
+        m = self._match()
+        before = m.event_count
+        action()
+        own, *derived = m.events_from(before)
+        self._compare(own, event, line)
+        self._pending.extend(derived)
+
+    def _compare(self, expected: Event, recorded: Mapping[str, Any], line: int | None) -> None:
+        """Check the rules' event against the record's; the rebuilt event takes the record's time."""
+        if isinstance(recorded.get("t"), (int, float)):
+            expected["t"] = recorded["t"]
+        wrong = []
+        for key, value in expected.items():
+            if key in NOT_COMPARED or key == "type":
+                continue
+            if key not in recorded:
+                if not self.lenient:
+                    wrong.append(f"lacks '{key}' (rules: {_short(value)})")
+                continue
+            if recorded[key] != value:
+                wrong.append(f"'{key}' is {_short(recorded[key])}, the rules give {_short(value)}")
+        if wrong:
+            raise MatchActionError(f"{expected['type']}: " + "; ".join(wrong))
+
+    def _resync(self, event: Mapping[str, Any], line: int | None) -> None:
+        m = self._match()
+        score, game = event.get("score"), event.get("game")
+        if not isinstance(game, int) or not isinstance(score, Mapping):
+            self.report("game_start needs 'game' and 'score' to carry on", line)
+            return
+        crawford = event.get("crawford")
+        m._resync(game, (int(score.get("white", 0)), int(score.get("black", 0))),
+                  crawford if isinstance(crawford, bool) else None)
+        self._skipping = False
+        self._pending.clear()
+        try:
+            self._compare(m.events_from(m.event_count - 1)[0], event, line)
+        except MatchActionError as exc:
+            self.report(exc.reason, line)
+
+    def _match(self) -> Match:
+        assert self.match is not None
+        return self.match
+
+
+def position_text(m: Match) -> str:
+    """The position to show in a problem: an XGID for Backgammon, else the JSON document."""
+    position = m.position
+    if position.variant is not Variant.BACKGAMMON:
+        return position.to_json()
+    cube = m.cube
+    return str(Xgid(position, cube_value=cube.value, cube_owner=cube.owner, dice=m.dice,
+                    cube_action="D" if cube.offered else "", score=m.score, match_length=m.length or 0,
+                    crawford=m.crawford, jacoby=m.options.jacoby, beavers=m.options.beavers,
+                    max_cube=m.options.max_cube or 1024))
+
+
+def hit_points(text: str) -> frozenset[int]:
+    """The points (mover's numbering) marked as hits with "*" in move notation."""
+    hits = set()
+    for token in text.lower().replace(",", " ").split():
+        chain = token.split("(")[0].split("/")
+        for word in chain:
+            if word.endswith("*") and word[:-1].isdigit():
+                hits.add(int(word[:-1]))
+    return frozenset(hits)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, Mapping) and "points" in value:
+        return "a different position"
+    return repr(value)
+
+
+def _color(event: Mapping[str, Any], key: str) -> Color:
+    try:
+        return Color(event.get(key))
+    except ValueError:
+        raise RecordError(f"'{key}' must be \"white\" or \"black\", got {event.get(key)!r}") from None
+
+
+def _int(event: Mapping[str, Any], key: str) -> int:
+    value = event.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"'{key}' must be a whole number, got {value!r}")
+    return value
+
+
+def _dice(event: Mapping[str, Any]) -> tuple[int, int]:
+    dice = event.get("dice")
+    if not isinstance(dice, list) or len(dice) != 2 or not all(isinstance(d, int) for d in dice):
+        raise RecordError(f"'dice' must be [d1, d2], got {dice!r}")
+    return dice[0], dice[1]
