@@ -207,7 +207,7 @@ class Explainer:
                     rest = list(left)
                     rest.remove(die)
                     dice_left = tuple(rest)
-                    for new, move, broken in self._steps(board, die):
+                    for new, move, broken in self.hand_moves(board, die):
                         if admit is not None and not admit(new, len(dice_left)):
                             continue
                         node = (new, dice_left)
@@ -245,8 +245,9 @@ class Explainer:
         me = self._me
         return [board[index].count(me) for index in self._at]
 
-    def _steps(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
-        """Each single move by `die` a hand can make, with the rules it breaks."""
+    def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
+        """Each single move of the mover's by `die` a hand can make on `board`: the board it
+        makes and the rules of single moves it breaks (none: a legal single move)."""
         me, them, at = self._me, self._them, self._at
         variant = self.position.variant
         own = [board[index] for index in at]
@@ -384,7 +385,7 @@ class Explainer:
         """Only one die can be played, and the legal plays play the larger."""
         if self._larger_alone is None:
             self._larger_alone = self._most == 1 and any(
-                new in self._legal for new, _, broken in self._steps(self._start, self.dice[0]) if not broken)
+                new in self._legal for new, _, broken in self.hand_moves(self._start, self.dice[0]) if not broken)
         return self._larger_alone
 
     def _primes(self, board: Layout) -> Iterator[BrokenRule]:

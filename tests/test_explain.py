@@ -21,7 +21,7 @@ from drivers.cube_display import CubeDisplay
 from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF
 from game import explain as explain_module
 from game.board import BAR, OFF, Color, Variant, board_point
-from game.explain import BAR_ZONE, OFF_ZONE, Breach, Explainer, Explanation, Layout, explain, layout
+from game.explain import BAR_ZONE, OFF_ZONE, Breach, DieMove, Explainer, Explanation, Layout, explain, layout
 from game.movegen import single_moves
 from game.plays import parse_moves
 from game.position import Position
@@ -323,16 +323,9 @@ def test_the_search_toward_a_board_finds_the_simplest_explanation(turn: tuple[Po
 
 
 @SETTINGS
-@given(any_position, dice)
-def test_legal_single_moves_break_no_rule_and_the_rest_break_one(position: Position, roll: tuple[int, int]) -> None:
-    """A one-move board is explained with no rule of the move broken exactly when the move
-    is one of movegen's legal single moves."""
-    explainer = Explainer(position, roll)
-    outcomes = explainer.outcomes()
-    singles = {layout(p.position) for die in set(roll) for p in single_moves(position, die)}
-    whole_play = {Breach.DIE_UNUSED, Breach.LARGER_DIE_REQUIRED, Breach.PRIME_START_TABLE,
-                  Breach.PRIME_BLOCKS_OPPONENT}
-    for result, explanation in outcomes.items():
-        if len(explanation.moves) == 1:
-            move_rules = [r for r in explanation.broken if r.breach not in whole_play]
-            assert (not move_rules) == (result in singles), explanation.describe()
+@given(any_position, st.integers(1, 6))
+def test_the_hands_moves_that_break_no_rule_are_the_legal_single_moves(position: Position, die: int) -> None:
+    explainer = Explainer(position, (die, die))
+    found = [(board, move) for board, move, broken in explainer.hand_moves(layout(position), die) if not broken]
+    assert sorted(found, key=repr) == sorted(
+        ((layout(p.position), DieMove(p.moves[0], die)) for p in single_moves(position, die)), key=repr)
