@@ -1,0 +1,111 @@
+"""Time to set up a turn's reconciler and to judge a board, at each sensing capability, over
+random-play corpora of each variant.
+
+Per turn: `setup` builds the TurnReconciler (legal plays, their boards by view, the ways to
+them). Then one judgement each of a legal result, a board on the way (after the first move),
+an illegal board (a relaxed dice move) and a misplaced one (one checker moved to a zone no
+die reaches), each on a fresh reconciler, so a first illegal or misplaced board pays for
+listing every board the roll can make (below STACKS, and for the nearest board). Figures are
+milliseconds: mean, and worst with its roll.
+
+    python benchmarks/bench_reconcile.py [--positions N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+from drivers.zones import Capability
+from firmware_host.reconcile import TurnReconciler, Verdict, View, view_of
+from game.board import Variant
+from game.explain import Explainer, Layout, layout
+from game.movegen import single_moves
+from game.position import Position
+from game.selfplay import random_positions
+
+
+@dataclass
+class Timings:
+    samples: list[tuple[float, tuple[int, int]]] = field(default_factory=list)
+
+    def add(self, seconds: float, dice: tuple[int, int]) -> None:
+        self.samples.append((seconds * 1e3, dice))
+
+    def __str__(self) -> str:
+        if not self.samples:
+            return f"{'-':>17}"
+        mean = sum(ms for ms, _ in self.samples) / len(self.samples)
+        worst, dice = max(self.samples)
+        return f"{mean:6.2f} {worst:7.1f} ({dice[0]}{dice[1]})"
+
+
+def timed(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def misplaced(board: Layout, rng: random.Random) -> Layout:
+    """One checker moved from a random zone to another, so that no dice move explains it."""
+    stacks = list(board)
+    source = rng.choice([z for z, stack in enumerate(stacks) if stack])
+    target = rng.choice([z for z in range(len(stacks)) if z != source])
+    stacks[target] += stacks[source][-1]
+    stacks[source] = stacks[source][:-1]
+    return tuple(stacks)
+
+
+def bench(corpus: list[tuple[Position, tuple[int, int]]], capability: Capability,
+          rng: random.Random) -> dict[str, Timings]:
+    times = {name: Timings() for name in ("setup", "legal", "partial", "illegal", "misplaced")}
+    for position, dice in corpus:
+        fresh = partial(TurnReconciler, position, dice, capability)
+
+        times["setup"].add(timed(fresh), dice)
+        plays = position.legal_plays(dice)
+        boards: dict[str, Layout] = {"misplaced": misplaced(layout(position), rng)}
+        if plays:
+            play = rng.choice(plays)
+            boards["legal"] = layout(play.position)
+            if len(play.moves) > 1:
+                first = play.moves[0]
+                boards["partial"] = layout(next(p.position for die in set(dice) for p in single_moves(position, die)
+                                                if p.moves[0] == first))
+        illegal = [b for b, e in Explainer(position, dice, plays).outcomes().items() if e.broken]
+        if illegal:
+            boards["illegal"] = rng.choice(illegal)
+        for name, board in boards.items():
+            reconciler = fresh()
+            view = view_of(board, capability)
+
+            def judge(r: TurnReconciler = reconciler, v: View = view) -> Verdict:
+                return r.judge(v)
+
+            times[name].add(timed(judge), dice)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"{args.positions} random-play turns per variant, seed {args.seed}; "
+          "milliseconds: mean, worst (its roll)")
+    columns = ("setup", "legal", "partial", "illegal", "misplaced")
+    print(f"{'variant':12} {'sensing':12} " + " ".join(f"{c:>17}" for c in columns))
+    rng = random.Random(args.seed)
+    for variant in Variant:
+        corpus = random_positions(variant, args.positions, args.seed)
+        for capability in Capability:
+            times = bench(corpus, capability, rng)
+            print(f"{variant.value:12} {capability.name:12} " + " ".join(str(times[c]) for c in columns))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,428 @@
+"""Why a board is not a legal play: the rules a sequence of dice moves breaks.
+
+A hand can put checkers where the rules forbid. `Explainer` searches the sequences of
+single-checker moves by the dice of a roll (each die at most once, a double up to four
+times, in every order) including the *relaxed* moves a person can make but the rules
+forbid, each tagged with the rule it breaks; then it judges the play as a whole against
+the legal plays. The simplest explanation of a board wins: fewest broken rules, then
+fewest moves. A legal play's result is explained with no broken rule; `None` means no
+sequence of the roll makes the board.
+
+Boards are taken as they physically stand (`Layout`, the sensors' zone order): a checker
+put on a blocked point sits on top of the stack there; a Backgammon hit puts the hit
+checker on its own colour's bar zone; borne-off checkers lie in their colour's tray.
+
+Relaxed moves, each breaking one rule:
+- landing on a blocked point: two or more opposing checkers (Backgammon, Catchgammon), an
+  opposing trapper holding one of the mover's checkers (Catchgammon), any opposing checker
+  (Rungammon);
+- moving a trapped checker, pulled from under its trappers (Catchgammon);
+- bearing off before every checker is home, or with one on the bar or trapped; bearing off
+  from a point with a larger die while a checker stands higher;
+- moving another checker while one is on the bar (Backgammon);
+- a second checker leaving point 24 before one has passed the opponent's start (Rungammon).
+Rules of the whole play: as many dice as can be played; the larger die when only one can
+be; no Rungammon prime (all of points 19-24; six in a row with opponents behind, none ahead).
+
+Messages name points and dice in the mover's own numbering. Display codes are two
+characters of the cube display's seven-segment font (gpiozero's: space, digits and the
+letters ABCDEFGHIJLNOPQRSTUY; B, D, O, R and T show in lower case):
+
+    code  rule                    broken by
+    BP    BLOCKED_POINT           landing on a point the opponent holds
+    TR    TRAPPED_CHECKER_MOVED   moving a trapped checker
+    BO    BEAR_OFF_TOO_EARLY      bearing off while a checker is outside home, on the bar or trapped
+    BH    BEAR_OFF_NOT_HIGHEST    bearing off by a larger die from below a checker
+    BR    BAR_FIRST               moving another checker while one is on the bar
+    DU    DIE_UNUSED              playing fewer dice than can be played
+    LD    LARGER_DIE_REQUIRED     playing the smaller die when only one can be and the larger can
+    PT    PRIME_START_TABLE       holding all six points 19-24 (Rungammon)
+    PR    PRIME_BLOCKS_OPPONENT   six points in a row, opponents behind and none ahead (Rungammon)
+    FC    FIRST_CHECKER_RULE      a second checker leaving 24 before one has passed (Rungammon)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
+from game.movegen import check_dice
+from game.plays import Move, Play, format_moves
+from game.position import Position
+
+Layout = tuple[str, ...]
+"""A board as it physically stands: 28 stacks read bottom to top ("w"/"b"), index z - 1 for
+sensor zone z: board points 1-24, White's bar, Black's bar, White's tray, Black's tray."""
+
+LAYOUT_SIZE = 28
+BAR_ZONE = {Color.WHITE: 25, Color.BLACK: 26}
+OFF_ZONE = {Color.WHITE: 27, Color.BLACK: 28}
+
+
+def layout(position: Position) -> Layout:
+    """Where the position's checkers physically stand."""
+    white, black = Color.WHITE.char, Color.BLACK.char
+    return (*position.points, white * position.bar[0], black * position.bar[1],
+            white * position.off[0], black * position.off[1])
+
+
+class Breach(enum.Enum):
+    """A rule a play breaks; the value is its two-character display code."""
+
+    BLOCKED_POINT = "BP"
+    TRAPPED_CHECKER_MOVED = "TR"
+    BEAR_OFF_TOO_EARLY = "BO"
+    BEAR_OFF_NOT_HIGHEST = "BH"
+    BAR_FIRST = "BR"
+    DIE_UNUSED = "DU"
+    LARGER_DIE_REQUIRED = "LD"
+    PRIME_START_TABLE = "PT"
+    PRIME_BLOCKS_OPPONENT = "PR"
+    FIRST_CHECKER_RULE = "FC"
+
+    @property
+    def code(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenRule:
+    """One breach of a rule: what, in one sentence, and the zones (1-28) it concerns."""
+
+    breach: Breach
+    message: str
+    zones: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DieMove:
+    """One checker moved by one die."""
+
+    move: Move
+    die: int
+    trapped: bool = False
+    """The mover's checker trapped at the bottom of the source was pulled out (Catchgammon)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """A sequence of dice moves that makes `result`, and the rules it breaks (none: legal)."""
+
+    moves: tuple[DieMove, ...]
+    broken: tuple[BrokenRule, ...]
+    result: Layout
+
+    @property
+    def legal(self) -> bool:
+        return not self.broken
+
+    def notation(self) -> str:
+        return format_moves([m.move for m in self.moves])
+
+    def describe(self) -> str:
+        if self.legal:
+            return f"legal play {self.notation()}"
+        return f"illegal play {self.notation()}: " + "; ".join(rule.message for rule in self.broken)
+
+    def short_code(self) -> str:
+        """The first broken rule's display code, "  " for a legal play."""
+        return self.broken[0].breach.code if self.broken else "  "
+
+    def zones(self) -> frozenset[int]:
+        return frozenset(zone for rule in self.broken for zone in rule.zones)
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+
+
+def _checkers(n: int, colour: str) -> str:
+    return f"a {colour} checker" if n == 1 else f"{_NUMBERS[n]} {colour} checkers"
+
+
+Step = tuple[DieMove, tuple[BrokenRule, ...]]  # a move and the rules it breaks
+Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
+Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
+
+
+class Explainer:
+    """The legal plays of one roll, and the explanation of any board the roll can make.
+
+    `explain(target)` searches toward one board; `outcomes()` lists every board a sequence of
+    the roll (relaxed moves included) makes, with its simplest explanation.
+    """
+
+    def __init__(self, position: Position, dice: Sequence[int], plays: tuple[Play, ...] | None = None) -> None:
+        high, low = sorted(check_dice(dice), reverse=True)
+        self.position = position
+        self.dice = (high, low, high, low) if high == low else (high, low)
+        self.plays = position.legal_plays((high, low)) if plays is None else plays
+        self._start = layout(position)
+        self._legal = {layout(p.position) for p in self.plays} or {self._start}
+        self._most = max((len(p.moves) for p in self.plays), default=0)
+        me, them = position.turn, position.turn.opponent
+        self._me, self._them = me.char, them.char
+        self._names = (me.value, them.value)
+        own = OWN_TO_BOARD[position.variant, me]
+        # own location (0 off, 1-24 points, 25 bar) -> layout index
+        self._at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
+        self._their_bar, self._their_off = BAR_ZONE[them] - 1, OFF_ZONE[them] - 1
+        theirs = OWN_TO_BOARD[position.variant, them]
+        self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
+        self._larger_alone: bool | None = None
+
+    # -- public -------------------------------------------------------------
+
+    def explain(self, target: Position | Layout) -> Explanation | None:
+        goal = layout(target) if isinstance(target, Position) else tuple(target)
+        if len(goal) != LAYOUT_SIZE:
+            raise ValueError(f"a layout has {LAYOUT_SIZE} stacks, got {len(goal)}")
+        found = self._explore(self._toward(goal))
+        return self._best((node, path) for node, path in found.items() if node[0] == goal)
+
+    def outcomes(self) -> dict[Layout, Explanation]:
+        """Every board some sequence of the roll makes, with its simplest explanation."""
+        best: dict[Layout, tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]] = {}
+        for node, (cost, steps) in self._explore(None).items():
+            whole = self._whole_play(node, steps)
+            rank = (cost + len(whole), len(steps))
+            if node[0] not in best or rank < best[node[0]][0]:
+                best[node[0]] = (rank, steps, whole)
+        return {board: _explanation(board, steps, whole) for board, (_, steps, whole) in best.items()}
+
+    # -- search ---------------------------------------------------------------
+
+    def _explore(self, admit: Callable[[Layout, int], bool] | None) -> dict[Node, Path]:
+        """Every node reached by up to all the dice, with its path breaking fewest rules;
+        `admit(board, dice_left)` prunes boards that cannot lead to the goal."""
+        start: Node = (self._start, self.dice)
+        found: dict[Node, Path] = {start: (0, ())}
+        level = dict(found)
+        while level:
+            deeper: dict[Node, Path] = {}
+            for (board, left), (cost, steps) in level.items():
+                for die in dict.fromkeys(left):
+                    rest = list(left)
+                    rest.remove(die)
+                    dice_left = tuple(rest)
+                    for new, move, broken in self.hand_moves(board, die):
+                        if admit is not None and not admit(new, len(dice_left)):
+                            continue
+                        node = (new, dice_left)
+                        total = cost + len(broken)
+                        if node not in deeper or total < deeper[node][0]:
+                            deeper[node] = (total, (*steps, (move, broken)))
+            found.update(deeper)
+            level = deeper
+        return found
+
+    def _toward(self, goal: Layout) -> Callable[[Layout, int], bool]:
+        """A board can still become `goal`: the mover's checkers only move on along their path
+        (so beyond each point there are never fewer than the goal has), each move takes one
+        checker from one place to one other, and hit checkers never leave their bar."""
+        wanted = self._mine(goal)
+        their_bar = len(goal[self._their_bar])
+
+        def admit(board: Layout, moves_left: int) -> bool:
+            if len(board[self._their_bar]) > their_bar:
+                return False
+            have = self._mine(board)
+            beyond_have = beyond_wanted = surplus = 0
+            for loc in range(BAR, OFF, -1):
+                beyond_have += have[loc]
+                beyond_wanted += wanted[loc]
+                if beyond_have < beyond_wanted:
+                    return False
+                surplus += max(have[loc] - wanted[loc], 0)
+            return surplus <= moves_left
+
+        return admit
+
+    def _mine(self, board: Layout) -> list[int]:
+        """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
+        me = self._me
+        return [board[index].count(me) for index in self._at]
+
+    def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
+        """Each single move of the mover's by `die` a hand can make on `board`: the board it
+        makes and the rules of single moves it breaks (none: a legal single move)."""
+        me, them, at = self._me, self._them, self._at
+        variant = self.position.variant
+        own = [board[index] for index in at]
+        on_bar = bool(own[BAR])
+        sources: list[tuple[int, bool]] = [(BAR, False)] if on_bar else []
+        for p in range(24, 0, -1):
+            stack = own[p]
+            if stack.endswith(me):
+                sources.append((p, False))
+            if stack.startswith(me) and them in stack:
+                sources.append((p, True))  # trapped under them (Catchgammon)
+        bear_off_block = self._bear_off_block(own)
+        highest = max((p for p in range(1, 7) if me in own[p]), default=0)
+        passed = bool(own[OFF]) or any(me in own[p] for p in range(1, 12))
+        for p, trapped in sources:
+            broken: list[BrokenRule] = []
+            q = p - die
+            move = Move(p, max(q, OFF), q > 0 and self._hits(own[q]))
+            leaving = own[p]
+            if trapped:
+                broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
+                                         f"{move}: the {self._names[0]} checker on point {p} is trapped "
+                                         f"under {_checkers(leaving.count(them), self._names[1])}", p))
+                left_behind = leaving[1:]
+            else:
+                left_behind = leaving[:-1]
+            if on_bar and p != BAR:
+                broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
+                                         "must enter before any other moves", p, BAR))
+            if (variant is Variant.RUNGAMMON and p == 24 and not passed
+                    and own[24].count(me) < CHECKERS):
+                broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
+                                         f"{move}: a second checker may leave point 24 only once one has "
+                                         f"passed {self._names[1]}'s start on point 12", 24))
+            new = list(board)
+            new[at[p]] = left_behind
+            if q > 0:
+                landing = own[q]
+                blocked = self._blocked(landing)
+                if blocked:
+                    broken.append(self._rule(Breach.BLOCKED_POINT, f"{move}: point {q} is held by {blocked}", q))
+                if move.hit and variant is Variant.BACKGAMMON:
+                    new[at[q]] = me
+                    new[self._their_bar] += them
+                else:
+                    new[at[q]] = landing + me
+            else:
+                if bear_off_block:
+                    why, point = bear_off_block
+                    broken.append(self._rule(Breach.BEAR_OFF_TOO_EARLY, f"{move}: bearing off while {why}",
+                                             p, point))
+                elif q < 0 and highest > p:
+                    broken.append(self._rule(Breach.BEAR_OFF_NOT_HIGHEST,
+                                             f"{move}: a {die} bears off from point {p} only when no "
+                                             f"{self._names[0]} checker stands higher, and point {highest} "
+                                             "holds one", p, highest))
+                new[at[OFF]] += me
+            yield tuple(new), DieMove(move, die, trapped), tuple(broken)
+
+    def _hits(self, landing: str) -> bool:
+        """Landing here hits (Backgammon) or traps (Catchgammon) a lone opposing checker."""
+        return landing == self._them and self.position.variant is not Variant.RUNGAMMON
+
+    def _blocked(self, landing: str) -> str:
+        """Who holds the point against the mover, in words; "" when the mover may land."""
+        me, them = self._me, self._them
+        variant = self.position.variant
+        if variant is Variant.CATCHGAMMON:
+            below = landing.rstrip(me)  # the mover's own checkers on top are no obstacle
+            if below in ("", them):
+                return ""
+            if below[0] == me:
+                return f"{_checkers(below.count(them), self._names[1])} trapping a {self._names[0]} one"
+            return _checkers(below.count(them), self._names[1])
+        theirs = landing.count(them)
+        if theirs >= (1 if variant is Variant.RUNGAMMON else 2):
+            return _checkers(theirs, self._names[1])
+        return ""
+
+    def _bear_off_block(self, own: list[str]) -> tuple[str, int] | None:
+        """Why the mover may not bear off yet, and the point (own numbering) that stops it."""
+        me, them, name = self._me, self._them, self._names[0]
+        if own[BAR]:
+            return f"a {name} checker is on the bar", BAR
+        for p in range(24, 6, -1):
+            if me in own[p]:
+                return f"a {name} checker stands on point {p}, outside the home board", p
+        for p in range(6, 0, -1):
+            if own[p].startswith(me) and them in own[p]:
+                return f"the {name} checker on point {p} is trapped", p
+        return None
+
+    def _rule(self, breach: Breach, message: str, *points: int) -> BrokenRule:
+        """A broken rule concerning these own locations (points, BAR)."""
+        return BrokenRule(breach, message, tuple(sorted({self._at[p] + 1 for p in points})))
+
+    # -- whole plays -----------------------------------------------------------
+
+    def _best(self, nodes: Iterator[tuple[Node, Path]]) -> Explanation | None:
+        best: tuple[tuple[int, int], Node, tuple[Step, ...], tuple[BrokenRule, ...]] | None = None
+        for node, (cost, steps) in nodes:
+            whole = self._whole_play(node, steps)
+            rank = (cost + len(whole), len(steps))
+            if best is None or rank < best[0]:
+                best = (rank, node, steps, whole)
+        return None if best is None else _explanation(best[1][0], best[2], best[3])
+
+    def _whole_play(self, node: Node, steps: tuple[Step, ...]) -> tuple[BrokenRule, ...]:
+        """The rules of the whole play the board breaks, reached by these steps."""
+        board = node[0]
+        if board in self._legal:
+            return ()
+        broken = list(self._primes(board)) if self.position.variant is Variant.RUNGAMMON else []
+        used = [step.die for step, _ in steps]
+        high, low = self.dice[0], self.dice[1]
+        if len(used) < self._most:
+            broken.append(BrokenRule(Breach.DIE_UNUSED, self._unused(used)))
+        elif len(used) == 1 and high != low and used[0] == low and self._larger_playable_alone():
+            move = steps[0][0].move
+            broken.append(BrokenRule(Breach.LARGER_DIE_REQUIRED,
+                                     f"{move} plays the {low}, but when only one die can be played it must "
+                                     f"be the larger, the {high}", (self._at[move.source] + 1,)))
+        return tuple(broken)
+
+    def _unused(self, used: list[int]) -> str:
+        high, low = self.dice[0], self.dice[1]
+        if high == low:
+            played = f"{'none' if not used else _NUMBERS[len(used)]} of the four {high}s played"
+        else:
+            played = f"only the {used[0]} played" if used else "no die played"
+        can = "both dice" if self._most == 2 else "one" if self._most == 1 else _NUMBERS[self._most]
+        return f"{played} where {can} can be played"
+
+    def _larger_playable_alone(self) -> bool:
+        """Only one die can be played, and the legal plays play the larger."""
+        if self._larger_alone is None:
+            self._larger_alone = self._most == 1 and any(
+                new in self._legal for new, _, broken in self.hand_moves(self._start, self.dice[0]) if not broken)
+        return self._larger_alone
+
+    def _primes(self, board: Layout) -> Iterator[BrokenRule]:
+        """The Rungammon prime rules, judged on the board the play makes."""
+        me, them = self._me, self._them
+        if all(me in board[self._at[p]] for p in range(19, 25)):
+            yield self._rule(Breach.PRIME_START_TABLE, f"the play holds all six points 19-24 of "
+                             f"{self._names[0]}'s starting table", *range(19, 25))
+        path = self._their_path
+        held = "".join("1" if me in board[index] else "0" for index in path)
+        low = held.find("111111")
+        if low < 0:
+            return
+        at = [them in board[index] for index in path]
+        if board[self._their_off]:
+            return  # borne-off checkers count as ahead of any prime
+        first = at.index(True) if True in at else len(at)
+        while low >= 0:  # their own points low + 1 .. low + 6
+            if first >= low and any(at[low + 6:]):
+                points = [self._own_point(path[q]) for q in range(low, low + 6)]
+                yield self._rule(Breach.PRIME_BLOCKS_OPPONENT,
+                                 f"the play makes six points in a row ({', '.join(map(str, points))}) with "
+                                 f"{self._names[1]} checkers behind them and none ahead", *points)
+                return
+            low = held.find("111111", low + 1)
+
+    def _own_point(self, index: int) -> int:
+        return self._at.index(index)
+
+
+def _explanation(board: Layout, steps: tuple[Step, ...], whole: tuple[BrokenRule, ...]) -> Explanation:
+    broken = tuple(rule for _, rules in steps for rule in rules) + whole
+    return Explanation(tuple(move for move, _ in steps), broken, board)
+
+
+def explain(position: Position, dice: Sequence[int], target: Position | Layout) -> Explanation | None:
+    """The simplest sequence of the roll's dice moves that makes `target`, with the rules it
+    breaks (none when `target` is a legal play's result, or the unchanged board when no play
+    is legal); None when no sequence of the roll makes it."""
+    return Explainer(position, dice).explain(target)
