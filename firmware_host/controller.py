@@ -29,8 +29,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any
 
 from drivers.cube_display import CubeDisplay
@@ -40,6 +39,7 @@ from drivers.zones import Capability, ZoneReading
 from firmware_host.dice_stats import DiceStats
 from firmware_host.game_clock import GameClock
 from firmware_host.journal import Journal
+from firmware_host.physical import zones_position
 from firmware_host.prompts import Prompt, Waiting
 from firmware_host.reconcile import (
     Ambiguous,
@@ -54,6 +54,7 @@ from firmware_host.reconcile import (
     sensed_view,
 )
 from game.board import Color, Variant
+from game.errors import GameError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
 from game.match_errors import MatchActionError
 from game.plays import Play
@@ -167,6 +168,10 @@ class Controller:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
         self._now = max(self._now, now)
         self._settled(self.debouncer.poll(now))
+        if self._done_waiting and self.zones is not None and self.debouncer.stable == tuple(self.zones):
+            # the board went back to the stable one it was (a flicker): judge that
+            self._done_waiting = False
+            self._done(self.prompt.player or self.match.position.turn)
         if self.clock is not None and not self.match.is_over:
             loser = self.clock.check(now)
             if loser is not None:
@@ -212,8 +217,8 @@ class Controller:
             self._advance()
             return
         message = "; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
-        if message != self.prompt.message:
-            self._publish(Waiting.SET_BOARD, position=expected, code="SC", message=message)
+        if message != self.prompt.message:  # the same request, said more precisely: same serial
+            self.prompt = replace(self.prompt, message=message)
 
     def _check_still(self, view: View) -> None:
         """Between plays the board must not change; a return to the last position asks for a takeback."""
@@ -367,7 +372,14 @@ class Controller:
         self._write({"type": "illegal_accepted", "player": before.turn.opponent.value,
                      "game": self.match.game_number, "breach": explanation.describe()})
         dice = self.match.dice
-        self._act(lambda: self.match.accept_illegal_play(explanation.position, explanation.moves_as_steps()))
+        try:
+            after = zones_position(explanation.result, before.variant, before.turn)
+        except (GameError, ValueError):  # e.g. two colours on one Backgammon point: no position to accept
+            self._note("this board is no position of the game: the play must be corrected")
+            self._require_correction()
+            return
+        steps = [(m.move.source, m.move.target) for m in explanation.moves]
+        self._act(lambda: self.match.accept_illegal_play(after, steps, explanation.describe()))
         if dice is not None:
             self._before_last_play = (before, dice)
         self._illegal = None

@@ -299,6 +299,18 @@ class BoardEmulator:
                 raise ImpossibleAction(f"zone {zone} already holds {MAX_STACK} checkers")
             self._zones[zone - 1] += colour if colour is not None else self._hand.pop()
 
+    def place_from_hand(self, zone: int, colour: str) -> None:
+        """Put a checker of `colour` that is in the hand on top of `zone` (a hand holding
+        several checkers picks the colour it needs)."""
+        with self.lock:
+            if colour not in self._hand:
+                raise ImpossibleAction(f"no {colour!r} checker in hand to place on zone {zone}")
+            self._check_zone(zone)
+            if len(self._zones[zone - 1]) >= MAX_STACK:
+                raise ImpossibleAction(f"zone {zone} already holds {MAX_STACK} checkers")
+            self._hand.remove(colour)
+            self._zones[zone - 1] += colour
+
     def move(self, source: int, target: int) -> str:
         colour = self.lift(source)
         self.place(target)

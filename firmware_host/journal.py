@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from game.record import RecordWriter, read_record, replay_lines
 from game.match import Match
+from game.record import RecordWriter, read_record, replay_lines
 
 JOURNAL_NAME = "journal.jsonl"
 

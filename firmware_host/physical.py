@@ -1,8 +1,8 @@
 """Positions as checkers in the board's 28 zones, and plays as a hand would make them.
 
-This is where the rules engine's positions meet the physical board: the controller compares
-sensed zones with `position_zones`, and the simulated players turn a play into lifts and
-placements (`hand_moves`) or set a whole board right (`rearrangement`).
+The zones of a position are `game.explain.layout`; here the simulated players turn a play
+into lifts and placements (`hand_moves`) or set a whole board right (`rearrangement`), and
+the terminal view reads a sensed board back as a position (`zones_position`).
 """
 
 from __future__ import annotations
@@ -12,18 +12,9 @@ from dataclasses import dataclass
 
 from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONE_COUNT
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
+from game.explain import BAR_ZONE, OFF_ZONE
 from game.plays import Move
 from game.position import Position
-
-BAR_ZONE = {Color.WHITE: WHITE_BAR, Color.BLACK: BLACK_BAR}
-OFF_ZONE = {Color.WHITE: WHITE_OFF, Color.BLACK: BLACK_OFF}
-
-
-def position_zones(position: Position) -> tuple[str, ...]:
-    """The 28 zone stacks of a position, index 0 = zone 1 (board point 1)."""
-    white_bar, black_bar = position.bar
-    white_off, black_off = position.off
-    return (*position.points, "w" * white_bar, "b" * black_bar, "w" * white_off, "b" * black_off)
 
 
 def zones_position(zones: Sequence[str], variant: Variant, turn: Color) -> Position:
@@ -80,14 +71,15 @@ class Place:
     colour: str
 
 
-def rearrangement(current: Sequence[str], wanted: Sequence[str]) -> list[Lift | Place]:
-    """Lifts, then placements, that turn the `current` zones into the `wanted` ones.
+def rearrangement(current: Sequence[str], wanted: Sequence[str], hand: str = "") -> list[Lift | Place]:
+    """Lifts, then placements, that turn the `current` zones (and the checkers in `hand`)
+    into the `wanted` ones.
 
     Each zone is lifted down to what it shares with the wanted stack at its bottom, then the
-    missing checkers are placed in order (a trapped checker must go in first). Both boards
-    must hold the same checkers.
+    missing checkers are placed in order (a trapped checker must go in first). Both must
+    hold the same checkers.
     """
-    if sorted("".join(current)) != sorted("".join(wanted)):
+    if sorted("".join(current) + hand) != sorted("".join(wanted)):
         raise ValueError("the two boards do not hold the same checkers")
     lifts: list[Lift | Place] = []
     places: list[Lift | Place] = []

@@ -15,9 +15,10 @@ from functools import partial
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulator import BoardEmulator
-from firmware_host.physical import Lift, Place, hand_moves, position_zones, rearrangement
+from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
+from game.explain import layout
 from game.plays import Play
 from game.position import Position
 
@@ -87,7 +88,7 @@ class SimulatedTable:
 
     def _set_board(self, prompt: Prompt, at: float) -> None:
         assert prompt.position is not None
-        self._arrange(position_zones(prompt.position), at)
+        self._arrange(layout(prompt.position), at)
 
     def _opening_roll(self, prompt: Prompt, at: float) -> None:
         self._throw(at, opening=True)
@@ -128,7 +129,7 @@ class SimulatedTable:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         plays = prompt.position.legal_plays(prompt.dice)
         wanted = self._choose(plays, prompt.position.turn).position if plays else prompt.position
-        at = self._arrange(position_zones(wanted), at)
+        at = self._arrange(layout(wanted), at)
         self._later(at + self._pause(self.habits.think), partial(self.press, _name(prompt.player), ButtonKind.DONE))
 
     def _accept_or_correct(self, prompt: Prompt, at: float) -> None:
@@ -191,11 +192,11 @@ class SimulatedTable:
         return None
 
     def _arrange(self, wanted: tuple[str, ...], at: float) -> float:
-        for step in rearrangement(self.emulator.zones(), wanted):
+        for step in rearrangement(self.emulator.zones(), wanted, self.emulator.hand()):
             if isinstance(step, Lift):
                 self._later(at, partial(self.emulator.lift, step.zone))
             elif isinstance(step, Place):
-                self._later(at, partial(self.emulator.place, step.zone, step.colour))
+                self._later(at, partial(self.emulator.place_from_hand, step.zone, step.colour))
             at += self._pause((0.1, 0.4))
         return at
 
