@@ -53,10 +53,9 @@ class Verdict:
             lines[0] += f", {m.variant.value} {length}, white {white} v black {black}"
             if m.options.jacoby or m.options.beavers or m.options.automatic_doubles or m.options.max_cube:
                 lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()))
-        for game in self.games:
-            lines.append(_game_line(game))
-        for number in self.skipped_games:
-            lines.append(f"game {number:>3}  not counted: see problem below")
+        rows = [(game.number, _game_line(game)) for game in self.games]
+        rows += [(n, f"game {n:>3}  not counted: see problem below") for n in self.skipped_games]
+        lines += [text for _, text in sorted(rows)]
         if m is not None:
             lines.append(_final_line(m))
         if self.unknown:
