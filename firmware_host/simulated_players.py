@@ -157,7 +157,8 @@ class SimulatedTable:
             if self.rng.random() < self.habits.fumble_rate and self.emulator.zones()[step.source - 1]:
                 self._later(at, partial(self.emulator.straighten, step.source))
                 at += self._pause(self.habits.hand)
-            if step.source <= 24 and step.target <= 24 and self.rng.random() < self.habits.slide_rate:
+            along = step.source <= 24 and step.target <= 24 and abs(step.source - step.target) <= 6
+            if along and self.rng.random() < self.habits.slide_rate:
                 self._later(at, partial(self.emulator.slide, step.source, step.target))
                 at += self._pause(self.habits.hand) + 0.3
                 continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game.board import Color, Variant
@@ -150,6 +150,7 @@ class Match:
         self._crawford_done = False
         self._winner: Color | None = None
         self._s = _State(Position.initial(variant), Cube(max_value=options.max_cube))
+        self._undo: _State | None = None  # the state before the last play, while it may be taken back
         self._emit("match_start", variant=variant.value, length=length or 0, options=options.to_document(),
                    players={"white": players[0], "black": players[1]}, version=RECORD_VERSION)
         self._start_game()
@@ -299,9 +300,48 @@ class Match:
             s.move_number -= 1
             raise
         after = chosen.position if chosen else s.position
-        self._emit("play", game=self._game, player=mover.value, dice=list(s.dice),
-                   moves=[[m.source, m.target] for m in chosen.moves] if chosen else [],
-                   position=after.to_document())
+        self._played(mover, [[m.source, m.target] for m in chosen.moves] if chosen else [], after)
+        return chosen
+
+    def accept_illegal_play(self, after: Position, steps: Steps, breach: str) -> None:
+        """The traditional rule: the opponent accepts an illegal play, which then stands.
+
+        `after` is the position the play made (mover's turn), `steps` its moves and
+        `breach` the rule it broke; the record keeps both (`accepted_illegal`).
+        """
+        self._require(Phase.MOVE)
+        s = self._s
+        if after.variant is not s.position.variant or after.turn is not s.position.turn:
+            raise IllegalMove(f"an accepted play must leave a {s.position.variant.value} position with "
+                              f"{s.position.turn.value} to move", self._context())
+        s.move_number += 1
+        self._played(s.position.turn, [[a, b] for a, b in steps], after, accepted_illegal=breach)
+
+    def takeback(self) -> None:
+        """Both players agree to take back the last play, before the opponent rolls or doubles:
+        the mover plays the same dice again."""
+        self._require(Phase.ROLL)
+        undo = self._undo
+        if undo is None or undo.phase is not Phase.MOVE:
+            raise WrongPhase("there is no play to take back in this game", self._context())
+        self._s, self._undo = undo, None
+        self._emit("takeback", game=self._game, player=undo.position.turn.value)
+
+    def forfeit(self, player: Color, reason: str) -> None:
+        """`player` loses the match (on time, or by a referee's decision); the score stands."""
+        if self._s.phase is Phase.OVER:
+            raise MatchOver("the match is already over", self._context())
+        self._emit("forfeit", game=self._game, player=player.value, reason=reason)
+        self._winner = player.opponent
+        self._finish()
+
+    def _played(self, mover: Color, moves: list[list[int]], after: Position, **extra: Any) -> None:
+        s = self._s
+        assert s.dice is not None
+        undo = replace(s, move_number=s.move_number - 1)
+        self._emit("play", game=self._game, player=mover.value, dice=list(s.dice), moves=moves,
+                   position=after.to_document(), **extra)
+        self._undo = undo
         s.position = after
         s.dice = None
         result = after.result()
@@ -312,7 +352,6 @@ class Match:
         else:
             s.position = after.pass_turn()
             s.phase = Phase.ROLL
-        return chosen
 
     def double(self, player: Color) -> None:
         """`player`, on roll and before rolling, offers the cube."""
@@ -457,6 +496,7 @@ class Match:
         return "money session" if self.length is None else "match"
 
     def _emit(self, event_type: str, /, **fields: Any) -> None:
+        self._undo = None  # only the play just made can be taken back, before anything else happens
         self._events.append({"type": event_type, "t": self._clock(), **fields})
 
     def _points(self, kind: ResultKind) -> int:
@@ -499,6 +539,7 @@ class Match:
         else:
             self._crawford = False
         self._s = _State(Position.initial(self.variant), Cube(max_value=self.options.max_cube))
+        self._undo = None
         self._emit("game_start", game=self._game, score=_score_doc(self.score), crawford=self._crawford,
                    position=self._s.position.to_document())
 

@@ -25,7 +25,7 @@ from game.position import Position, ResultKind
 from game.xgid import Xgid
 
 ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
-                     "resign_accept", "resign_decline"})
+                     "resign_accept", "resign_decline", "takeback", "forfeit"})
 DERIVED = frozenset({"game_start", "game_end", "match_end"})
 MAT_WINS = "mat_wins"  # a .mat "Wins N points" line: a resignation, or the end of a finished game
 UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
@@ -232,6 +232,10 @@ class Replayer:
             self._play(m, event, line)
         elif kind == "resign":
             self._run(lambda: m.resign(_color(event, "player"), event.get("kind", "")), event, line)
+        elif kind == "takeback":
+            self._run(m.takeback, event, line)
+        elif kind == "forfeit":
+            self._run(lambda: m.forfeit(_color(event, "player"), str(event.get("reason", ""))), event, line)
         else:
             player = _color(event, "player")
             method = {"double": m.double, "take": m.take, "pass": m.pass_, "beaver": m.beaver,
@@ -255,6 +259,10 @@ class Replayer:
         if m.phase is Phase.MOVE and position.turn is not m.position.turn:
             raise MatchActionError("the position after a play keeps the mover's turn; "
                                    f"the record gives {position.turn.value}")
+        if "accepted_illegal" in event:  # the traditional rule: the opponent let it stand
+            breach = str(event["accepted_illegal"])
+            self._run(lambda: m.accept_illegal_play(position, [(s, t) for s, t in moves], breach), event, line)
+            return
         play = Play(tuple(Move(s, t) for s, t in moves), position)
         self._run(lambda: m.play(play), event, line)
 
