@@ -19,9 +19,9 @@ stable board the controller sees (from a `Debouncer`) is judged at once:
 
 At "done" (`judge(zones, done=True)`) a board still Untouched or Partial is an Illegal play
 that leaves dice unused (a hit left half done is Misplaced). Where sensing cannot tell boards
-apart, a legal result is preferred to one on the way, and both to an illegal one. Codes are
-two characters of the cube display's seven-segment font (see game.explain); `zones()` names
-the zones to light.
+apart, a legal result is preferred to one on the way, both to an illegal one, and of illegal
+ones the simplest explanation (game.explain) is given. Codes are two characters of the cube
+display's seven-segment font (see game.explain); `zones()` names the zones to light.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ class Legal(Verdict):
         return "GO"
 
     def describe(self) -> str:
-        return f"legal play {self.play.notation()}"
+        return f"legal play {self.play.notation()}" if self.play.moves else "no legal play: the roll cannot be played"
 
 
 @dataclass(frozen=True, slots=True)

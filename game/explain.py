@@ -145,6 +145,7 @@ def _checkers(n: int, colour: str) -> str:
 Step = tuple[DieMove, tuple[BrokenRule, ...]]  # a move and the rules it breaks
 Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
 Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
+Judged = tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]  # rank, steps, whole-play rules
 
 
 class Explainer:
@@ -176,74 +177,28 @@ class Explainer:
     # -- public -------------------------------------------------------------
 
     def explain(self, target: Position | Layout) -> Explanation | None:
+        """The simplest sequence of the roll's dice moves that makes `target`, with the rules it
+        breaks (none for a legal play's result); None when no sequence makes it."""
         goal = layout(target) if isinstance(target, Position) else tuple(target)
         if len(goal) != LAYOUT_SIZE:
             raise ValueError(f"a layout has {LAYOUT_SIZE} stacks, got {len(goal)}")
+        if _census(goal) != _census(self._start):
+            return None  # checkers missing, added or of another colour
         found = self._explore(self._toward(goal))
-        return self._best((node, path) for node, path in found.items() if node[0] == goal)
+        judged = [self._judge(board, path) for (board, _), path in found.items() if board == goal]
+        if not judged:
+            return None
+        _, steps, whole = min(judged, key=lambda item: item[0])
+        return _explanation(goal, steps, whole)
 
     def outcomes(self) -> dict[Layout, Explanation]:
         """Every board some sequence of the roll makes, with its simplest explanation."""
-        best: dict[Layout, tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]] = {}
-        for node, (cost, steps) in self._explore(None).items():
-            whole = self._whole_play(node, steps)
-            rank = (cost + len(whole), len(steps))
-            if node[0] not in best or rank < best[node[0]][0]:
-                best[node[0]] = (rank, steps, whole)
+        best: dict[Layout, Judged] = {}
+        for (board, _), path in self._explore(None).items():
+            judged = self._judge(board, path)
+            if board not in best or judged[0] < best[board][0]:
+                best[board] = judged
         return {board: _explanation(board, steps, whole) for board, (_, steps, whole) in best.items()}
-
-    # -- search ---------------------------------------------------------------
-
-    def _explore(self, admit: Callable[[Layout, int], bool] | None) -> dict[Node, Path]:
-        """Every node reached by up to all the dice, with its path breaking fewest rules;
-        `admit(board, dice_left)` prunes boards that cannot lead to the goal."""
-        start: Node = (self._start, self.dice)
-        found: dict[Node, Path] = {start: (0, ())}
-        level = dict(found)
-        while level:
-            deeper: dict[Node, Path] = {}
-            for (board, left), (cost, steps) in level.items():
-                for die in dict.fromkeys(left):
-                    rest = list(left)
-                    rest.remove(die)
-                    dice_left = tuple(rest)
-                    for new, move, broken in self.hand_moves(board, die):
-                        if admit is not None and not admit(new, len(dice_left)):
-                            continue
-                        node = (new, dice_left)
-                        total = cost + len(broken)
-                        if node not in deeper or total < deeper[node][0]:
-                            deeper[node] = (total, (*steps, (move, broken)))
-            found.update(deeper)
-            level = deeper
-        return found
-
-    def _toward(self, goal: Layout) -> Callable[[Layout, int], bool]:
-        """A board can still become `goal`: the mover's checkers only move on along their path
-        (so beyond each point there are never fewer than the goal has), each move takes one
-        checker from one place to one other, and hit checkers never leave their bar."""
-        wanted = self._mine(goal)
-        their_bar = len(goal[self._their_bar])
-
-        def admit(board: Layout, moves_left: int) -> bool:
-            if len(board[self._their_bar]) > their_bar:
-                return False
-            have = self._mine(board)
-            beyond_have = beyond_wanted = surplus = 0
-            for loc in range(BAR, OFF, -1):
-                beyond_have += have[loc]
-                beyond_wanted += wanted[loc]
-                if beyond_have < beyond_wanted:
-                    return False
-                surplus += max(have[loc] - wanted[loc], 0)
-            return surplus <= moves_left
-
-        return admit
-
-    def _mine(self, board: Layout) -> list[int]:
-        """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
-        me = self._me
-        return [board[index].count(me) for index in self._at]
 
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
@@ -307,6 +262,59 @@ class Explainer:
                 new[at[OFF]] += me
             yield tuple(new), DieMove(move, die, trapped), tuple(broken)
 
+    # -- search ---------------------------------------------------------------
+
+    def _explore(self, admit: Callable[[Layout, int], bool] | None) -> dict[Node, Path]:
+        """Every node reached by up to all the dice, with its path breaking fewest rules;
+        `admit(board, dice left)` prunes boards that cannot lead to the goal."""
+        start: Node = (self._start, self.dice)
+        found: dict[Node, Path] = {start: (0, ())}
+        level = dict(found)
+        while level:
+            deeper: dict[Node, Path] = {}
+            for (board, left), (cost, steps) in level.items():
+                for die in dict.fromkeys(left):
+                    rest = list(left)
+                    rest.remove(die)
+                    dice_left = tuple(rest)
+                    for new, move, broken in self.hand_moves(board, die):
+                        if admit is not None and not admit(new, len(dice_left)):
+                            continue
+                        node = (new, dice_left)
+                        total = cost + len(broken)
+                        if node not in deeper or total < deeper[node][0]:
+                            deeper[node] = (total, (*steps, (move, broken)))
+            found.update(deeper)
+            level = deeper
+        return found
+
+    def _toward(self, goal: Layout) -> Callable[[Layout, int], bool]:
+        """A board can still become `goal`: the mover's checkers only move on along their path
+        (so beyond each point there are never fewer than the goal has), each move takes one
+        checker from one place to one other, and hit checkers never leave their bar."""
+        wanted = self._mine(goal)
+        their_bar = len(goal[self._their_bar])
+
+        def admit(board: Layout, moves_left: int) -> bool:
+            if len(board[self._their_bar]) > their_bar:
+                return False
+            have = self._mine(board)
+            beyond_have = beyond_wanted = surplus = 0
+            for loc in range(BAR, OFF, -1):
+                beyond_have += have[loc]
+                beyond_wanted += wanted[loc]
+                if beyond_have < beyond_wanted:
+                    return False
+                surplus += max(have[loc] - wanted[loc], 0)
+            return surplus <= moves_left
+
+        return admit
+
+    def _mine(self, board: Layout) -> list[int]:
+        """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
+        me = self._me
+        return [board[index].count(me) for index in self._at]
+
     def _hits(self, landing: str) -> bool:
         """Landing here hits (Backgammon) or traps (Catchgammon) a lone opposing checker."""
         return landing == self._them and self.position.variant is not Variant.RUNGAMMON
@@ -346,18 +354,14 @@ class Explainer:
 
     # -- whole plays -----------------------------------------------------------
 
-    def _best(self, nodes: Iterator[tuple[Node, Path]]) -> Explanation | None:
-        best: tuple[tuple[int, int], Node, tuple[Step, ...], tuple[BrokenRule, ...]] | None = None
-        for node, (cost, steps) in nodes:
-            whole = self._whole_play(node, steps)
-            rank = (cost + len(whole), len(steps))
-            if best is None or rank < best[0]:
-                best = (rank, node, steps, whole)
-        return None if best is None else _explanation(best[1][0], best[2], best[3])
+    def _judge(self, board: Layout, path: Path) -> Judged:
+        """The path's rank (rules broken, then moves), its steps and the whole-play rules broken."""
+        cost, steps = path
+        whole = self._whole_play(board, steps)
+        return (cost + len(whole), len(steps)), steps, whole
 
-    def _whole_play(self, node: Node, steps: tuple[Step, ...]) -> tuple[BrokenRule, ...]:
-        """The rules of the whole play the board breaks, reached by these steps."""
-        board = node[0]
+    def _whole_play(self, board: Layout, steps: tuple[Step, ...]) -> tuple[BrokenRule, ...]:
+        """The rules of the whole play that `board`, reached by these steps, breaks."""
         if board in self._legal:
             return ()
         broken = list(self._primes(board)) if self.position.variant is Variant.RUNGAMMON else []
@@ -414,6 +418,11 @@ class Explainer:
 
     def _own_point(self, index: int) -> int:
         return self._at.index(index)
+
+
+def _census(board: Layout) -> tuple[int, int]:
+    stacks = "".join(board)
+    return stacks.count("w"), stacks.count("b")
 
 
 def _explanation(board: Layout, steps: tuple[Step, ...], whole: tuple[BrokenRule, ...]) -> Explanation:

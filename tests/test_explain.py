@@ -222,7 +222,7 @@ def test_the_explanation_breaking_fewest_rules_wins() -> None:
     explanation = explain(position, (6, 5), hand(position, "24/19 19/13"))
     assert explanation is not None and explanation.legal
     assert [(m.move.source, m.move.target, m.die) for m in explanation.moves] == [(24, 19, 5), (19, 13, 6)]
-    # with 19 held as well, either way breaks one rule, and the larger die is tried first
+    # with 19 held as well, either way lands on a held point: one broken rule, not two
     both_held = board(BG, W, {24: 2, 6: 13}, {18: 2, 19: 2, 1: 11})
     blocked = explain(both_held, (6, 5), hand(both_held, "24/18 18/13"))
     assert breaches(blocked) == [Breach.BLOCKED_POINT]

@@ -187,6 +187,7 @@ def test_with_no_legal_play_the_unmoved_board_is_the_play(capability: Capability
     reconciler = TurnReconciler(closed, (6, 1), capability)
     emulator = emulated(closed, capability)
     assert reconciler.judge(read(emulator), done=True) == Legal(Play((), closed))
+    assert Legal(Play((), closed)).describe() == "no legal play: the roll cannot be played"
     emulator.move(13, 7)
     verdict = reconciler.judge(read(emulator), done=True)
     assert isinstance(verdict, Illegal) and verdict.short_code() == "BR"
