@@ -77,16 +77,18 @@ class RollButton:
         self.source = source
         self._clock = clock
         self._rng = rng if rng is not None else secrets.SystemRandom()
+        self._throws = 0
         self._button = Button(pin, pull_up=True, bounce_time=bounce_time,
                               pin_factory=pin_factory)
         self._button.when_pressed = self._roll
 
     def _roll(self) -> None:
         now = self._clock.now()
+        self._throws += 1
         for die_id in (1, 2):
             self.events.put(DieState(source=self.source, timestamp=now, die_id=die_id,
                                      status=DieStatus.SETTLED, face=self._rng.randint(1, 6),
-                                     battery_pct=None))
+                                     battery_pct=None, throw=self._throws))
 
     def close(self) -> None:
         self._button.close()

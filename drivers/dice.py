@@ -37,11 +37,11 @@ class Dice(DeviceRole):
         if not isinstance(message, DieReport):
             return
         known = self._states.get(message.die_id)
-        if known is not None and (known.status, known.face, known.battery_pct) == (
-                message.status, message.face, message.battery_pct):
+        if known is not None and (known.status, known.face, known.battery_pct, known.throw) == (
+                message.status, message.face, message.battery_pct, message.throw):
             return
         state = DieState(source=self.link.source, timestamp=timestamp, die_id=message.die_id,
                          status=message.status, face=message.face,
-                         battery_pct=message.battery_pct)
+                         battery_pct=message.battery_pct, throw=message.throw)
         self._states[message.die_id] = state
         self.events.put(state)

@@ -73,6 +73,8 @@ class DieState(Event):
     status: DieStatus
     face: int | None
     battery_pct: int | None
+    throw: int = 0
+    """The die's throw count: a new throw even when the face is the same as before."""
     """None for the host's virtual dice (`RollButton`), which have no battery."""
 
 

@@ -308,6 +308,9 @@ class DieReport:
     status: DieStatus
     face: int | None
     battery_pct: int
+    throw: int = 0
+    """Counts the die's throws (mod 65536): a throw whose ROLLING report was lost, landing on
+    the face it showed before, is still seen as a new throw."""
 
     def __post_init__(self) -> None:
         if (self.face is not None) != (self.status is DieStatus.SETTLED):
@@ -316,6 +319,8 @@ class DieReport:
             raise ValueError(f"die face {self.face} is not 1..6")
         if not 0 <= self.battery_pct <= 100:
             raise ValueError(f"battery {self.battery_pct}% is not 0..100")
+        if not 0 <= self.throw <= 0xFFFF:
+            raise ValueError(f"throw count {self.throw} is not 0..65535")
 
 
 HostMessage = HelloRequest | SnapshotRequest | DiceRequest | Ping | SetZoneLeds
@@ -326,7 +331,7 @@ _U16 = struct.Struct(">H")
 _U32 = struct.Struct(">I")
 _HELLO = struct.Struct(">BBBBBBBHI")
 _SCAN = struct.Struct(">HBB")
-_DIE = struct.Struct(">IBBB")
+_DIE = struct.Struct(">IBBBH")
 _EMPTY: dict[type[HelloRequest | SnapshotRequest | DiceRequest], MsgType] = {
     HelloRequest: MsgType.HELLO_REQUEST,
     SnapshotRequest: MsgType.SNAPSHOT_REQUEST,
@@ -389,8 +394,8 @@ def _payload(message: Message) -> tuple[MsgType, bytes]:
             return MsgType.PONG, _U32.pack(token)
         case Ack(request_seq, status):
             return MsgType.ACK, bytes([request_seq, status])
-        case DieReport(die_id, status, face, battery_pct):
-            return MsgType.DIE_REPORT, _DIE.pack(die_id, status, face or 0, battery_pct)
+        case DieReport(die_id, status, face, battery_pct, throw):
+            return MsgType.DIE_REPORT, _DIE.pack(die_id, status, face or 0, battery_pct, throw)
     raise TypeError(f"not a protocol message: {message!r}")
 
 
@@ -451,5 +456,5 @@ def _decode_payload(msg_type: MsgType, data: bytes) -> Message:
         exact(2)
         return Ack(data[0], AckStatus(data[1]))
     exact(_DIE.size)
-    die_id, status, face, battery = _DIE.unpack(data)
-    return DieReport(die_id, DieStatus(status), face or None, battery)
+    die_id, status, face, battery, throw = _DIE.unpack(data)
+    return DieReport(die_id, DieStatus(status), face or None, battery, throw)

@@ -88,9 +88,10 @@ class _Die:
     status: DieStatus = DieStatus.REMOVED
     face: int | None = None
     battery_pct: int = 100
+    throws: int = 0
 
     def report(self) -> DieReport:
-        return DieReport(self.die_id, self.status, self.face, self.battery_pct)
+        return DieReport(self.die_id, self.status, self.face, self.battery_pct, self.throws % 65536)
 
 
 class EmulatorPort:
@@ -504,6 +505,8 @@ class BoardEmulator:
         return self._dice[index]
 
     def _set_die(self, die: _Die, status: DieStatus, face: int | None) -> None:
+        if status is DieStatus.ROLLING:
+            die.throws += 1
         die.status, die.face = status, face
         self._report_die(die)
 

@@ -68,7 +68,7 @@ def test_the_roll_button_throws_two_virtual_dice_from_the_given_source(
         events = [roll.events.get_nowait() for _ in range(6)]
     assert events == [DieState(source="roll button", timestamp=0.0, die_id=die,
                                status=DieStatus.SETTLED, face=expected.randint(1, 6),
-                               battery_pct=None) for _ in range(3) for die in (1, 2)]
+                               battery_pct=None, throw=throw) for throw in (1, 2, 3) for die in (1, 2)]
 
 
 def test_default_pins_are_distinct_and_leave_the_uart_free() -> None:

@@ -347,3 +347,28 @@ def test_misuse_is_refused(clock: ManualClock, emulator: tuple[BoardEmulator, st
         link.poll()
     with pytest.raises(LinkError, match="cannot send Ping"):
         SerialLink(emulator[1], clock=clock).send(Ping(1))
+
+
+def test_a_throw_whose_rolling_report_was_lost_still_arrives(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
+    """The same face twice, and the ROLLING report lost on the line: the throw count tells."""
+    board, url = emulator
+    with Dice(url, clock=clock) as dice:
+        dice.connect(timeout=1.0)
+        board.roll(4, 4)
+        for _ in range(20):
+            clock.advance(0.02)
+            dice.poll(0.0)
+        before = dice.states()
+        assert [(s.status, s.face) for s in before] == [(DieStatus.SETTLED, 4)] * 2
+        board.port("board").drop_output()  # nothing of what follows gets through
+        board.roll(4, 4)
+        for _ in range(10):
+            board.scan()
+        board.port("board").drop_output()
+        for _ in range(80):  # the next heartbeat carries the dice's state
+            clock.advance(0.02)
+            dice.poll(0.0)
+        after = dice.states()
+        assert [(s.status, s.face) for s in after] == [(DieStatus.SETTLED, 4)] * 2
+        assert [s.throw for s in after] == [s.throw + 1 for s in before]

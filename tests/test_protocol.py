@@ -114,9 +114,9 @@ def test_worst_case_snapshot_is_156_bytes_on_the_wire() -> None:
     (MsgType.ZONE_CHANGE, bytes.fromhex("0001 03 05 09 ff"), "stack of 9 needs 3 bytes"),
     (MsgType.SNAPSHOT, bytes.fromhex("0001 04 00"), "4 is not a valid Capability"),
     (MsgType.SNAPSHOT, bytes.fromhex("0001 01 02 05"), "index out of range"),
-    (MsgType.DIE_REPORT, bytes.fromhex("00000001 01 03 50"), "ROLLING die cannot show face 3"),
-    (MsgType.DIE_REPORT, bytes.fromhex("00000001 02 07 50"), "die face 7 is not 1..6"),
-    (MsgType.DIE_REPORT, bytes.fromhex("00000001 02 01 65"), "battery 101% is not 0..100"),
+    (MsgType.DIE_REPORT, bytes.fromhex("00000001 01 03 50 0000"), "ROLLING die cannot show face 3"),
+    (MsgType.DIE_REPORT, bytes.fromhex("00000001 02 07 50 0000"), "die face 7 is not 1..6"),
+    (MsgType.DIE_REPORT, bytes.fromhex("00000001 02 01 65 0000"), "battery 101% is not 0..100"),
 ])
 def test_malformed_payloads_are_refused_with_the_bytes(
         msg_type: int, payload: bytes, complaint: str) -> None:
