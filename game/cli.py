@@ -101,6 +101,12 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    from game.validate import main as validate
+
+    return validate(args.file, out)
+
+
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     from game.pictures import render_command
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--position", required=True)
     show.add_argument("--variant", choices=variants)
     show.set_defaults(run=cmd_show)
+
+    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
+    validate.add_argument("file")
+    validate.set_defaults(run=cmd_validate)
 
     render = commands.add_parser("render", help="draw a position (and a play) as an image")
     render.add_argument("--position", required=True)
