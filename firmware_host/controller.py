@@ -346,9 +346,6 @@ class Controller:
         self._act(lambda: self.match.play(play))
         if dice is not None:
             self._before_last_play = (before, dice)
-        if self.clock is not None:
-            self._write({"type": "clock", "white": round(self.clock.reserve[Color.WHITE], 3),
-                         "black": round(self.clock.reserve[Color.BLACK], 3)})
 
     def _flag_play(self, player: Color, verdict: Verdict) -> None:
         assert self._reconciler is not None
@@ -428,6 +425,11 @@ class Controller:
             self.journal.write(event)
             if event["type"] in ("game_end", "match_end"):
                 self._note(_describe_end(event))
+            if event["type"] == "play" and self.clock is not None:
+                if self.clock.running is not None:
+                    self.clock.stop(self._now)  # the mover's turn ends with the play
+                self._write({"type": "clock", "white": round(self.clock.reserve[Color.WHITE], 3),
+                             "black": round(self.clock.reserve[Color.BLACK], 3)})
         if any(e["type"] == "match_end" for e in events[self._written:]):
             self._write({"type": "dice_stats", **self.dice_stats.summary()})
         self._written = len(events)

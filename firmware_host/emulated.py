@@ -41,6 +41,8 @@ class EmulatedTable:
     habits: Habits = field(default_factory=Habits)
     line_noise: float = 0.01
     flicker_rate: float = 0.002
+    players: bool = True
+    """False: nobody plays by themselves; a test acts on `emulator` and `press` instead."""
 
     def __post_init__(self) -> None:
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
@@ -71,8 +73,14 @@ class EmulatedTable:
         for event in self.table.drain():
             self.controller.handle(event)
         self.controller.tick(now)
-        self.people.see(self.controller.prompt, now)
-        self.people.act(now)
+        if self.players:
+            self.people.see(self.controller.prompt, now)
+            self.people.act(now)
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` of table time pass."""
+        for _ in range(max(1, round(seconds / TICK))):
+            self.step()
 
     def run(self, *, max_seconds: float = 6 * 3600, speed: float | None = None,
             on_frame: Callable[[EmulatedTable], None] | None = None, frame_every: float = 0.2) -> bool:
