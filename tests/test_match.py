@@ -448,3 +448,61 @@ def test_wrong_player_and_phase_errors_are_specific() -> None:
         match.pass_(B)
     with pytest.raises(WrongPhase):
         match.accept_resignation(W)
+
+
+# -- takeback, forfeit, an accepted illegal play -------------------------------------
+
+
+def test_takeback_by_agreement_restores_the_play_and_its_dice() -> None:
+    match = new()
+    start_white(match)
+    assert match.phase is Phase.ROLL and match.expected is B
+    match.takeback()
+    assert match.phase is Phase.MOVE and match.position == Position.initial() and match.dice == (3, 1)
+    assert match.move_number == 0 and types(match)[-1] == "takeback"
+    match.play("24/21 21/20")
+    match.roll(6, 5)
+    with pytest.raises(WrongPhase, match="needs phase roll"):
+        match.takeback()  # Black has rolled: too late
+    replayed = Match.replay(match.events)
+    assert replayed.position == match.position and replayed.events == match.events
+
+
+def test_no_takeback_after_the_opponent_acted_or_twice() -> None:
+    match = new()
+    start_white(match)
+    match.takeback()
+    with pytest.raises(WrongPhase):
+        match.takeback()  # the play is gone: nothing to take back while White is to play
+    match.play("8/5 6/5")
+    match.double(B)
+    match.take(W)
+    with pytest.raises(WrongPhase, match="no play to take back"):
+        match.takeback()  # a cube action came between: the play stands
+
+
+def test_forfeit_on_time_ends_the_match_with_the_score_standing() -> None:
+    match = new()
+    white_wins_by_pass(match)
+    match.forfeit(W, "time")
+    assert match.is_over and match.winner is B and match.score == (1, 0)
+    assert types(match)[-2:] == ["forfeit", "match_end"]
+    with pytest.raises(MatchOver):
+        match.forfeit(B, "time")
+    assert Match.replay(match.events).winner is B
+
+
+def test_an_accepted_illegal_play_stands_and_is_recorded_as_such() -> None:
+    match = new()
+    match.opening_roll(6, 1)
+    after = Position.initial().to_document()
+    after["points"][12] = ["w"] * 4
+    after["points"][6] = ["w"]
+    position = Position.from_document(after)
+    with pytest.raises(IllegalMove):
+        match.play([(13, 7)])  # the 1 left unused: not one of the legal plays
+    match.accept_illegal_play(position, [(13, 7)], "only the 6 played")
+    play = match.events[-1]
+    assert play["type"] == "play" and play["accepted_illegal"] == "only the 6 played"
+    assert match.phase is Phase.ROLL and match.position == position.pass_turn()
+    assert Match.replay(match.events).position == match.position

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +28,11 @@ def render_command(position: Position, play_text: str | None, dice: tuple[int, i
 
 def report_command(record: str | Path, out: str | Path) -> list[Path]:
     """`python -m game report`: the match sheet of a JSON Lines record, as .pdf or .png; the files written."""
+    from game.record import read_record
+
     events: list[dict[str, Any]] = []
-    with open(record, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{record}:{number}: not a JSON event: {exc}") from None
-            if not isinstance(event, dict):
-                raise ValueError(f"{record}:{number}: an event is a JSON object, got {type(event).__name__}")
-            events.append(event)
+    for line in read_record(record):
+        if line.event is None:
+            raise ValueError(f"{record}:{line.number}: not a JSON event object")
+        events.append(line.event)
     return save_sheet(draw_sheet(sheet_from_events(events)), out)
