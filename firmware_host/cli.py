@@ -3,6 +3,7 @@
     python -m firmware_host                      the embedded default: an emulated table, live
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
+    python -m firmware_host stats DIR [DIR ...]  dice statistics per match and for the session
 """
 
 from __future__ import annotations
@@ -94,6 +95,25 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
     return 0 if finished else 1
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Dice statistics of each match's journal, and of all of them together (the session)."""
+    from firmware_host.dice_stats import DiceStats
+    from firmware_host.journal import Journal
+
+    session = DiceStats()
+    for directory in args.record:
+        events = Journal.existing(directory)
+        if not events:
+            print(f"error: no journal in {directory}", file=sys.stderr)
+            return 2
+        stats = DiceStats.of_events(events)
+        session = session.merge(stats)
+        print(f"{directory}: {stats.describe()}")
+    if len(args.record) > 1:
+        print(f"session: {session.describe()}")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     return run_hardware(config, quiet=args.quiet)
@@ -109,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="a whole emulated match, headless and reproducible")
     _add_table_options(simulate, seed=1, record=None)
     simulate.set_defaults(run=cmd_simulate)
+    stats = commands.add_parser("stats", help="dice statistics of recorded matches, and of them all")
+    stats.add_argument("record", nargs="+", help="record directories (each with journal.jsonl)")
+    stats.set_defaults(run=cmd_stats)
     run = commands.add_parser("run", help="a match on real hardware")
     run.add_argument("--config", required=True)
     run.add_argument("--quiet", action="store_true", help="no live view, log lines only")

@@ -135,4 +135,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
     finally:
         table.close()
         journal.close()
+    if controller.match.is_over and controller.match.variant is Variant.BACKGAMMON:
+        from game.mat import export_mat
+
+        (config.record / "match.mat").write_text(export_mat(controller.match), encoding="utf-8")
     return 0 if controller.match.is_over else 1

@@ -104,7 +104,7 @@ class Controller:
         self.match = (Journal.replay(history) if history else
                       Match(settings.variant, settings.length, settings.options, settings.players, clock=wall_clock))
         self._written = len(self.match.events) if history else 0
-        self.dice_stats = _dice_stats(self.match.events)
+        self.dice_stats = DiceStats.of_events(self.match.events)
         self.clock = self._restore_clock(history) if settings.clock else None
         self.capability: Capability | None = None
         self.zones: list[ZoneReading] | None = None
@@ -268,8 +268,9 @@ class Controller:
             return
         first, second = (settled[0].face or 0), (settled[1].face or 0)
         self._fresh_dice.clear()
-        if waiting is Waiting.OPENING_ROLL:
-            self.dice_stats.record([first, second])
+        if waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
+            self.dice_stats.record([first])
+            self.dice_stats.record([second])
             self._act(lambda: self.match.opening_roll(first, second))
             if self.match.phase is Phase.OPENING:
                 self._republish(f"equal dice {first}-{second}: roll again")
@@ -578,16 +579,6 @@ def _sensed_zone(kind: Any, reading: ZoneReading) -> Any:
     if reading.white is not None and reading.black is not None:
         return kind.of((reading.white, reading.black))
     return kind.of(reading.count)
-
-
-def _dice_stats(events: Sequence[dict[str, Any]]) -> DiceStats:
-    stats = DiceStats()
-    for event in events:
-        if event.get("type") == "roll":
-            stats.record(event["dice"])
-        elif event.get("type") == "opening_roll":
-            stats.record([event["white"], event["black"]])
-    return stats
 
 
 def _describe_end(event: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ below 0.01 means dice this uneven turn up in fewer than 1 % of sessions with fai
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,18 @@ class DiceStats:
     faces: list[int] = field(default_factory=lambda: [0] * 6)
     rolls: int = 0
     doubles: int = 0
+
+    @classmethod
+    def of_events(cls, events: Iterable[Mapping[str, Any]]) -> DiceStats:
+        """The dice of a match record: each roll, and the opening rolls (one die a player)."""
+        stats = cls()
+        for event in events:
+            if event.get("type") == "roll":
+                stats.record(event["dice"])
+            elif event.get("type") == "opening_roll":  # one die a player: faces, not a roll
+                stats.record([event["white"]])
+                stats.record([event["black"]])
+        return stats
 
     def record(self, dice: Iterable[int]) -> None:
         values = list(dice)

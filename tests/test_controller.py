@@ -334,3 +334,30 @@ def test_a_whole_match_with_simulated_players(tmp_path: Path, variant: Variant, 
     for flag in flags:
         if "image" in flag:
             assert (tmp_path / flag["image"]).is_file()
+
+
+def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
+        make: Callable[..., EmulatedTable], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts-only sensing can leave two legal plays alike (tests/test_reconcile.py finds such
+    cases); here the reconciler is made to say so, to show what the table does then."""
+    import firmware_host.controller as controller_module
+    from firmware_host.reconcile import Ambiguous, TurnReconciler
+
+    class Undecided(TurnReconciler):
+        def judge(self, zones: Any, *, done: bool = False) -> Any:
+            verdict = super().judge(zones, done=done)
+            return Ambiguous(self.plays[:2]) if done else verdict
+
+    monkeypatch.setattr(controller_module, "TurnReconciler", Undecided)
+    table = make()
+    opening(table, 3, 1)
+    hand(table, (8, 5), (6, 5))
+    press(table, "white", ButtonKind.DONE)
+    choices = table.controller.match.legal_plays()[:2]
+    assert "".join(table.table.display.text) == "C1"  # type: ignore[union-attr]
+    press(table, "white", ButtonKind.DOUBLE)
+    assert "".join(table.table.display.text) == "C2"  # type: ignore[union-attr]
+    press(table, "white", ButtonKind.DONE)
+    [choice] = of_type(table, "choice")
+    assert choice["play"] == choices[1].notation() and choice["among"] == [p.notation() for p in choices]
+    assert of_type(table, "play")[0]["position"] == choices[1].position.to_document()

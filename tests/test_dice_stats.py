@@ -31,3 +31,10 @@ def test_fair_dice_look_fair_and_loaded_dice_do_not() -> None:
     assert fair.faces_chi2()[1] > 0.01 and "looks fair" in fair.describe()
     assert loaded.faces_chi2()[1] < 1e-6 and "unusual" in loaded.describe()
     assert loaded.summary()["rolls"] == 3000
+
+
+def test_a_records_dice_counts_opening_dice_as_faces_only() -> None:
+    events = [{"type": "opening_roll", "white": 3, "black": 3}, {"type": "opening_roll", "white": 5, "black": 2},
+              {"type": "roll", "dice": [4, 4]}, {"type": "play"}]
+    stats = DiceStats.of_events(events)
+    assert stats.faces == [0, 1, 2, 2, 1, 0] and stats.rolls == 1 and stats.doubles == 1
