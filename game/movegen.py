@@ -17,7 +17,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from game.board import BAR, BOARD_TO_OWN, CHECKERS, OWN_TO_BOARD, Variant
+from game.board import BAR, BOARD_TO_OWN, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import DiceError
 from game.plays import Move, Play
 from game.position import Position
@@ -79,17 +79,23 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return dice[0], dice[1]
 
 
+# Moves are immutable: one object per (source, target, hit), shared by every play.
+_MOVE = {(p, q, hit): Move(p, q, hit) for p in range(26) for q in range(26) for hit in (False, True)}
+
+
 def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     """Every legal play, one per distinct resulting position; () when none."""
     found = _found(position, dice)
-    return tuple(Play(tuple(Move(*m) for m in moves), decode(state, position))
-                 for state, moves in found.items())
+    to_position = _decoder(position)
+    move = _MOVE.__getitem__
+    return tuple(Play(tuple(map(move, moves)), to_position(state)) for state, moves in found.items())
 
 
 def single_moves(position: Position, die: int) -> tuple[Play, ...]:
     """Each way one checker can move by `die`, judged alone (not as part of a whole play)."""
     check_dice([die, die])
-    return tuple(Play((Move(*move),), decode(state, position))
+    to_position = _decoder(position)
+    return tuple(Play((_MOVE[move],), to_position(state))
                  for state, move in _STEPS[position.variant](encode(position), die))
 
 
@@ -175,22 +181,31 @@ def encode(position: Position) -> State:
     return bytes((position.off[me], *codes, position.bar[me], position.bar[1 - me], position.off[1 - me]))
 
 
+def _decoder(template: Position) -> Callable[[State], Position]:
+    """Turns states into positions with the template's variant and turn (set up once per turn)."""
+    variant, turn = template.variant, template.turn
+    white_moves = turn is Color.WHITE
+    stacks = (_STACKS["w", "b"] if white_moves else _STACKS["b", "w"]).__getitem__
+    board_order = _BOARD_ORDER[variant, turn]
+    new, setattr_ = object.__new__, object.__setattr__
+
+    def to_position(state: State) -> Position:
+        mine_bar, their_bar, mine_off, their_off = state[MY_BAR], state[THEIR_BAR], state[MY_OFF], state[THEIR_OFF]
+        # Built from a valid position by legal moves: skip re-validation.
+        pos = new(Position)
+        setattr_(pos, "variant", variant)
+        setattr_(pos, "turn", turn)
+        setattr_(pos, "points", tuple(map(stacks, board_order(state))))
+        setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
+        setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
+        return pos
+
+    return to_position
+
+
 def decode(state: State, template: Position) -> Position:
     """The position a state stands for, with the template's variant and turn."""
-    white_moves = template.turn.index == 0
-    stacks = _STACKS["w", "b"] if white_moves else _STACKS["b", "w"]
-    codes = _BOARD_ORDER[template.variant, template.turn](state)
-    points = tuple(map(stacks.__getitem__, codes))
-    mine_bar, their_bar, mine_off, their_off = state[MY_BAR], state[THEIR_BAR], state[MY_OFF], state[THEIR_OFF]
-    # Built from a valid position by legal moves: skip re-validation.
-    pos = object.__new__(Position)
-    setattr_ = object.__setattr__
-    setattr_(pos, "variant", template.variant)
-    setattr_(pos, "turn", template.turn)
-    setattr_(pos, "points", points)
-    setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
-    setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
-    return pos
+    return _decoder(template)(state)
 
 
 # -- single moves -------------------------------------------------------------
@@ -271,25 +286,30 @@ def _rg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
 
 _STEPS = {Variant.BACKGAMMON: _bg_step, Variant.CATCHGAMMON: _cg_step, Variant.RUNGAMMON: _rg_step}
 
-# My own point of the opponent's own point q: the two Rungammon paths are 12 points apart.
-_MINE_AT_THEIR = (0, *(((q + 11) % 24) + 1 for q in range(1, 25)))
+_SIX = b"\x01" * 6
 
 
 def _prime_allowed(s: State) -> bool:
     """The Rungammon prime rules, judged on the position a play produces."""
-    if 0 not in s[19:25].translate(HAS_MINE):
+    own = s[1:25]
+    held_own = own.translate(HAS_MINE)  # index p - 1 for my own point p
+    if 0 not in held_own[18:24]:
         return False  # all six points of the own starting table
-    along_their_path = bytes(s[_MINE_AT_THEIR[q]] for q in range(1, 25))
-    held = along_their_path.translate(HAS_MINE)
-    run_start = held.find(b"\x01" * 6)
+    if held_own.count(1) < 6:
+        return True
+    # Along the opponent's path (index q - 1 for their own point q) my points turn by 12.
+    held = held_own[12:] + held_own[:12]
+    run_start = held.find(_SIX)
     if run_start < 0:
         return True
-    theirs = along_their_path.translate(HAS_THEIRS)
-    lowest_theirs = theirs.find(1) if not s[THEIR_OFF] else -1  # borne off counts as ahead
+    theirs_own = own.translate(HAS_THEIRS)
+    theirs = theirs_own[12:] + theirs_own[:12]
+    lowest_theirs = theirs.find(1)
     highest_theirs = theirs.rfind(1)
     while run_start >= 0:
-        run_end = run_start + 5  # indexes are their own points minus one
-        if highest_theirs > run_end and not (0 <= lowest_theirs < run_start or s[THEIR_OFF]):
+        behind = highest_theirs > run_start + 5
+        ahead = s[THEIR_OFF] > 0 or 0 <= lowest_theirs < run_start  # borne off counts as ahead
+        if behind and not ahead:
             return False  # a prime with opponents behind it and none ahead
-        run_start = held.find(b"\x01" * 6, run_start + 1)
+        run_start = held.find(_SIX, run_start + 1)
     return True
