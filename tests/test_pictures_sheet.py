@@ -70,9 +70,10 @@ def test_the_record_becomes_games_of_lines(sheet: MatchSheet) -> None:
         (3, white, None, "takes"), (3, black, (4, 3), "bar/21 13/10"),
         (4, white, (5, 5), "13/8(2) 8/3(2)"),  # steps over several dice become single moves
         (5, white, None, "doubles to 4"), (5, black, None, "passes")]
-    assert [r.number for r in first.rows if r.flagged] == [3, 4]
-    assert first.rows[5].note == "a black checker was lifted and put back (picture: flags/game1-5.png)"
-    assert first.rows[6].note == "checked by the referee"
+    # a flag marks the play made after it (the referee flags before a play is committed)
+    assert [r.number for r in first.rows if r.flagged] == [4]
+    assert first.rows[6].note == ("checked by the referee; "
+                                  "a black checker was lifted and put back (picture: flags/game1-5.png)")
     assert first.result == "White wins 2 points" and first.score == (0, 0) and not first.crawford
     assert second.result == "Black wins 2 points (gammon)" and second.score == (2, 0) and second.crawford
     assert second.rows[0].number == 1 and second.rows[0].player is black
@@ -96,7 +97,8 @@ def test_a_record_read_from_the_middle_still_makes_a_sheet() -> None:
         {"type": "flag", "reason": "board lifted"}]
     sheet = sheet_from_events(events)
     (game,) = sheet.games
-    assert (game.rows[0].notation, game.rows[0].flagged, game.rows[0].note) == ("24/13", True, "board lifted")
+    assert (game.rows[0].notation, game.rows[0].flagged) == ("24/13", False)
+    assert (game.rows[1].notation, game.rows[1].flagged, game.rows[1].note) == ("", True, "board lifted")
     assert game.rows[0].position == Position.from_document(after)
     assert len(draw_sheet(sheet)) == 1
 

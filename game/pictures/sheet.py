@@ -11,8 +11,9 @@ event) and skips event types it does not know. The fields it reads:
   notation (else worked out from the moves), flagged, note
 - double: player, value; take / pass (or drop): player
 - game_end: winner, kind, points;  match_end: score
-- flag: note (or reason / message), image (the discrepancy picture beside the record); it marks the
-  latest line of the game
+- flag: note (or reason / message), image (the discrepancy picture beside the record); the referee
+  flags before a play is committed, so a flag marks the next line of the game (the play made after
+  it), or a line of its own when the game ends first
 
 Lines follow the .mat layout: White's turn on the left, Black's on the right.
 A board is drawn after every flagged line and at the end of every game.
@@ -90,6 +91,7 @@ class _GameBuilder:
     rows: list[SheetRow] = field(default_factory=list)
     result: str = ""
     cube: CubeView = CubeView()
+    pending: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.crawford:
@@ -100,16 +102,18 @@ class _GameBuilder:
         number = last.number if last else 1
         if last and (player is not Color.BLACK or last.player is not Color.WHITE):
             number += 1
+        if self.pending:
+            notes = [n for n in (extra.get("note", ""), *self.pending) if n]
+            extra = {**extra, "flagged": True, "note": "; ".join(notes)}
+            self.pending = []
         self.rows.append(SheetRow(number, player, dice, notation, self.position, cube=self.cube, **extra))
 
     def flag(self, note: str) -> None:
-        if not self.rows:
-            self.add(None, None, "", flagged=True, note=note)
-            return
-        last = self.rows[-1]
-        self.rows[-1] = replace(last, flagged=True, note="; ".join(n for n in (last.note, note) if n))
+        self.pending.append(note)
 
     def freeze(self) -> SheetGame:
+        if self.pending:  # flags after the last play of the game
+            self.add(None, None, "")
         return SheetGame(self.number, self.score, tuple(self.rows), self.result, self.position, self.crawford)
 
 
