@@ -62,6 +62,21 @@ class BoardSensor(DeviceRole):
             raise UnsupportedFeature(
                 f"{self.link.source} refused SET_ZONE_LEDS {sorted(lit)}: {ack.status.name}")
 
+    def light_zones(self, zones: Iterable[int]) -> bool:
+        """Light exactly these zones' LEDs without waiting for the board's ACK (for a loop that
+        must not block); False when the board has no zone LEDs or the link is down."""
+        lit = frozenset(zones)
+        if not lit <= set(ZONES):
+            raise ConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
+        hello = self.link.hello
+        if hello is None or not self.link.is_up or Features.ZONE_LEDS not in hello.features:
+            return False
+        try:
+            self.link.send(SetZoneLeds(lit))
+        except LinkError:
+            return False
+        return True
+
     def link_up(self, hello: Hello) -> None:
         self._zones = None
         if Features.ZONES in hello.features:

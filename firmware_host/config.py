@@ -105,7 +105,7 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
     journal = Journal(config.record)
     table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
                        button_pins=config.button_pins, cube_pins=config.cube_pins)
-    controller = Controller(config.settings, journal, display=table.display)
+    controller = Controller(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
     table.start()
     started = SYSTEM_CLOCK.now()
     next_frame = 0.0

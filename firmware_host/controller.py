@@ -94,10 +94,13 @@ def _color(player: str) -> Color:
 
 class Controller:
     def __init__(self, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
+                 zone_leds: Callable[[frozenset[int]], object] | None = None,
                  wall_clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
         self.journal = journal
         self.display = display
+        self._zone_leds = zone_leds
+        self._lit: frozenset[int] = frozenset()
         self._wall = wall_clock
         history = Journal.existing(journal.directory)
         self.resumed = bool(history)
@@ -194,6 +197,7 @@ class Controller:
             self.verdict = self._reconciler.judge(view)
             if self.settings.profile is Profile.CASUAL and not self._choices:
                 self._show(self.verdict.short_code())
+                self._light(self.verdict.zones())
             if self._done_waiting:
                 self._done_waiting = False
                 self._done(self.prompt.player or self.match.position.turn)
@@ -219,6 +223,7 @@ class Controller:
         message = "; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         if message != self.prompt.message:  # the same request, said more precisely: same serial
             self.prompt = replace(self.prompt, message=message)
+        self._light(frozenset(d.zone for d in diffs))
 
     def _check_still(self, view: View) -> None:
         """Between plays the board must not change; a return to the last position asks for a takeback."""
@@ -356,12 +361,12 @@ class Controller:
         if isinstance(verdict, Illegal) and self.settings.profile is Profile.TRADITIONAL:
             self._illegal = verdict
             self._publish(Waiting.ACCEPT_ILLEGAL, player=player.opponent, position=before,
-                          dice=self._reconciler.dice, code=verdict.short_code(),
+                          dice=self._reconciler.dice, code=verdict.short_code(), zones=verdict.zones(),
                           message=f"{verdict.describe()}: {player.opponent.value} accepts (take) or "
                                   "requires correction (pass)")
             return
         self._publish(Waiting.CORRECT, player=player, position=before, dice=self._reconciler.dice,
-                      code=verdict.short_code(), message=verdict.describe())
+                      code=verdict.short_code(), message=verdict.describe(), zones=verdict.zones())
 
     def _accept_illegal(self) -> None:
         assert self._illegal is not None and self._reconciler is not None
@@ -480,10 +485,17 @@ class Controller:
 
     # -- out: prompts, display, journal, log ------------------------------------------------
 
+    def _light(self, zones: frozenset[int]) -> None:
+        """Show on the board's zone LEDs (where it has them) which zones are wrong or to choose."""
+        if self._zone_leds is not None and zones != self._lit:
+            self._lit = zones
+            self._zone_leds(zones)
+
     def _publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
                  position: Position | None = None, code: str = "", message: str = "",
-                 can_double: bool = False, can_beaver: bool = False) -> None:
+                 can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset()) -> None:
         self._serial += 1
+        self._light(zones)
         self.prompt = Prompt(waiting, player, dice, position, can_double, can_beaver, code, message, self._serial)
         self._note(self.prompt.describe())
         self._show(code)

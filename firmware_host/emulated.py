@@ -58,7 +58,7 @@ class EmulatedTable:
         self.journal = Journal(self.record)
         # the record's timestamps follow the table's clock, so a seed gives the same record
         self.controller = Controller(self.settings, self.journal, display=self.table.display,
-                                     wall_clock=self.clock.now)
+                                     zone_leds=self.table.board.light_zones, wall_clock=self.clock.now)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
 
     def press(self, player: Player, button: ButtonKind) -> None:

@@ -139,10 +139,12 @@ def test_a_misplaced_checker_asks_to_set_checkers(make: Callable[..., EmulatedTa
     hand(table, (8, 5), (6, 4))  # 6/4 is two pips, not one
     press(table, "white", ButtonKind.DONE)
     [flag] = of_type(table, "flag")
-    assert flag["code"] in ("SC", "DU") and of_type(table, "play") == []
+    assert flag["code"] == "SC" and of_type(table, "play") == []
+    assert table.emulator.port("board").lit_zones == {4, 5}  # the zones to set right, lit on the board
     hand(table, (4, 5))
     press(table, "white", ButtonKind.DONE)
     assert len(of_type(table, "play")) == 1
+    assert table.emulator.port("board").lit_zones == frozenset()
 
 
 def test_a_partial_play_is_not_a_play_until_done(make: Callable[..., EmulatedTable]) -> None:

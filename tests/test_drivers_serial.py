@@ -248,6 +248,20 @@ def test_a_board_without_zone_leds_says_so(clock: ManualClock) -> None:
     emu.close()
 
 
+def test_zone_leds_without_waiting_for_the_ack(clock: ManualClock,
+                                               emulator: tuple[BoardEmulator, str]) -> None:
+    emu, url = emulator
+    with connected(url, clock) as board:
+        assert board.light_zones({4, 5})
+        assert emu.port().lit_zones == {4, 5}  # the in-process board answers at once
+        board.poll(0.0)  # its ACK is read and set aside
+        assert board.light_zones(set()) and emu.port().lit_zones == frozenset()
+    dark, dark_url = make_emulator(clock, zone_leds=False)
+    with connected(dark_url, clock) as board:
+        assert not board.light_zones({1})
+    dark.close()
+
+
 def test_a_board_with_another_zone_count_is_refused(clock: ManualClock,
                                                     emulator: tuple[BoardEmulator, str]) -> None:
     emu, url = emulator
