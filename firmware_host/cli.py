@@ -68,8 +68,14 @@ def cmd_live(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     table = _table(args)
     started = time.monotonic()
+
+    def progress(t: EmulatedTable) -> None:  # a headless run still says how far it is, on stderr
+        match = t.controller.match
+        print(f"game {match.game_number}, score {match.score[0]}-{match.score[1]}, "
+              f"{t.clock.now() - 1000.0:.0f} s of play", file=sys.stderr)
+
     try:
-        finished = table.run()
+        finished = table.run(on_frame=None if args.quiet else progress, frame_every=5.0)
     finally:
         table.close()
     code = _finish(table, finished)
@@ -128,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     simulate = commands.add_parser("simulate", help="a whole emulated match, headless and reproducible")
     _add_table_options(simulate, seed=1, record=None)
+    simulate.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     simulate.set_defaults(run=cmd_simulate)
     stats = commands.add_parser("stats", help="dice statistics of recorded matches, and of them all")
     stats.add_argument("record", nargs="+", help="record directories (each with journal.jsonl)")

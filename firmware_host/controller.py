@@ -594,11 +594,14 @@ def _sensed_zone(kind: Any, reading: ZoneReading) -> Any:
 
 
 def _describe_end(event: dict[str, Any]) -> str:
+    score = event.get("score") or {}
+    points = f"{score.get('white')}-{score.get('black')} (white-black)"
     if event["type"] == "match_end":
-        return f"match over: {event.get('winner')} wins, score {event.get('score')}"
-    return f"game {event.get('game')} over: {event.get('winner')} wins {event.get('points')} ({event.get('kind')})"
+        return f"match over: {event.get('winner') or 'nobody'} wins, score {points}"
+    winner = event.get("winner") or "nobody (remi)"
+    return f"game {event.get('game')} over: {winner} wins {event.get('points')} ({event.get('kind')}), score {points}"
 
 
 def _match_over(match: Match) -> str:
     winner = match.winner.value if match.winner else "nobody"
-    return f"{winner} wins the match {match.score[0]}-{match.score[1]}"
+    return f"{winner} wins the match, score {match.score[0]}-{match.score[1]} (white-black)"
