@@ -87,7 +87,7 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
     controller: Controller = table.controller
     match = controller.match
     for line in controller.log:
-        if line.startswith(("game ", "match over", "FLAG")):
+        if line.startswith(("game ", "match over:", "FLAG")):
             print(line)
     print(f"{'finished' if finished else 'NOT finished'}: score {match.score[0]}-{match.score[1]}, "
           f"{len(match.games)} games, {controller.flags} referee flags, "
