@@ -1,1 +1,10 @@
-"""The board controller and the board emulator."""
+"""The board controller, the board emulator and the simulated players.
+
+`Controller` turns driver events into a refereed match; `Table` opens the hardware;
+`EmulatedTable` is the whole table with no hardware (the embedded default).
+"""
+
+from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.table import Table
+
+__all__ = ["Controller", "Profile", "Settings", "Table"]
