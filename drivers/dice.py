@@ -12,8 +12,9 @@ from drivers.protocol import BoardMessage, DiceRequest, DieReport, Features, Hel
 
 
 class Dice(DeviceRole):
-    """Delivers a `DieState` when a die's status, face or battery changes, and every die's
-    state after each `LinkUp`. Periodic reports that change nothing are not repeated.
+    """Delivers a `DieState` when a die's status, face, battery or throw count changes, and every
+    die's state after each `LinkUp` (marked `resync`: how it lies, not a change seen). Periodic
+    reports that change nothing are not repeated.
 
     `Dice("/dev/ttyACM1", events=q)` for dice on their own port; `Dice(board.link)` when the
     board's microcontroller reports them.
@@ -42,6 +43,6 @@ class Dice(DeviceRole):
             return
         state = DieState(source=self.link.source, timestamp=timestamp, die_id=message.die_id,
                          status=message.status, face=message.face,
-                         battery_pct=message.battery_pct, throw=message.throw)
+                         battery_pct=message.battery_pct, throw=message.throw, resync=known is None)
         self._states[message.die_id] = state
         self.events.put(state)

@@ -14,6 +14,9 @@ Referee profiles (`Profile`), chosen per match:
 - traditional: as tournament, but the opponent may accept an illegal play (take) or require
   its correction (pass). A board that no sequence of the roll explains is always corrected.
 
+A die counts toward a roll when it is seen rolling and settling, or settling with a new throw
+count, during the roll prompt; a die merely re-reported after a reconnection never does.
+
 Buttons: done ends a turn; double offers the cube (and, answering a double, beavers where
 allowed); take and pass answer a double, a resignation, a takeback request or an illegal
 play. Pass on your own turn, before rolling, resigns a single game. Where several legal
@@ -107,6 +110,7 @@ class Controller:
         self.match = (Journal.replay(history) if history else
                       Match(settings.variant, settings.length, settings.options, settings.players, clock=wall_clock))
         self._written = len(self.match.events) if history else 0
+        self.match.use_clock(wall_clock)  # a replayed match's clock stood at its last recorded time
         self.dice_stats = DiceStats.of_events(self.match.events)
         self.clock = self._restore_clock(history) if settings.clock else None
         self.capability: Capability | None = None
@@ -116,7 +120,7 @@ class Controller:
         self.prompt = Prompt(Waiting.SET_BOARD)
         self.verdict: Verdict | None = None
         self.log: deque[str] = deque(maxlen=200)
-        self.flags = 0
+        self.flags = sum(1 for e in history if e.get("type") == "flag")  # flag pictures keep their numbers
         self.link_up = False
         self._now = 0.0
         self._serial = 0
@@ -267,6 +271,8 @@ class Controller:
         if state.status is DieStatus.REMOVED:
             self._fresh_dice.pop(state.die_id, None)
             return
+        if state.resync and state.status is DieStatus.SETTLED:
+            return  # how the die lies after a reconnection: not a throw
         self._fresh_dice[state.die_id] = state
         settled = [s for _, s in sorted(self._fresh_dice.items()) if s.status is DieStatus.SETTLED]
         if len(settled) < 2 or len(self._fresh_dice) < 2:

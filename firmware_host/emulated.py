@@ -45,6 +45,7 @@ class EmulatedTable:
     """False: nobody plays by themselves; a test acts on `emulator` and `press` instead."""
 
     def __post_init__(self) -> None:
+        self.journal = Journal(self.record)  # first: it sets aside a line cut short by a kill
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
         earlier = [float(e.get("t", 0.0)) for e in Journal.existing(self.record)]
         self.clock = ManualClock(max([1000.0, *earlier]) + 1.0)
@@ -55,7 +56,6 @@ class EmulatedTable:
         self.pins = MockFactory()
         # mock pins do not bounce, and a fast simulation presses buttons closer than any debounce
         self.table = Table.open(f"emulator://{name}", pin_factory=self.pins, clock=self.clock, bounce_time=None)
-        self.journal = Journal(self.record)
         # the record's timestamps follow the table's clock, so a seed gives the same record
         self.controller = Controller(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_clock=self.clock.now)

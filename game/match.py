@@ -155,6 +155,10 @@ class Match:
                    players={"white": players[0], "black": players[1]}, version=RECORD_VERSION)
         self._start_game()
 
+    def use_clock(self, clock: Callable[[], float]) -> None:
+        """Time-stamp the events from now on with `clock` (a replayed match goes on live)."""
+        self._clock = clock
+
     @classmethod
     def replay(cls, events: Iterable[Mapping[str, Any]]) -> Match:
         """Rebuild a match from its events; raises `ReplayError` at the first illegal one."""

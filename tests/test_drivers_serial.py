@@ -386,3 +386,35 @@ def test_a_throw_whose_rolling_report_was_lost_still_arrives(
         after = dice.states()
         assert [(s.status, s.face) for s in after] == [(DieStatus.SETTLED, 4)] * 2
         assert [s.throw for s in after] == [s.throw + 1 for s in before]
+
+
+def test_dice_reported_after_a_reconnection_are_marked_resync(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
+    board, url = emulator
+    with Dice(url, clock=clock) as dice:
+        dice.connect(timeout=1.0)
+        board.roll(5, 3)
+        for _ in range(20):
+            clock.advance(0.02)
+            dice.poll(0.0)
+        while not dice.events.empty():
+            dice.events.get_nowait()
+        board.unplug()
+        for _ in range(300):  # silence: link down, then back off
+            clock.advance(0.02)
+            dice.poll(0.0)
+        board.replug()
+        for _ in range(400):
+            clock.advance(0.02)
+            dice.poll(0.0)
+        states = _drain_dice(dice)
+        assert [(s.face, s.resync) for s in states] == [(5, True), (3, True)]
+
+
+def _drain_dice(dice: Dice) -> list[DieState]:
+    out = []
+    while not dice.events.empty():
+        event = dice.events.get_nowait()
+        if isinstance(event, DieState):
+            out.append(event)
+    return out
