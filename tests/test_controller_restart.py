@@ -3,7 +3,8 @@
 The subprocess tests run the CLI as a user does (`python -m firmware_host simulate ... --record
 DIR`), stop it with SIGSTOP once its journal shows the chosen moment (so the journal is read
 while nothing writes to it), kill it with SIGKILL, and run the same command again on the same
-DIR. The in-process tests crash a controller by dropping it (its journal left open, its serial
+DIR (through runpy, with logging switched on, where the test reads the controller's log). The
+in-process tests crash a controller by dropping it (its journal left open, its serial
 port and pins released as the OS would) and start a new one on the same journal directory, at
 the same emulated board with its checkers as they stand.
 
