@@ -272,8 +272,8 @@ def precondition() -> Iterator[None]:
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "controller._die takes the dice the board re-reports after a reconnection (still showing the last "
-    "roll) as a new throw: it does not look at DieState.throw"))
+    "Controller._die (firmware_host/controller.py:265) takes the dice the board re-reports after a reconnection "
+    "(still showing the last roll) as a new throw: it does not look at DieState.throw"))
 def test_dice_re_reported_after_a_replug_are_not_a_new_roll(open_table: Callable[..., PtyTable]) -> None:
     with precondition():
         pty = open_table()

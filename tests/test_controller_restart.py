@@ -330,7 +330,7 @@ def sha256(path: Path) -> str:
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Controller.__init__ (firmware_host/controller.py:105) goes on with the Match rebuilt by Journal.replay, whose "
+    "Controller.__init__ (firmware_host/controller.py:104) goes on with the Match rebuilt by Journal.replay, whose "
     "clock is the replayer's (game/replay.py:172): each match event after a resume is stamped with the time of "
     "the last one before the crash"))
 def test_time_stamps_go_on_after_a_resume(tables: Tables) -> None:
