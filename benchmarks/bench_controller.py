@@ -1,0 +1,302 @@
+"""The controller's cost at the table: CPU time per sensor frame against the frame's time on
+the wire, and the peak memory of a whole simulated match.
+
+Run from the repository root:  python3 -m benchmarks.bench_controller [--seed S] [--match-to N]
+
+CPU per frame. An emulated table (`EmulatedTable`: the board emulator behind the real
+driver, mock pins, two simulated players, a manual clock) plays a match of each variant at
+each sensing capability. Every sensor frame the controller receives is timed with
+`time.process_time()` over `handle(frame)` then `tick(now)`, as the table's loop runs them.
+ZONE_CHANGE frames are the run's own. SNAPSHOT frames are timed in a second run of the same
+match where each zone change reaches the controller as the whole board, as a SNAPSHOT frame
+carries it (a board that sends only snapshots), beside the run's own snapshots. The per-turn
+set-up happens when a roll arrives, in `handle(DieState)`: shown alone (that call, and the
+`TurnReconciler` construction timed apart) and amortised over the sensor frames. A frame's
+wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
+`BAUD_RATE`; ratios are CPU time over wire time.
+
+Memory. `python -m firmware_host simulate` plays a whole match of each variant in a child
+process: its peak RSS (`getrusage(RUSAGE_CHILDREN).ru_maxrss` in a bare interpreter that
+runs it), beside a child that only imports the packages. In this process: tracemalloc's
+peak of the Python heap allocated during a match of each variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drivers.events import DieState, SensorSnapshot, ZoneChanged
+from drivers.protocol import BAUD_RATE, SERIAL_SETTINGS, Message, Snapshot, ZoneChange, encode_message
+from drivers.zones import Capability, ZoneReading
+from firmware_host.controller import Controller, Settings
+from firmware_host.emulated import TICK, EmulatedTable
+from firmware_host.journal import Journal
+from firmware_host.prompts import Waiting
+from firmware_host.reconcile import TurnReconciler
+from game.board import Variant
+
+ROOT = Path(__file__).resolve().parent.parent
+BITS_PER_BYTE = 10  # 8N1: a start bit, 8 data bits, a stop bit
+TARGET = 0.05
+
+
+def wire_seconds(message: Message) -> float:
+    return len(encode_message(message, 1)) * BITS_PER_BYTE / BAUD_RATE
+
+
+@dataclass
+class Frames:
+    """CPU seconds and wire seconds of each frame of one kind."""
+
+    cpu: list[float] = field(default_factory=list)
+    wire: list[float] = field(default_factory=list)
+    flagged: list[bool] = field(default_factory=list)
+
+    def add(self, cpu: float, wire: float, flagged: bool) -> None:
+        self.cpu.append(cpu)
+        self.wire.append(wire)
+        self.flagged.append(flagged)
+
+    def mean(self) -> float:
+        return sum(self.cpu) / len(self.cpu)
+
+    def mean_wire(self) -> float:
+        return sum(self.wire) / len(self.wire)
+
+    def p99(self) -> float:
+        return sorted(self.cpu)[int(0.99 * (len(self.cpu) - 1))]
+
+    def worst(self) -> tuple[float, float, bool]:
+        return max(zip(self.cpu, self.wire, self.flagged, strict=True))
+
+
+@dataclass
+class Run:
+    variant: Variant
+    capability: Capability
+    frames: Frames = field(default_factory=Frames)
+    roll_arrivals: list[float] = field(default_factory=list)
+    reconcilers: list[float] = field(default_factory=list)
+    plays: list[tuple[str, list[int], dict[str, object]]] = field(default_factory=list)
+
+
+def timed(controller: Controller, event: SensorSnapshot | ZoneChanged | DieState, now: float) -> tuple[float, bool]:
+    """CPU seconds of handling one event then letting time pass; whether it raised a flag."""
+    flags = controller.flags
+    start = time.process_time()
+    controller.handle(event)
+    controller.tick(now)
+    return time.process_time() - start, controller.flags != flags
+
+
+def plays(journal: Journal) -> list[tuple[str, list[int], dict[str, object]]]:
+    """(player, dice, position after) of each play in a journal."""
+    lines = journal.path.read_text(encoding="utf-8").splitlines()
+    return [(e["player"], e["dice"], e["position"]) for e in map(json.loads, lines) if e["type"] == "play"]
+
+
+def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, directory: Path, *,
+            snapshots: bool) -> Run:
+    """One match at an emulated table, its sensor frames timed: the zone changes as they come,
+    or (`snapshots`) each zone change sent to the controller as the whole board."""
+    run = Run(variant, capability)
+    name = f"{variant.value}-{capability.name.lower()}-{'snapshots' if snapshots else 'changes'}"
+    table = EmulatedTable(Settings(variant=variant, length=length), directory / name, seed, capability)
+    controller = table.controller
+    board: list[ZoneReading] | None = None
+    try:
+        while not controller.match.is_over and table.clock.now() < 1000.0 + 6 * 3600:
+            table.clock.advance(TICK)
+            now = table.clock.now()
+            table.table.poll()
+            for event in table.table.drain():
+                if isinstance(event, ZoneChanged) and board is not None:
+                    board[event.zone - 1] = event.reading
+                    if snapshots:
+                        whole = SensorSnapshot(source=event.source, timestamp=event.timestamp, capability=capability,
+                                               zones=tuple(board), scan=event.scan)
+                        cpu, flagged = timed(controller, whole, now)
+                        run.frames.add(cpu, wire_seconds(Snapshot(event.scan, capability, whole.zones)), flagged)
+                    else:
+                        cpu, flagged = timed(controller, event, now)
+                        run.frames.add(cpu, wire_seconds(ZoneChange(event.scan, event.zone, event.reading)), flagged)
+                elif isinstance(event, SensorSnapshot):
+                    board = list(event.zones)
+                    cpu, flagged = timed(controller, event, now)
+                    if snapshots:
+                        run.frames.add(cpu, wire_seconds(Snapshot(event.scan, capability, event.zones)), flagged)
+                elif isinstance(event, DieState):
+                    serial = controller.prompt.serial
+                    cpu, _ = timed(controller, event, now)
+                    if controller.prompt.serial != serial and controller.prompt.waiting is Waiting.PLAY:  # a roll
+                        run.roll_arrivals.append(cpu)
+                        dice = controller.match.dice
+                        assert dice is not None
+                        start = time.process_time()
+                        TurnReconciler(controller.match.position, dice, capability)
+                        run.reconcilers.append(time.process_time() - start)
+                else:
+                    controller.handle(event)
+            controller.tick(now)
+            table.people.see(controller.prompt, now)
+            table.people.act(now)
+        assert controller.match.is_over, f"{name}: the match did not end"
+        run.plays = plays(table.journal)
+    finally:
+        table.close()
+    return run
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:8.1f}"
+
+
+def pct(part: float, whole: float) -> str:
+    return f"{100 * part / whole:6.2f}%"
+
+
+def print_frames(title: str, runs: list[Run]) -> float:
+    """One table of the runs' frames; returns the largest mean ratio, amortised set-up included."""
+    print(f"\n{title}")
+    print(f"{'variant':12} {'sensing':12} {'frames':>7} {'wire us':>8} {'mean us':>8} {'p99 us':>8} {'worst us':>9} "
+          f"{'mean/wire':>9} {'+setup/wire':>11} {'worst/wire':>10}")
+    largest = 0.0
+    for run in runs:
+        frames = run.frames
+        amortised = sum(run.roll_arrivals) / len(frames.cpu)
+        worst, worst_wire, flagged = frames.worst()
+        with_setup = (frames.mean() + amortised) / frames.mean_wire()
+        largest = max(largest, with_setup)
+        print(f"{run.variant.value:12} {run.capability.name:12} {len(frames.cpu):7d} {us(frames.mean_wire())} "
+              f"{us(frames.mean())} {us(frames.p99())} {us(worst)} {pct(frames.mean(), frames.mean_wire()):>9} "
+              f"{100 * with_setup:10.2f}% {pct(worst, worst_wire):>10}{'  (worst: a flag drawn)' if flagged else ''}")
+    return largest
+
+
+def print_setup(runs: list[Run]) -> None:
+    print("\nper-turn set-up, when a roll arrives (handle(DieState): match.roll, TurnReconciler, journal line, prompt)")
+    print(f"{'variant':12} {'sensing':12} {'turns':>6} {'mean ms':>8} {'worst ms':>9} "
+          f"{'reconciler alone: mean ms':>26} {'worst ms':>9} {'amortised us/ZONE_CHANGE':>25}")
+    for run in runs:
+        n = len(run.roll_arrivals)
+        print(f"{run.variant.value:12} {run.capability.name:12} {n:6d} {1e3 * sum(run.roll_arrivals) / n:8.2f} "
+              f"{1e3 * max(run.roll_arrivals):9.2f} {1e3 * sum(run.reconcilers) / n:26.2f} "
+              f"{1e3 * max(run.reconcilers):9.2f} {us(sum(run.roll_arrivals) / len(run.frames.cpu)):>25}")
+
+
+PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)")
+"""A bare interpreter (-S, a few MB) runs the command and reports its children's peak RSS: a
+child's ru_maxrss starts at the RSS of the process it was forked from, so this benchmark's
+own (tens of MB) must not be that process."""
+
+
+def child_peak_mb(command: list[str]) -> float:
+    """Peak resident set of a child process, in MB (it must exit 0)."""
+    done = subprocess.run([sys.executable, "-S", "-c", PEAK, *command], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr}")
+    return int(done.stdout.split()[-1]) / 1024  # Linux reports kilobytes
+
+
+ONE_PICTURE = """
+import tempfile
+from pathlib import Path
+from game.board import Variant
+from game.explain import layout
+from game.pictures import SensedZone, draw_discrepancy
+from game.position import Position
+start = Position.initial(Variant.BACKGAMMON)
+sensed = {zone: SensedZone.of(stack) for zone, stack in enumerate(layout(start), 1)}
+with tempfile.TemporaryDirectory() as directory:
+    draw_discrepancy(start, sensed, title="flag 1").save(Path(directory) / "flag.png")
+"""
+
+
+def memory(seed: int, length: int, directory: Path) -> None:
+    imports = "import firmware_host.cli, game.mat, game.pictures"
+    print(f"\npeak memory of a whole {length}-point match, seed {seed}")
+    helper = child_peak_mb([sys.executable, "-S", "-c", "pass"])
+    print(f"  the measuring interpreter alone (python -S -c pass): peak RSS {helper:.1f} MB")
+    baseline = child_peak_mb([sys.executable, "-c", imports])
+    print(f"  baseline, importing the packages (python -c '{imports}'): peak RSS {baseline:.1f} MB")
+    picture = child_peak_mb([sys.executable, "-c", f"{imports}\n{ONE_PICTURE}"])
+    print(f"  the same, then one flag's discrepancy picture drawn and saved: peak RSS {picture:.1f} MB")
+    for variant in Variant:
+        command = [sys.executable, "-m", "firmware_host", "simulate", "--variant", variant.value, "--seed", str(seed),
+                   "--match-to", str(length), "--record", str(directory / f"memory-{variant.value}")]
+        started = time.monotonic()
+        peak = child_peak_mb(command)
+        print(f"  {' '.join(['python', *command[1:-1]])} DIR: peak RSS {peak:.1f} MB "
+              f"({peak - baseline:+.1f} MB over the baseline; {time.monotonic() - started:.1f} s)")
+    print("  in this process, tracemalloc: the Python heap allocated during the match (EmulatedTable.run)")
+    for variant in Variant:
+        tracemalloc.start()
+        table = EmulatedTable(Settings(variant=variant, length=length), directory / f"heap-{variant.value}", seed)
+        try:
+            finished = table.run()
+        finally:
+            table.close()
+        current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert finished
+        print(f"  {variant.value:12} peak {peak / 2**20:6.1f} MB, still held at the end {current / 2**20:6.1f} MB")
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = f"{line.split(':', 1)[1].strip()} ({model})"
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--match-to", type=int, default=1, help="match length for the CPU runs")
+    parser.add_argument("--memory-match-to", type=int, default=3, help="match length for the memory runs")
+    args = parser.parse_args()
+    print(f"command: python3 -m benchmarks.bench_controller {' '.join(sys.argv[1:])}".rstrip())
+    print(f"machine: {machine()}")
+    print(f"wire: {BAUD_RATE} baud {SERIAL_SETTINGS}, {BITS_PER_BYTE} bits per byte; target: CPU under "
+          f"{100 * TARGET:.0f}% of the frame's wire time")
+    print(f"CPU runs: a {args.match_to}-point match per variant and sensing, seed {args.seed}, tournament profile; "
+          "us = microseconds of CPU (process_time) or of wire time")
+    with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
+        directory = Path(tmp)
+        changes = [cpu_run(variant, capability, args.seed, args.match_to, directory, snapshots=False)
+                   for variant in Variant for capability in Capability]
+        snapshots = [cpu_run(variant, capability, args.seed, args.match_to, directory, snapshots=True)
+                     for variant in Variant for capability in Capability]
+        worst_changes = print_frames("ZONE_CHANGE frames: handle(ZoneChanged) + tick(now)", changes)
+        worst_snapshots = print_frames("SNAPSHOT frames: handle(SensorSnapshot) + tick(now), each zone change sent "
+                                       "as the whole board", snapshots)
+        print_setup(changes)
+        same = sum(a.plays == b.plays for a, b in zip(changes, snapshots, strict=True))
+        print(f"\nthe snapshot-fed controller committed the same plays as the change-fed one in {same} of "
+              f"{len(changes)} matches ({sum(len(run.plays) for run in changes)} plays in all)")
+        for name, ratio in (("ZONE_CHANGE", worst_changes), ("SNAPSHOT", worst_snapshots)):
+            verdict = "within" if ratio < TARGET else "OVER"
+            print(f"largest mean CPU per {name} frame with the set-up amortised: {100 * ratio:.2f}% of its wire "
+                  f"time ({verdict} the {100 * TARGET:.0f}% target)")
+        memory(args.seed, args.memory_match_to, directory)
+
+
+if __name__ == "__main__":
+    main()
