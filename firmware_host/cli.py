@@ -72,14 +72,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     def progress(t: EmulatedTable) -> None:  # a headless run still says how far it is, on stderr
         match = t.controller.match
         print(f"game {match.game_number}, score {match.score[0]}-{match.score[1]}, "
-              f"{t.clock.now() - 1000.0:.0f} s of play", file=sys.stderr)
+              f"{t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
 
     try:
         finished = table.run(on_frame=None if args.quiet else progress, frame_every=5.0)
     finally:
         table.close()
     code = _finish(table, finished)
-    print(f"{time.monotonic() - started:.1f} s to simulate {table.clock.now() - 1000.0:.0f} s of play")
+    print(f"{time.monotonic() - started:.1f} s to simulate {table.clock.now() - table.started:.0f} s of play")
     return code
 
 

@@ -136,6 +136,8 @@ class Controller:
         if self.resumed:
             self._note(f"resumed from {journal.path}: game {self.match.game_number}, score {self.match.score}")
             self._write({"type": "resume", "game": self.match.game_number, "phase": self.match.phase.value})
+            if self.match.is_over and not any(e.get("type") == "dice_stats" for e in history):
+                self._write({"type": "dice_stats", **self.dice_stats.summary()})  # killed just before it
         else:
             self._sync()
             self._write({"type": "controller_start", **settings.to_document()})

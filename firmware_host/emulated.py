@@ -49,6 +49,7 @@ class EmulatedTable:
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
         earlier = [float(e.get("t", 0.0)) for e in Journal.existing(self.record)]
         self.clock = ManualClock(max([1000.0, *earlier]) + 1.0)
+        self.started = self.clock.now()
         rng = random.Random(self.seed)
         name = f"table-{self.seed}-{next(_names)}"
         self.emulator = BoardEmulator(capability=self.capability, clock=self.clock, rng=random.Random(rng.random()),
