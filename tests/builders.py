@@ -1,6 +1,11 @@
-"""Positions for tests, written in board points (White's numbering)."""
+"""Helpers for tests: positions written in board points (White's numbering), and set-ups."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
 
 from game.board import CHECKERS, Color, Variant
 from game.position import Position
@@ -34,3 +39,12 @@ def board(variant: Variant, turn: Color, white: dict[int, int], black: dict[int,
 
 def notations(position: Position, dice: tuple[int, int]) -> set[str]:
     return {play.notation() for play in position.legal_plays(dice)}
+
+
+@contextmanager
+def precondition() -> Iterator[None]:
+    """The set-up of a test, said apart: a failure there means the scene was not reached."""
+    try:
+        yield
+    except AssertionError as exc:
+        pytest.fail(f"precondition failed: {exc}")

@@ -14,12 +14,12 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import precondition
 from gpiozero.pins.mock import MockFactory
 
 from drivers.clock import SYSTEM_CLOCK
@@ -260,15 +260,6 @@ def test_a_cable_pulled_mid_play_and_replugged(open_table: Callable[..., PtyTabl
     notes = [line.split(":")[0] for line in pty.controller.log if line.startswith("link ")]
     assert notes == ["link up", "link down", "link up"]
     assert pty.controller.flags == 0
-
-
-@contextmanager
-def precondition() -> Iterator[None]:
-    """The set-up of a test, said apart: a failure there means the scene was not reached."""
-    try:
-        yield
-    except AssertionError as exc:
-        pytest.fail(f"precondition failed: {exc}")
 
 
 def test_dice_re_reported_after_a_replug_are_not_a_new_roll(open_table: Callable[..., PtyTable]) -> None:

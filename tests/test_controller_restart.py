@@ -22,11 +22,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import precondition
 from gpiozero.pins.mock import MockFactory
 
 from drivers.clock import SYSTEM_CLOCK
@@ -125,15 +125,6 @@ def mid_turn(rolls: int) -> Callable[[Events], bool]:
 def between_turns(plays: int) -> Callable[[Events], bool]:
     """At least `plays` plays are journaled, the last with its clock line: the next roll not yet thrown."""
     return lambda events: sum(e["type"] == "play" for e in events) >= plays and events[-1]["type"] == "clock"
-
-
-@contextmanager
-def precondition() -> Iterator[None]:
-    """The set-up of a test, said apart: a failure there means the scene was not reached."""
-    try:
-        yield
-    except AssertionError as exc:
-        pytest.fail(f"precondition failed: {exc}")
 
 
 @pytest.mark.parametrize(("variant", "seed", "moment"), [
