@@ -116,14 +116,15 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
     opened: list[PtyTable] = []
 
     def open_(variant: Variant = Variant.BACKGAMMON, capability: Capability = Capability.STACKS, *,
-              settle: float = QUICK_SETTLE, flicker_rate: float = 0.0, line_noise: float = 0.0) -> PtyTable:
+              settle: float = QUICK_SETTLE, flicker_rate: float = 0.0, line_noise: float = 0.0,
+              length: int = 1) -> PtyTable:
         emulator = BoardEmulator(layout(Position.initial(variant)), capability=capability, heartbeat_ms=HEARTBEAT_MS,
                                  flicker_rate=flicker_rate, line_noise=line_noise, rng=random.Random(7))
         path = emulator.open_pty("board")
         assert path.startswith("/dev/")
         pins = MockFactory()
         table = Table.open(path, pin_factory=pins)
-        controller = Controller(Settings(variant=variant, length=1, settle_seconds=settle),
+        controller = Controller(Settings(variant=variant, length=length, settle_seconds=settle),
                                 Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
         pty = PtyTable(emulator, pins, table, controller)
         opened.append(pty)
@@ -314,3 +315,62 @@ def test_an_illegal_play_then_a_misplaced_checker_are_flagged_until_corrected(
     pty.emulator.move(13, 8)
     done_and_committed(pty, legal(before, (5, 2), "13/11 13/8"))
     assert pty.controller.flags == 2
+
+
+def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the_match(
+        open_table: Callable[..., PtyTable]) -> None:
+    from drivers.pinmap import DEFAULT_CUBE_PINS
+    from game.validate import validate_file
+
+    pty = open_table(length=3)
+    opening_roll(pty, *OPENING)
+    play_turn(pty, OPENING, "8/5 6/5")
+    # White puts the checkers back before Black rolls: a takeback, if both agree
+    pty.emulator.move(5, 8)
+    pty.emulator.move(5, 6)
+    pty.waiting(Waiting.TAKEBACK)
+    pty.press("white", ButtonKind.TAKE)
+    pty.press("black", ButtonKind.TAKE)
+    pty.waiting(Waiting.PLAY, Color.WHITE)
+    assert pty.controller.prompt.dice == OPENING and len(pty.journal("takeback")) == 1
+    play_turn(pty, OPENING, "24/21 21/20")
+    # Black doubles, White takes; White resigns a single game at 2
+    pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.BLACK)
+    pty.press("black", ButtonKind.DOUBLE)
+    pty.waiting(Waiting.CUBE_RESPONSE, Color.WHITE)
+    pty.press("white", ButtonKind.TAKE)
+    pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.BLACK)
+    assert pty.pins.pin(DEFAULT_CUBE_PINS.white).state  # the cube on White's side
+    roll(pty, Color.BLACK, REPLY)
+    before = pty.controller.match.position
+    reply = legal(before, REPLY, "24/18 13/9")
+    by_hand(pty, before, reply)
+    pty.settled_on()
+    pty.press("black", ButtonKind.DONE)
+    pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.WHITE)
+    pty.press("white", ButtonKind.PASS)
+    pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
+    pty.press("black", ButtonKind.TAKE)
+    pty.waiting(Waiting.SET_BOARD)
+    assert pty.controller.match.score == (0, 2) and pty.controller.match.crawford
+    # the Crawford game: set up, its LED lit, and nobody may double
+    pty.emulator.set_zones(layout(pty.controller.match.position))
+    opening_roll(pty, 1, 2)
+    assert pty.pins.pin(DEFAULT_CUBE_PINS.crawford).state
+    before = pty.controller.match.position
+    by_hand(pty, before, legal(before, (2, 1), "13/11 6/5"))
+    pty.settled_on()
+    pty.press("black", ButtonKind.DONE)
+    pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.WHITE)
+    assert not pty.controller.prompt.can_double
+    pty.press("white", ButtonKind.DOUBLE)
+    pty.pump(lambda: any("refused" in line for line in pty.controller.log), "the double refused")
+    assert pty.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
+    pty.press("white", ButtonKind.PASS)
+    pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
+    pty.press("black", ButtonKind.TAKE)
+    pty.waiting(Waiting.MATCH_OVER)
+    match = pty.controller.match
+    assert match.is_over and match.winner is Color.BLACK and match.score == (0, 3)
+    verdict = validate_file(str(pty.controller.journal.path))
+    assert verdict.exit_code == 0, verdict.render()
