@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 from drivers.zones import ZONE_COUNT, Capability, ZoneReading, zone_name
 from game.board import OWN_TO_BOARD, Variant
 from game.explain import BAR_ZONE, DieMove, Explainer, Explanation, Layout, layout
-from game.movegen import check_dice
+from game.movegen import check_dice, encode, single_move_walk
 from game.plays import Play, format_moves
 from game.position import Position
 
@@ -222,6 +222,7 @@ class Misplaced(Verdict):
 Key = tuple[object, ...]
 """What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
 Node = tuple[Layout, tuple[int, ...]]  # a board on the way, and the dice not yet used
+StateNode = tuple[bytes, tuple[int, ...]]  # the same, as the engine's compact state
 
 
 def _board_key(board: Layout, capability: Capability) -> Key:
@@ -340,33 +341,44 @@ class TurnReconciler:
         still under it, or the hit one on the bar with the hitter not yet moved. Sets
         `_next` (the boards that can follow each) and `_partial` (by key, with one way to each)."""
         high, low = sorted(self.dice, reverse=True)
-        self._root: Node = (layout(self.position), (high,) * 4 if high == low else (high, low))
-        levels: list[dict[Node, None]] = [{self._root: None}]
-        moves: dict[Node, list[tuple[DieMove, Node]]] = {}
+        dice = (high,) * 4 if high == low else (high, low)
+        self._root: Node = (layout(self.position), dice)
+        # Walk the legal single moves on the engine's compact states; boards only for the ways kept.
+        start, single_moves_of, to_position = single_move_walk(self.position)
+        levels: list[dict[StateNode, None]] = [{(start, dice): None}]
+        moves: dict[StateNode, list[tuple[DieMove, StateNode]]] = {}
         for _ in range(self._most):
-            level: dict[Node, None] = {}
+            level: dict[StateNode, None] = {}
             for node in levels[-1]:
-                board, left = node
+                state, left = node
                 out = moves[node] = []
                 for die in dict.fromkeys(left):
                     rest = list(left)
                     rest.remove(die)
-                    for new, move, broken in self._explainer.hand_moves(board, die):
-                        if not broken:
-                            child = (new, tuple(rest))
-                            out.append((move, child))
-                            level[child] = None
+                    for new, move in single_moves_of(state, die):
+                        child = (new, tuple(rest))
+                        out.append((DieMove(move, die), child))
+                        level[child] = None
             levels.append(level)
+        results = {encode(play.position) for play in self.plays}
         self._results = {layout(play.position) for play in self.plays}
-        good = {node for node in levels[-1] if node[0] in self._results} if self._most else set()
+        good = {node for node in levels[-1] if node[0] in results} if self._most else set()
         for level in reversed(levels[:-1]):
             good.update(node for node in level if any(child in good for _, child in moves[node]))
+        boards: dict[bytes, Layout] = {start: self._root[0]}
+
+        def board(node: StateNode) -> Node:
+            state, left = node
+            if state not in boards:
+                boards[state] = layout(to_position(state))
+            return boards[state], left
+
         self._next: dict[Node, list[tuple[DieMove | None, Node]]] = {}
         for node, out in moves.items():
             if node in good:
-                for move, child in out:
+                for die_move, child in out:
                     if child in good:
-                        self._link(node, move, child)
+                        self._link(board(node), die_move, board(child))
         self._keys = {node: self._key(node[0])
                       for parent, edges in self._next.items() for node in (parent, *(n for _, n in edges))}
         self._partial: dict[Key, list[tuple[Node, tuple[DieMove, ...]]]] = {}

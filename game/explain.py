@@ -63,9 +63,8 @@ OFF_ZONE = {Color.WHITE: 27, Color.BLACK: 28}
 
 def layout(position: Position) -> Layout:
     """Where the position's checkers physically stand."""
-    white, black = Color.WHITE.char, Color.BLACK.char
-    return (*position.points, white * position.bar[0], black * position.bar[1],
-            white * position.off[0], black * position.off[1])
+    bar, off = position.bar, position.off
+    return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
 
 
 class Breach(enum.Enum):

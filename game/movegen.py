@@ -99,6 +99,22 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
                  for state, move in _STEPS[position.variant](encode(position), die))
 
 
+Walk = tuple[State, Callable[[State, int], Iterator[tuple[State, Move]]], Callable[[State], Position]]
+
+
+def single_move_walk(position: Position) -> Walk:
+    """For walking many single moves fast: the position as a state, a function giving each legal
+    single move of a die from a state (the new state and the Move), and one turning a state back
+    into a position."""
+    step = _STEPS[position.variant]
+
+    def moves(state: State, die: int) -> Iterator[tuple[State, Move]]:
+        for new, raw in step(state, die):
+            yield new, _MOVE[raw]
+
+    return encode(position), moves, _decoder(position)
+
+
 def count_plays(position: Position, dice: Sequence[int]) -> int:
     """The number of legal plays, without building their positions."""
     return len(_found(position, dice))
