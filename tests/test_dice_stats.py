@@ -1,4 +1,5 @@
 import random
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,8 @@ def test_fair_dice_look_fair_and_loaded_dice_do_not() -> None:
 
 
 def test_a_records_dice_counts_opening_dice_as_faces_only() -> None:
-    events = [{"type": "opening_roll", "white": 3, "black": 3}, {"type": "opening_roll", "white": 5, "black": 2},
-              {"type": "roll", "dice": [4, 4]}, {"type": "play"}]
+    events: list[dict[str, Any]] = [
+        {"type": "opening_roll", "white": 3, "black": 3}, {"type": "opening_roll", "white": 5, "black": 2},
+        {"type": "roll", "dice": [4, 4]}, {"type": "play"}]
     stats = DiceStats.of_events(events)
     assert stats.faces == [0, 1, 2, 2, 1, 0] and stats.rolls == 1 and stats.doubles == 1

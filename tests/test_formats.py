@@ -2,6 +2,7 @@
 
 import json
 import re
+from typing import Any
 
 import gnubg
 import pytest
@@ -82,14 +83,15 @@ def test_malformed_positions_name_what_is_wrong(text: str, message: str) -> None
 
 def test_variant_rules_on_stacks() -> None:
     mixed = ["bw"] + ["w"] * 14 + [""] * 9
-    doc = {"variant": "backgammon", "turn": "white", "points": [list(s) for s in mixed]}
-    doc["points"][23] = ["b"] * 14
+    points = [list(s) for s in mixed]
+    doc: dict[str, Any] = {"variant": "backgammon", "turn": "white", "points": points}
+    points[23] = ["b"] * 14
     with pytest.raises(PositionError, match="both colours on one point"):
         Position.from_document(doc)
     doc["variant"] = "catchgammon"
     assert Position.from_document(doc).trapped(Color.BLACK) == (1,)
-    doc["points"][0] = ["b", "w", "b"]
-    doc["points"][1] = []
+    points[0] = ["b", "w", "b"]
+    points[1] = []
     with pytest.raises(PositionError, match="not one trapped checker"):
         Position.from_document(doc)
     rung = Position.initial(Variant.RUNGAMMON).to_document()

@@ -119,7 +119,7 @@ def test_peer_case(case: dict[str, Any]) -> None:
     position = _position(case)
     assert sum(s.count("w") for s in position.points) + position.off[0] == CHECKERS
     plays = position.legal_plays(tuple(case["dice"]))
-    sequences = _sequences(position, tuple(case["dice"]), plays)  # type: ignore[arg-type]
+    sequences = _sequences(position, tuple(case["dice"]), plays)
     steps = {step for seq in sequences for step in seq}
     first_steps = {seq[0] for seq in sequences}
     chains = {chain for seq in sequences for chain in _chains(seq)}
