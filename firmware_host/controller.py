@@ -19,7 +19,8 @@ count, during the roll prompt; a die merely re-reported after a reconnection nev
 
 Buttons: done ends a turn; double offers the cube (and, answering a double, beavers where
 allowed); take and pass answer a double, a resignation, a takeback request or an illegal
-play. Pass on your own turn, before rolling, resigns a single game. Where several legal
+play. Pass on your own turn, before rolling, starts a resignation: the display shows R1 (a
+single game); pass again for R2 (gammon) or R3 (the triple game), done offers it, take cancels. Where several legal
 plays look alike to the sensors, double cycles through them on the display (C1, C2, ...)
 and done confirms. The opening roll is one die per player: the die with the lower id is
 White's.
@@ -300,7 +301,18 @@ class Controller:
             if kind is ButtonKind.DOUBLE:
                 handler = lambda: self.match.double(player)  # noqa: E731
             elif kind is ButtonKind.PASS:
-                handler = lambda: self.match.resign(player, ResultKind.SINGLE)  # noqa: E731
+                self._choose_resignation(player, ResultKind.SINGLE)
+                return
+        elif waiting is Waiting.RESIGN_KIND and player is prompted:
+            offered = ResultKind(int(self.prompt.code[1]))
+            if kind is ButtonKind.PASS:
+                self._choose_resignation(player, ResultKind(offered % 3 + 1))
+                return
+            if kind is ButtonKind.TAKE:
+                self._advance()  # changed their mind
+                return
+            if kind is ButtonKind.DONE:
+                handler = lambda: self.match.resign(player, offered)  # noqa: E731
         elif waiting is Waiting.CUBE_RESPONSE and player is prompted:
             handler = {ButtonKind.TAKE: lambda: self.match.take(player),
                        ButtonKind.PASS: lambda: self.match.pass_(player),
@@ -328,6 +340,12 @@ class Controller:
             self._note(f"{player.value} pressed {kind.value}: nothing to do now ({self.prompt.describe()})")
             return
         self._act(handler)
+
+    def _choose_resignation(self, player: Color, kind: ResultKind) -> None:
+        name = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
+                ResultKind.TRIPLE: f"a {self.match.variant.triple_name}"}[kind]
+        self._publish(Waiting.RESIGN_KIND, player=player, position=self.match.position, code=f"R{int(kind)}",
+                      message=f"{player.value} resigns {name}?")
 
     def _done(self, player: Color) -> None:
         reconciler = self._reconciler

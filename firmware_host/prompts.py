@@ -19,6 +19,7 @@ class Waiting(enum.Enum):
     OPENING_ROLL = "opening roll"          # each player throws one die
     ROLL_OR_DOUBLE = "roll or double"      # `player` rolls, or doubles first
     CUBE_RESPONSE = "take or pass"         # `player` answers a double (take, pass, or beaver)
+    RESIGN_KIND = "resign: pass for more, done to offer, take to cancel"  # `player` chooses what to resign
     RESIGN_RESPONSE = "accept or decline"  # `player` answers a resignation
     PLAY = "play"                          # `player` moves checkers for `dice`, then presses done
     CORRECT = "correct the play"           # flagged: `player` must set the board to `expected` then play

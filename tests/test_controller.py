@@ -299,6 +299,8 @@ def test_crawford_game_shown_on_its_led_and_doubling_refused(make: Callable[...,
     hand(table, (8, 5), (6, 5))
     press(table, "white", ButtonKind.DONE)
     press(table, "black", ButtonKind.PASS)  # Black resigns a single game
+    assert waiting(table) is Waiting.RESIGN_KIND and "".join(table.table.display.text) == "R1"  # type: ignore[union-attr]
+    press(table, "black", ButtonKind.DONE)
     assert waiting(table) is Waiting.RESIGN_RESPONSE
     press(table, "white", ButtonKind.TAKE)
     match = table.controller.match
@@ -363,3 +365,27 @@ def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
     [choice] = of_type(table, "choice")
     assert choice["play"] == choices[1].notation() and choice["among"] == [p.notation() for p in choices]
     assert of_type(table, "play")[0]["position"] == choices[1].position.to_document()
+
+
+def test_resigning_a_gammon_chosen_on_the_display_and_cancelling(make: Callable[..., EmulatedTable]) -> None:
+    table = make()
+    opening(table, 3, 1)
+    hand(table, (8, 5), (6, 5))
+    press(table, "white", ButtonKind.DONE)
+    display = table.table.display
+    assert display is not None
+    press(table, "black", ButtonKind.PASS)
+    press(table, "black", ButtonKind.TAKE)  # changed their mind
+    assert waiting(table) is Waiting.ROLL_OR_DOUBLE and of_type(table, "resign") == []
+    press(table, "black", ButtonKind.PASS)
+    press(table, "black", ButtonKind.PASS)
+    assert "".join(display.text) == "R2"
+    press(table, "black", ButtonKind.PASS)
+    press(table, "black", ButtonKind.PASS)  # round again: R3, then R1, then R2
+    assert "".join(display.text) == "R1"
+    press(table, "black", ButtonKind.PASS)
+    press(table, "black", ButtonKind.DONE)
+    assert of_type(table, "resign")[0]["kind"] == "gammon" and waiting(table) is Waiting.RESIGN_RESPONSE
+    press(table, "white", ButtonKind.TAKE)
+    end = of_type(table, "game_end")[0]
+    assert (end["winner"], end["kind"], end["points"], end["reason"]) == ("white", "gammon", 2, "resign")

@@ -349,6 +349,8 @@ def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the
     pty.press("black", ButtonKind.DONE)
     pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.WHITE)
     pty.press("white", ButtonKind.PASS)
+    pty.waiting(Waiting.RESIGN_KIND, Color.WHITE)
+    pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
     pty.press("black", ButtonKind.TAKE)
     pty.waiting(Waiting.SET_BOARD)
@@ -367,6 +369,8 @@ def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the
     pty.pump(lambda: any("refused" in line for line in pty.controller.log), "the double refused")
     assert pty.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
     pty.press("white", ButtonKind.PASS)
+    pty.waiting(Waiting.RESIGN_KIND, Color.WHITE)
+    pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
     pty.press("black", ButtonKind.TAKE)
     pty.waiting(Waiting.MATCH_OVER)
