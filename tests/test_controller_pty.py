@@ -317,6 +317,15 @@ def test_an_illegal_play_then_a_misplaced_checker_are_flagged_until_corrected(
     assert pty.controller.flags == 2
 
 
+def resign_single_accepted(pty: PtyTable, player: Color) -> None:
+    """`player` resigns a single game on the display (pass, done) and the opponent accepts (take)."""
+    pty.press(name(player), ButtonKind.PASS)
+    pty.waiting(Waiting.RESIGN_KIND, player)
+    pty.press(name(player), ButtonKind.DONE)
+    pty.waiting(Waiting.RESIGN_RESPONSE, player.opponent)
+    pty.press(name(player.opponent), ButtonKind.TAKE)
+
+
 def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the_match(
         open_table: Callable[..., PtyTable]) -> None:
     from drivers.pinmap import DEFAULT_CUBE_PINS
@@ -348,11 +357,7 @@ def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the
     pty.settled_on()
     pty.press("black", ButtonKind.DONE)
     pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.WHITE)
-    pty.press("white", ButtonKind.PASS)
-    pty.waiting(Waiting.RESIGN_KIND, Color.WHITE)
-    pty.press("white", ButtonKind.DONE)
-    pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
-    pty.press("black", ButtonKind.TAKE)
+    resign_single_accepted(pty, Color.WHITE)
     pty.waiting(Waiting.SET_BOARD)
     assert pty.controller.match.score == (0, 2) and pty.controller.match.crawford
     # the Crawford game: set up, its LED lit, and nobody may double
@@ -368,11 +373,7 @@ def test_a_takeback_and_cube_actions_through_the_crawford_game_to_the_end_of_the
     pty.press("white", ButtonKind.DOUBLE)
     pty.pump(lambda: any("refused" in line for line in pty.controller.log), "the double refused")
     assert pty.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
-    pty.press("white", ButtonKind.PASS)
-    pty.waiting(Waiting.RESIGN_KIND, Color.WHITE)
-    pty.press("white", ButtonKind.DONE)
-    pty.waiting(Waiting.RESIGN_RESPONSE, Color.BLACK)
-    pty.press("black", ButtonKind.TAKE)
+    resign_single_accepted(pty, Color.WHITE)
     pty.waiting(Waiting.MATCH_OVER)
     match = pty.controller.match
     assert match.is_over and match.winner is Color.BLACK and match.score == (0, 3)

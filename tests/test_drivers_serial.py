@@ -370,9 +370,7 @@ def test_a_throw_whose_rolling_report_was_lost_still_arrives(
     with Dice(url, clock=clock) as dice:
         dice.connect(timeout=1.0)
         board.roll(4, 4)
-        for _ in range(20):
-            clock.advance(0.02)
-            dice.poll(0.0)
+        _let_pass(dice, clock, 20)
         before = dice.states()
         assert [(s.status, s.face) for s in before] == [(DieStatus.SETTLED, 4)] * 2
         board.port("board").drop_output()  # nothing of what follows gets through
@@ -380,9 +378,7 @@ def test_a_throw_whose_rolling_report_was_lost_still_arrives(
         for _ in range(10):
             board.scan()
         board.port("board").drop_output()
-        for _ in range(80):  # the next heartbeat carries the dice's state
-            clock.advance(0.02)
-            dice.poll(0.0)
+        _let_pass(dice, clock, 80)  # the next heartbeat carries the dice's state
         after = dice.states()
         assert [(s.status, s.face) for s in after] == [(DieStatus.SETTLED, 4)] * 2
         assert [s.throw for s in after] == [s.throw + 1 for s in before]
@@ -394,19 +390,12 @@ def test_dice_reported_after_a_reconnection_are_marked_resync(
     with Dice(url, clock=clock) as dice:
         dice.connect(timeout=1.0)
         board.roll(5, 3)
-        for _ in range(20):
-            clock.advance(0.02)
-            dice.poll(0.0)
-        while not dice.events.empty():
-            dice.events.get_nowait()
+        _let_pass(dice, clock, 20)
+        _drain_dice(dice)
         board.unplug()
-        for _ in range(300):  # silence: link down, then back off
-            clock.advance(0.02)
-            dice.poll(0.0)
+        _let_pass(dice, clock, 300)  # silence: link down, then back off
         board.replug()
-        for _ in range(400):
-            clock.advance(0.02)
-            dice.poll(0.0)
+        _let_pass(dice, clock, 400)
         states = _drain_dice(dice)
         assert [(s.face, s.resync) for s in states] == [(5, True), (3, True)]
 
@@ -418,3 +407,10 @@ def _drain_dice(dice: Dice) -> list[DieState]:
         if isinstance(event, DieState):
             out.append(event)
     return out
+
+
+def _let_pass(dice: Dice, clock: ManualClock, ticks: int) -> None:
+    """Let `ticks` scans of 20 ms pass, the driver reading what arrives."""
+    for _ in range(ticks):
+        clock.advance(0.02)
+        dice.poll(0.0)
