@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from drivers.errors import DriverError
-from drivers.zones import Capability
-from firmware_host.config import ConfigError, load_config, run_hardware
+from firmware_host.config import load_config, run_hardware
 from firmware_host.controller import Controller, Profile, Settings
 from firmware_host.emulated import EmulatedTable
+from firmware_host.errors import ConfigError
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
 from game.errors import GameError
+from game.zones import Capability
 
 
 def _settings(args: argparse.Namespace) -> Settings:

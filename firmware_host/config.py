@@ -18,15 +18,12 @@ from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, CubePins
 from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.errors import ConfigError
 from firmware_host.journal import Journal
 from firmware_host.table import Table
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
 from game.match import NO_OPTIONS, MatchOptions
-
-
-class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message names the file and the key."""
 
 
 @dataclass(frozen=True)

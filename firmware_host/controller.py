@@ -39,30 +39,19 @@ from typing import Any
 from drivers.cube_display import CubeDisplay
 from drivers.events import ButtonKind, ButtonPressed, DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.protocol import DieStatus
-from drivers.zones import Capability, ZoneReading
+from firmware_host.debounce import Debouncer
 from firmware_host.dice_stats import DiceStats
 from firmware_host.game_clock import GameClock
 from firmware_host.journal import Journal
 from firmware_host.physical import zones_position
 from firmware_host.prompts import Prompt, Waiting
-from firmware_host.reconcile import (
-    Ambiguous,
-    Debouncer,
-    Illegal,
-    Legal,
-    Misplaced,
-    TurnReconciler,
-    Verdict,
-    View,
-    board_diff,
-    sensed_view,
-)
+from firmware_host.reconcile import Ambiguous, Illegal, Legal, Misplaced, TurnReconciler, Verdict
 from game.board import Color, Variant
-from game.errors import GameError
+from game.errors import GameError, MatchActionError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
-from game.match_errors import MatchActionError
 from game.plays import Play
 from game.position import Position, ResultKind
+from game.zones import Capability, View, ZoneReading, sensed_view, zone_diff
 
 _log = logging.getLogger(__name__)
 
@@ -222,7 +211,7 @@ class Controller:
             if not isinstance(verdict, Misplaced):  # resuming mid-turn: a partial play may stand
                 self._advance()
                 return
-        diffs = board_diff(expected, self.zones, self.capability)
+        diffs = zone_diff(expected, self.zones, self.capability)
         if not diffs:
             self._note("the board is set")
             self._advance()
@@ -476,7 +465,7 @@ class Controller:
             self._publish(Waiting.MATCH_OVER, message=_match_over(match))
             return
         if match.phase is Phase.OPENING:
-            if self.zones is None or self.capability is None or board_diff(
+            if self.zones is None or self.capability is None or zone_diff(
                     match.position, self.zones, self.capability):
                 self._publish(Waiting.SET_BOARD, position=match.position, code="SC",
                               message=f"set up game {match.game_number}")
@@ -562,7 +551,7 @@ class Controller:
                                  "player": player.value if player else None,
                                  "game": self.match.game_number, "move": self.match.move_number + 1}
         if self.zones is not None:
-            event["sensed"] = [_reading_text(r) for r in self.zones]
+            event["sensed"] = [r.text() for r in self.zones]
         if expected is not None:
             event["expected"] = expected.to_document()
             image = self._flag_image(expected)
@@ -574,9 +563,9 @@ class Controller:
     def _flag_image(self, expected: Position) -> str | None:
         if not self.settings.images or self.zones is None:
             return None
-        from game.pictures import SensedZone, draw_discrepancy
+        from game.pictures import draw_discrepancy
 
-        sensed = {zone: _sensed_zone(SensedZone, reading) for zone, reading in enumerate(self.zones, start=1)}
+        sensed = dict(enumerate(self.zones, start=1))
         name = f"flags/flag-{self.flags:04d}.png"
         path = self.journal.directory / name
         path.parent.mkdir(exist_ok=True)
@@ -601,22 +590,6 @@ class Controller:
             if event.get("type") == "clock":
                 clock.reserve = {Color.WHITE: float(event["white"]), Color.BLACK: float(event["black"])}
         return clock
-
-
-def _reading_text(reading: ZoneReading) -> str:
-    if reading.stack is not None:
-        return reading.stack
-    if reading.white is not None and reading.black is not None:
-        return f"{reading.white}w{reading.black}b"
-    return str(reading.count)
-
-
-def _sensed_zone(kind: Any, reading: ZoneReading) -> Any:
-    if reading.stack is not None:
-        return kind.of(reading.stack)
-    if reading.white is not None and reading.black is not None:
-        return kind.of((reading.white, reading.black))
-    return kind.of(reading.count)
 
 
 def _describe_end(event: dict[str, Any]) -> str:

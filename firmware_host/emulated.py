@@ -18,12 +18,12 @@ from gpiozero.pins.mock import MockFactory
 from drivers.clock import ManualClock
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
-from drivers.zones import Capability
 from firmware_host.controller import Controller, Settings
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
+from game.zones import Capability
 
 TICK = 0.01
 """Seconds of table time per step of the loop."""

@@ -48,8 +48,9 @@ from drivers.protocol import (
     decode_message,
     encode_message,
 )
-from drivers.zones import MAX_STACK, POINTS, ZONE_COUNT, ZONES, Capability, ZoneReading
 from firmware_host.emulator_pty import PtyServer
+from firmware_host.errors import EmulatorError, ImpossibleAction
+from game.zones import MAX_STACK, POINTS, ZONE_COUNT, ZONES, Capability, ZoneReading
 
 if "firmware_host" not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append("firmware_host")
@@ -72,14 +73,6 @@ STANDARD_START = _standard_start()
 
 _registry: dict[str, BoardEmulator] = {}
 _registry_lock = threading.Lock()
-
-
-class EmulatorError(Exception):
-    """Root of the emulator's errors."""
-
-
-class ImpossibleAction(EmulatorError, ValueError):
-    """A physical action the board cannot undergo (lift from an empty zone...)."""
 
 
 @dataclass

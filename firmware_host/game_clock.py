@@ -10,18 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from firmware_host.errors import ClockNotRunning
 from game.board import Color
 
 DEFAULT_DELAY = 12.0
 DEFAULT_RESERVE_PER_POINT = 120.0
-
-
-class ClockError(Exception):
-    """Root of the clock's errors."""
-
-
-class ClockNotRunning(ClockError, RuntimeError):
-    """Stopped a clock that was not running."""
 
 
 @dataclass

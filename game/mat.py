@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from game.board import BAR, OFF, Color, Variant
+from game.errors import MatFormatError
 from game.match import NO_OPTIONS, Event, Match, MatchOptions, Phase
-from game.match_errors import RecordError
 from game.position import Position
 from game.replay import MAT_WINS, UNREADABLE, Replayer
 
@@ -41,10 +41,6 @@ _CELL = re.compile(r"[1-6][1-6]:|Doubles|Beavers|Takes|Drops|Wins", re.IGNORECAS
 _WINS = re.compile(r"Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
 _CUBE = re.compile(r"(Doubles|Beavers)(?:\s*=>\s*(\d+))?", re.IGNORECASE)
 _ANSWER = re.compile(r"(Takes|Drops)", re.IGNORECASE)
-
-
-class MatFormatError(RecordError):
-    """Text that is not a .mat transcript, or a match the format cannot hold."""
 
 
 # -- writing ------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from typing import Any
 
 from game.board import Color, Variant
 from game.cube import Cube
-from game.errors import GameError
-from game.match_errors import (
+from game.errors import (
     CrawfordNoDouble,
+    GameError,
     IllegalMove,
     InvalidDice,
     MatchActionError,

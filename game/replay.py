@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.board import Color, Variant
-from game.errors import GameError
+from game.errors import GameError, MatchActionError, RecordError, ReplayError
 from game.match import Event, Match, MatchOptions, Phase
-from game.match_errors import MatchActionError, RecordError
 from game.plays import Move, Play, parse_moves
 from game.position import Position, ResultKind
 from game.xgid import Xgid
@@ -49,14 +48,6 @@ class Problem:
                           if value is not None)
         text = f"{where}: {self.rule}" if where else self.rule
         return text + (f"\n    position: {self.position}" if self.position else "")
-
-
-class ReplayError(GameError, ValueError):
-    """The first problem of a record replayed strictly."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.describe())
-        self.problem = problem
 
 
 def replay(events: Iterable[Mapping[str, Any]]) -> Match:

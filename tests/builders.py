@@ -9,6 +9,7 @@ import pytest
 
 from game.board import CHECKERS, Color, Variant
 from game.position import Position
+from game.zones import ZoneReading
 
 
 def board(variant: Variant, turn: Color, white: dict[int, int], black: dict[int, int],
@@ -48,3 +49,17 @@ def precondition() -> Iterator[None]:
         yield
     except AssertionError as exc:
         pytest.fail(f"precondition failed: {exc}")
+
+
+def reading(short: str | tuple[int, int] | int) -> ZoneReading:
+    """A zone reading from a short form: a stack "bww", colour counts (white, black), or a count."""
+    if isinstance(short, str):
+        return ZoneReading.of_stack(short)
+    if isinstance(short, tuple):
+        return ZoneReading.of_colours(*short)
+    return ZoneReading.of_count(short)
+
+
+def readings(shorts: dict[int, str | tuple[int, int] | int]) -> dict[int, ZoneReading]:
+    """Zone readings by zone id, from short forms."""
+    return {zone: reading(short) for zone, short in shorts.items()}

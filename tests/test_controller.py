@@ -10,14 +10,13 @@ from typing import Any
 import pytest
 
 from drivers.events import ButtonKind, Player
-from drivers.zones import Capability
 from firmware_host.controller import Profile, Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.prompts import Waiting
 from game.board import Color, Variant
 from game.cli import main as game_main
-from game.explain import layout
 from game.match import MatchOptions
+from game.zones import Capability, layout
 
 
 def journal(table: EmulatedTable) -> list[dict[str, Any]]:

@@ -26,18 +26,16 @@ from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, DieState, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import DieStatus
-from drivers.zones import Capability
 from firmware_host.controller import Controller, Settings
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import hand_moves
 from firmware_host.prompts import Waiting
-from firmware_host.reconcile import sensed_view, view_of
 from firmware_host.table import Table
 from game.board import Color, Variant
-from game.explain import layout
 from game.plays import Play
 from game.position import Position
+from game.zones import Capability, layout, sensed_view, view_of
 
 HANG_GUARD = 20.0
 """Seconds: only to fail instead of hanging; nothing is timed."""

@@ -32,20 +32,19 @@ from gpiozero.pins.mock import MockFactory
 from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
-from drivers.zones import Capability
 from firmware_host.controller import Controller, Settings
 from firmware_host.emulated import TICK, EmulatedTable
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import Lift, Place, rearrangement
 from firmware_host.prompts import Waiting
-from firmware_host.reconcile import Partial, TurnReconciler, view_of
+from firmware_host.reconcile import Partial, TurnReconciler
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Color, Variant
-from game.explain import layout
 from game.position import Position
 from game.validate import validate_file
+from game.zones import Capability, layout, view_of
 
 REPO = Path(__file__).resolve().parent.parent
 HANG_GUARD = 120.0

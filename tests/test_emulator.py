@@ -17,8 +17,9 @@ from drivers.protocol import (
     decode_message,
     encode_message,
 )
-from drivers.zones import BLACK_BAR, WHITE_OFF, Capability, ZoneReading
-from firmware_host.emulator import STANDARD_START, BoardEmulator, ImpossibleAction
+from firmware_host.emulator import STANDARD_START, BoardEmulator
+from firmware_host.errors import ImpossibleAction
+from game.zones import BLACK_BAR, WHITE_OFF, Capability, ZoneReading
 
 
 def stacks(emulator: BoardEmulator) -> tuple[str | None, ...]:

@@ -14,8 +14,8 @@ from drivers.dice import Dice
 from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff
 from drivers.protocol import DieStatus
-from drivers.zones import ZONES, Capability, ZoneReading
 from firmware_host.emulator import BoardEmulator
+from game.zones import ZONES, Capability, ZoneReading
 
 HANG_GUARD = 20.0  # seconds: only to fail instead of hanging; nothing is timed
 

@@ -6,8 +6,7 @@ from itertools import count
 import pytest
 
 from game.board import Color, Variant
-from game.match import Match, MatchOptions, Phase, resolve_play
-from game.match_errors import (
+from game.errors import (
     CrawfordNoDouble,
     CubeNotAvailable,
     IllegalMove,
@@ -18,6 +17,7 @@ from game.match_errors import (
     OptionDisabled,
     WrongPhase,
 )
+from game.match import Match, MatchOptions, Phase, resolve_play
 from game.match_sim import step
 from game.position import Position, ResultKind
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from game.board import Color, Variant
+from game.errors import ReplayError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
 from game.match_sim import random_match
 from game.position import Position
@@ -24,7 +25,7 @@ from game.record import (
     replay_record,
     write_event,
 )
-from game.replay import Replayer, ReplayError
+from game.replay import Replayer
 
 MONEY = MatchOptions(jacoby=True, beavers=True, automatic_doubles=True, max_cube=64)
 CASES = [(variant, length, options) for variant in Variant
