@@ -30,3 +30,7 @@ class EmulatorError(TableError, RuntimeError):
 class ImpossibleAction(EmulatorError, ValueError):
     """A physical action the board cannot undergo (lift from an empty zone...)."""
 
+
+
+class JournalError(TableError, ValueError):
+    """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""

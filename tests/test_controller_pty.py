@@ -26,11 +26,12 @@ from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, DieState, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import DieStatus
-from firmware_host.controller import Controller, Settings
+from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import hand_moves
 from firmware_host.prompts import Waiting
+from firmware_host.settings import Settings
 from firmware_host.table import Table
 from game.board import Color, Variant
 from game.plays import Play
@@ -122,8 +123,8 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
         assert path.startswith("/dev/")
         pins = MockFactory()
         table = Table.open(path, pin_factory=pins)
-        controller = Controller(Settings(variant=variant, length=length, settle_seconds=settle),
-                                Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
+        controller = Controller.new(Settings(variant=variant, length=length, settle_seconds=settle),
+                                    Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
         pty = PtyTable(emulator, pins, table, controller)
         opened.append(pty)
         table.start()
