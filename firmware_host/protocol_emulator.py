@@ -19,7 +19,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
-from firmware_host.emulator import BoardEmulator, DiceWiring, EmulatorPort, PortName
+from firmware_host.emulator import BoardEmulator, DiceWiring
+from firmware_host.emulator_firmware import EmulatorPort, PortName
 from firmware_host.errors import EmulatorError
 from game.zones import Capability
 

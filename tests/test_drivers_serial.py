@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+import firmware_host.emulator_firmware as emulator_firmware
 from drivers.board import BoardSensor
 from drivers.clock import ManualClock
 from drivers.dice import Dice
@@ -262,14 +263,14 @@ def test_zone_leds_without_waiting_for_the_ack(clock: ManualClock,
     dark.close()
 
 
-def test_a_board_with_another_zone_count_is_refused(clock: ManualClock,
-                                                    emulator: tuple[BoardEmulator, str]) -> None:
-    emu, url = emulator
+def test_a_board_with_another_zone_count_is_refused(clock: ManualClock, emulator: tuple[BoardEmulator, str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _, url = emulator
 
-    def hello(features: Features) -> Hello:
+    def hello(board: BoardEmulator, features: Features) -> Hello:
         return Hello((1, 0, 0), features, Capability.COUNTS, 26, 15, 1000, 1)
 
-    emu.hello = hello  # type: ignore[method-assign]
+    monkeypatch.setattr(emulator_firmware, "hello", hello)
     with BoardSensor(url, clock=clock) as board:
         with pytest.raises(ReplyTimeout, match="board has 26 zones, the host expects 28"):
             board.connect(0.5)
