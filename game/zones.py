@@ -16,7 +16,7 @@ checker trapped under two white ones (Catchgammon).
     >>> start[23], ZoneReading.of_stack(start[23]).at(Capability.COUNTS)
     ('ww', ZoneReading(count=2, white=None, black=None, stack=None))
     >>> zone_name(25)
-"White's bar"
+    "White's bar"
 """
 
 from __future__ import annotations
