@@ -18,7 +18,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from drivers.cube_display import CubeDisplay
 from drivers.events import ButtonKind, ButtonPressed, DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
@@ -37,6 +36,7 @@ from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Choose, Commit, Flag, Turn
 from game.board import Color
 from game.errors import GameError, MatchActionError
+from game.events import GameEnd, MatchEnd
 from game.match import Match, Phase
 from game.plays import Play
 from game.position import Position, ResultKind
@@ -433,7 +433,7 @@ class Controller:
         self._written += len(new)
         for event in new:
             self.outputs.journal.write(event)
-            if event["type"] in ("game_end", "match_end"):
+            if event["type"] == "game_end" or event["type"] == "match_end":
                 self.outputs.note(_describe_end(event))
             if event["type"] == "play" and self.clock is not None:
                 if self.clock.running is not None:
@@ -521,13 +521,13 @@ class Controller:
                           move=self.match.move_number + 1, sensed=zones, expected=expected)
 
 
-def _describe_end(event: dict[str, Any]) -> str:
-    score = event.get("score") or {}
-    points = f"{score.get('white')}-{score.get('black')} (white-black)"
+def _describe_end(event: GameEnd | MatchEnd) -> str:
+    score = event["score"]
+    points = f"{score['white']}-{score['black']} (white-black)"
     if event["type"] == "match_end":
-        return f"match over: {event.get('winner') or 'nobody'} wins, score {points}"
-    winner = event.get("winner") or "nobody (remi)"
-    return f"game {event.get('game')} over: {winner} wins {event.get('points')} ({event.get('kind')}), score {points}"
+        return f"match over: {event['winner'] or 'nobody'} wins, score {points}"
+    winner = event["winner"] or "nobody (remi)"
+    return f"game {event['game']} over: {winner} wins {event['points']} ({event['kind']}), score {points}"
 
 
 def _match_over(match: Match) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
 from game.board import CHECKERS, Color, Variant
+from game.match import Match
 from game.position import Position
 from game.zones import ZoneReading
 
@@ -63,3 +65,8 @@ def reading(short: str | tuple[int, int] | int) -> ZoneReading:
 def readings(shorts: dict[int, str | tuple[int, int] | int]) -> dict[int, ZoneReading]:
     """Zone readings by zone id, from short forms."""
     return {zone: reading(short) for zone, short in shorts.items()}
+
+
+def records(match: Match) -> Sequence[Mapping[str, Any]]:
+    """A match's events read as the plain records a file holds (any field, no narrowing by type)."""
+    return match.events
