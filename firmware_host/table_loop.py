@@ -38,7 +38,7 @@ class TableLoop:
         for event in self._next_events():
             try:
                 self.controller.handle(event)
-            except Exception as exc:  # noqa: BLE001  (a table must keep running; the fault is logged)
+            except Exception as exc:
                 self.errors += 1
                 self.controller.outputs.note(f"error handling {event!r}: {exc!r}")
                 _log.exception("error handling %r", event)

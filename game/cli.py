@@ -58,7 +58,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
 
 def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read batch file {path!r}: {exc.strerror}") from None
     with handle:

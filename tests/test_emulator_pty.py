@@ -17,7 +17,7 @@ from drivers.protocol import DieStatus
 from firmware_host.emulator import BoardEmulator
 from game.zones import ZONES, Capability, ZoneReading
 
-HANG_GUARD = 20.0  # seconds: only to fail instead of hanging; nothing is timed
+HANG_GUARD = 60.0  # seconds: only to fail instead of hanging on a loaded machine; nothing is timed
 
 
 def wait_for(events: queue.Queue[Event], wanted: Callable[[Event], bool]) -> list[Event]:
