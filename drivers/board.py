@@ -78,6 +78,7 @@ class BoardSensor(DeviceRole):
         return True
 
     def link_up(self, hello: Hello) -> None:
+        """After each handshake: forget the zones and ask for a whole board if the board senses zones."""
         self._zones = None
         if Features.ZONES in hello.features:
             self._want_snapshot = True
@@ -85,6 +86,8 @@ class BoardSensor(DeviceRole):
                 self.link.send(SnapshotRequest())
 
     def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """A message from the board: snapshots and zone changes become events; the rest is not the board
+        sensor's."""
         source = self.link.source
         if isinstance(message, Snapshot) and len(message.zones) == ZONE_COUNT:
             if self._want_snapshot or message.zones != self._zones:
