@@ -46,7 +46,7 @@ from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Choose, Commit, Flag, Turn
 from game.board import Color
 from game.errors import GameError, MatchActionError
-from game.events import GameEnd, MatchEnd
+from game.events import MATCH_EVENT_TYPES, GameEnd, MatchEnd
 from game.match import Match, Phase
 from game.plays import Play
 from game.position import Position, ResultKind
@@ -121,9 +121,14 @@ class Controller:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
         controller = cls(settings, match, outputs, clock, DiceStats.of_events(match.events), resumed=True)
-        outputs.note(f"resumed from {journal.path}: game {match.game_number}, score {match.score}")
+        # A kill between the lines of one action: write what it implies (a game_end and the next
+        # game_start after the play that ended a game, the match_end, the dice statistics).
+        controller._written = sum(1 for e in history if e.get("type") in MATCH_EVENT_TYPES)
+        completed = controller._sync()
+        outputs.note(f"resumed from {journal.path}: game {match.game_number}, score {match.score}"
+                     + (f", completing {', '.join(completed)}" if completed else ""))
         outputs.write({"type": "resume", "game": match.game_number, "phase": match.phase.value})
-        if match.is_over and not any(e.get("type") == "dice_stats" for e in history):
+        if match.is_over and "match_end" not in completed and not any(e.get("type") == "dice_stats" for e in history):
             outputs.write({"type": "dice_stats", **controller.dice_stats.summary()})  # killed just before it
         controller._start()
         return controller
@@ -358,10 +363,10 @@ class Controller:
             return
         decision = turn.done(self.board.zones)
         if isinstance(decision, Commit):
-            if decision.among:
+            self._commit(decision.play)
+            if decision.among:  # after the play: a kill between the two never leaves a choice of no play
                 self.outputs.write({"type": "choice", "player": player.value, "play": decision.play.notation(),
                                     "among": [p.notation() for p in decision.among]})
-            self._commit(decision.play)
         elif isinstance(decision, Choose):
             self.outputs.note(decision.verdict.describe())
             self._show_choice()
@@ -392,8 +397,6 @@ class Controller:
         assert turn is not None and turn.illegal is not None
         explanation = turn.illegal.explanation
         before = self.match.position
-        self.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value,
-                            "game": self.match.game_number, "breach": explanation.describe()})
         try:
             after = zones_position(explanation.result, before.variant, before.turn)
         except (GameError, ValueError):  # e.g. two colours on one Backgammon point: no position to accept
@@ -401,8 +404,11 @@ class Controller:
             self._require_correction()
             return
         steps = [(m.move.source, m.move.target) for m in explanation.moves]
+        game = self.match.game_number
         self._act(lambda: self.match.accept_illegal_play(after, steps, explanation.describe()))
         self._before_last_play = before
+        self.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value, "game": game,
+                            "breach": explanation.describe()})
 
     def _require_correction(self) -> None:
         turn = self.turn
@@ -439,8 +445,8 @@ class Controller:
         self._sync()
         self._advance()
 
-    def _sync(self) -> None:
-        """Journal the match's new events (and the clocks after each play)."""
+    def _sync(self) -> list[str]:
+        """Journal the match's new events (and the clocks after each play); returns their types."""
         new = self.match.events_from(self._written)
         self._written += len(new)
         for event in new:
@@ -454,6 +460,7 @@ class Controller:
                                     "black": round(self.clock.reserve[Color.BLACK], 3)})
         if any(e["type"] == "match_end" for e in new):
             self.outputs.write({"type": "dice_stats", **self.dice_stats.summary()})
+        return [e["type"] for e in new]
 
     def _advance(self) -> None:
         """Publish the prompt that follows from the match's state."""
@@ -492,8 +499,9 @@ class Controller:
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.outputs.write({"type": "time_loss", "player": loser.value, "game": self.match.game_number})
+        game = self.match.game_number
         self._act(lambda: self.match.forfeit(loser, "time"))
+        self.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
 
     # -- out: prompts and the display ---------------------------------------------------
 
