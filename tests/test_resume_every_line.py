@@ -70,7 +70,7 @@ def test_the_journal_cut_after_any_line_resumes_to_the_same_match(variant: Varia
 
 
 def _next_match_event(events: list[dict[str, Any]], i: int) -> str:
-    return next(e["type"] for e in events[i + 1:] if e["type"] in MATCH_EVENT_TYPES)
+    return str(next(e["type"] for e in events[i + 1:] if e["type"] in MATCH_EVENT_TYPES))
 
 
 BOUNDARIES: dict[str, Callable[[list[dict[str, Any]], int], bool]] = {
