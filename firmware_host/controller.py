@@ -54,6 +54,9 @@ from game.zones import View, ZoneReading, sensed_view, zone_diff
 
 WallTime = Callable[[], float]
 
+OUT_OF_REACH = "CA"
+"""The display while a link is down (the cable)."""
+
 # Prompts during which nobody's clock runs.
 _CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK})
 
@@ -76,6 +79,11 @@ class Controller:
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
         self.prompt = Prompt(Waiting.SET_BOARD)
         self.link_up = False
+        self.links_down: set[str] = set()
+        """Links that went down and have not come back: while any is down the table judges
+        nothing, takes no press and the clocks stand."""
+        self._stood: Color | None = None
+        self._held_dice: list[DieState] = []
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
@@ -189,16 +197,21 @@ class Controller:
             self.board.announce(event.hello.capability)
             self.outputs.note(f"link up: {event.source}")
             self.outputs.write({"type": "link", "state": "up", "source": event.source})
+            if event.source in self.links_down:
+                self._back_in_reach(event.source)
         elif isinstance(event, FrameRejected):
             self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
         elif isinstance(event, LinkDown):
             self.link_up = False
             self.outputs.note(f"link down: {event.source}: {event.reason}")
             self.outputs.write({"type": "link", "state": "down", "source": event.source, "reason": event.reason})
+            self._out_of_reach(event.source)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
         self._now = max(self._now, now)
+        if self.links_down:
+            return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
         turn = self.turn
         if turn is not None and turn.done_pending and self.board.settled:
@@ -211,6 +224,36 @@ class Controller:
                 self._time_loss(loser)
 
     # -- the board ------------------------------------------------------------------------
+
+    def _out_of_reach(self, source: str) -> None:
+        """A link is down: stand the clocks and say so; nothing is judged until it is back."""
+        first = not self.links_down
+        self.links_down.add(source)
+        if not first:
+            return
+        if self.clock is not None and self.clock.running is not None:
+            self._stood = self.clock.running
+            self.clock.stop(self._now)
+        if self.turn is not None:
+            self.turn.done_pending = False
+        self._show(OUT_OF_REACH)
+        self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
+
+    def _back_in_reach(self, source: str) -> None:
+        """The link is back: the board is read afresh before anything is judged; the clock that
+        stood runs again and the display shows what it showed."""
+        self.links_down.discard(source)
+        if self.links_down:
+            return
+        self.board.forget()
+        if self.clock is not None and self._stood is not None:
+            self.clock.start(self._stood, self._now)
+        self._stood = None
+        self._show(self.prompt.code)
+        self.outputs.note("the board is back: reading it afresh")
+        held, self._held_dice = self._held_dice, []
+        for state in held:
+            self._die(state)
 
     def _expected_view(self, position: Position) -> View:
         assert self.board.capability is not None
@@ -274,6 +317,9 @@ class Controller:
     # -- dice ---------------------------------------------------------------------------
 
     def _die(self, state: DieState) -> None:
+        if self.links_down:  # dice on a link of their own: read once the board is back
+            self._held_dice.append(state)
+            return
         waiting = self.prompt.waiting
         outcome = self.dice.report(state, throw_expected=waiting in (Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE),
                                    moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
@@ -321,6 +367,10 @@ class Controller:
         }, anyone=frozenset({Waiting.TAKEBACK}))
 
     def _button(self, player: Color, button: ButtonKind) -> None:
+        if self.links_down:
+            self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
+                              "until it is back")
+            return
         action = self._buttons.action(self.prompt.waiting, self.prompt.player, player, button)
         if action is None:
             self._nothing_to_do(player, button)
