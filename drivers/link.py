@@ -44,6 +44,7 @@ from drivers.protocol import (
     Ping,
     Pong,
     decode_message,
+    describe_message,
     encode_message,
 )
 from drivers.protocol import FrameReader as _FrameReader
@@ -476,9 +477,10 @@ class DeviceRole:
         self.rejected[kind] += 1
         count = self.rejected[kind]
         if _is_power_of_ten(count):
-            _log.warning("%s: rejected %s, %s (%d so far): %r", self.link.source, kind, why, count, message)
+            detail = describe_message(message)
+            _log.warning("%s: rejected %s, %s (%d so far): %s", self.link.source, kind, why, count, detail)
             self.events.put(FrameRejected(source=self.link.source, timestamp=timestamp, reason=f"{kind}: {why}",
-                                          detail=repr(message), count=count))
+                                          detail=detail, count=count))
 
     def _require(self, feature: Features) -> Hello:
         hello = self.link.hello

@@ -415,6 +415,18 @@ def _payload(message: Message) -> tuple[MsgType, bytes]:
     raise TypeError(f"not a protocol message: {message!r}")
 
 
+def describe_message(message: Message) -> str:
+    """One short line for a log: the message's type and content, zone readings in their text form."""
+    match message:
+        case Snapshot(scan, capability, zones):
+            return f"SNAPSHOT scan {scan} {capability.name} [{' '.join(r.text() or '-' for r in zones)}]"
+        case ZoneChange(scan, zone, reading):
+            return f"ZONE_CHANGE scan {scan} zone {zone} {reading.capability.name} {reading.text() or '-'}"
+        case DieReport(die_id, status, face, battery_pct, throw):
+            return f"DIE_REPORT die {die_id:#x} {status.name} face {face} battery {battery_pct}% throw {throw}"
+    return repr(message)
+
+
 def encode_message(message: Message, seq: int) -> bytes:
     """The wire bytes of `message` sent as frame number `seq`."""
     msg_type, payload = _payload(message)

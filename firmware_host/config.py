@@ -77,7 +77,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
               "max_cube": Key("int", None, _power_of_two)},
     "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
               "reserve_per_point": Key("number", 120.0, _at_least(1))},
-    "record": {"dir": Key("str", "records/table")},
+    "record": {"dir": Key("str", "records/table"), "key": Key("str", "")},
 }
 
 
@@ -92,6 +92,8 @@ class HardwareConfig:
     cube_pins: CubePins
     settings: Settings
     record: Path
+    key_path: Path | None = None
+    """The table's signing key (None: `firmware_host.signing.default_key_path()`)."""
 
 
 def load_config(path: str | Path) -> HardwareConfig:
@@ -212,7 +214,8 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     cube = dict(values["gpio.cube"])
     cube_pins = CubePins(segments=tuple(cube.pop("segments")), digits=tuple(cube.pop("digits")), **cube)
     return HardwareConfig(board["port"], values["dice"]["source"], values["gpio"]["pin_factory"], buttons,
-                          cube_pins, settings, Path(values["record"]["dir"]))
+                          cube_pins, settings, Path(values["record"]["dir"]),
+                          Path(values["record"]["key"]) if values["record"]["key"] else None)
 
 
 def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:

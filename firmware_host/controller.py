@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from drivers.cube_display import CubeDisplay
 from drivers.events import (
@@ -84,6 +85,7 @@ class Controller:
         nothing, takes no press and the clocks stand."""
         self._stood: Color | None = None
         self._held_dice: list[DieState] = []
+        self._sign_due = False
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
@@ -99,17 +101,20 @@ class Controller:
     @classmethod
     def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
-        """A new match at a table whose journal is empty."""
-        if journal.history():
+        """A new match at a table whose journal holds none yet."""
+        if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
         match = Match(settings.variant, settings.length, settings.options, settings.players, clock=wall_time)
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
         controller = cls(settings, match, outputs, clock if settings.timed else None, DiceStats(), resumed=False)
+        if journal.key is not None and journal.lines == 0:  # the first line names the key that signs it
+            outputs.write({"type": "table_key", "key": journal.key.public})
         controller._written = 0
         controller._sync()
         outputs.write({"type": "controller_start", **settings.to_document()})
         controller._start()
+        controller._sign_if_due()
         return controller
 
     @classmethod
@@ -117,7 +122,7 @@ class Controller:
                zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
         """The match of a journal that a stopped or killed controller left, going on from its last event."""
         history = journal.history()
-        if not history:
+        if not any(e.get("type") == "match_start" for e in history):
             raise JournalError(f"{journal.path} holds no match to resume")
         match = Match.replay(history)
         match.use_clock(wall_time)  # a replayed match's clock stood at its last recorded time
@@ -138,8 +143,17 @@ class Controller:
         outputs.write({"type": "resume", "game": match.game_number, "phase": match.phase.value})
         if match.is_over and "match_end" not in completed and not any(e.get("type") == "dice_stats" for e in history):
             outputs.write({"type": "dice_stats", **controller.dice_stats.summary()})  # killed just before it
+        controller._sign_due = controller._sign_due or _ending_unsigned(history)
         controller._start()
+        controller._sign_if_due()
         return controller
+
+    @classmethod
+    def open(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
+             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
+        """The journal's match resumed, or a new one when it holds none (a table starting up)."""
+        start = cls.resume if journal.has_match() else cls.new
+        return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time)
 
     def _start(self) -> None:
         if self.match.is_over:
@@ -183,6 +197,12 @@ class Controller:
 
     def handle(self, event: Event) -> None:
         """One event from the drivers."""
+        try:
+            self._handle(event)
+        finally:
+            self._sign_if_due()
+
+    def _handle(self, event: Event) -> None:
         self._now = max(self._now, event.timestamp)
         if isinstance(event, SensorSnapshot):
             self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
@@ -209,6 +229,12 @@ class Controller:
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
+        try:
+            self._tick(now)
+        finally:
+            self._sign_if_due()
+
+    def _tick(self, now: float) -> None:
         self._now = max(self._now, now)
         if self.links_down:
             return  # nothing is judged and the clocks stand while the board is out of reach
@@ -510,7 +536,15 @@ class Controller:
                                     "black": round(self.clock.reserve[Color.BLACK], 3)})
         if any(e["type"] == "match_end" for e in new):
             self.outputs.write({"type": "dice_stats", **self.dice_stats.summary()})
+        if any(e["type"] in ("game_end", "match_end") for e in new):
+            self._sign_due = True  # once the notes that explain this action are written too
         return [e["type"] for e in new]
+
+    def _sign_if_due(self) -> None:
+        """Sign the journal after an action that ended a game or the match, and what explains it."""
+        if self._sign_due:
+            self._sign_due = False
+            self.outputs.sign()
 
     def _advance(self) -> None:
         """Publish the prompt that follows from the match's state."""
@@ -589,6 +623,16 @@ class Controller:
         zones: list[ZoneReading] | None = self.board.zones
         self.outputs.flag(kind, player=player, message=message, code=code, game=self.match.game_number,
                           move=self.match.move_number + 1, sensed=zones, expected=expected)
+
+
+def _ending_unsigned(history: list[dict[str, Any]]) -> bool:
+    """A game or the match ended after the journal's last signature (killed before it signed)."""
+    for event in reversed(history):
+        if event.get("type") == "signature":
+            return False
+        if event.get("type") in ("game_end", "match_end"):
+            return True
+    return False
 
 
 def _describe_end(event: GameEnd | MatchEnd) -> str:

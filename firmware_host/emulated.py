@@ -22,6 +22,7 @@ from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.settings import Settings
+from firmware_host.signing import TableKey
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop
@@ -45,9 +46,14 @@ class EmulatedTable:
     flicker_rate: float = 0.002
     players: bool = True
     """False: nobody plays by themselves; a test acts on `emulator` and `press` instead."""
+    signed: bool = True
+    """Sign the journal with the table's key (`firmware_host.signing`)."""
+    key_path: Path | None = None
+    """Where the table's key is (None: `default_key_path()`)."""
 
     def __post_init__(self) -> None:
-        self.journal = Journal(self.record)  # first: it sets aside a line cut short by a kill
+        key = TableKey.load_or_create(self.key_path) if self.signed else None
+        self.journal = Journal(self.record, key=key)  # first: it sets aside a line cut short by a kill
         history = self.journal.history()
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
         earlier = [float(e.get("t", 0.0)) for e in history]
@@ -61,9 +67,8 @@ class EmulatedTable:
         # mock pins do not bounce, and a fast simulation presses buttons closer than any debounce
         self.table = Table.open(f"emulator://{name}", pin_factory=self.pins, clock=self.clock, bounce_time=None)
         # the record's timestamps follow the table's clock, so a seed gives the same record
-        start = Controller.resume if history else Controller.new
-        controller = start(self.settings, self.journal, display=self.table.display,
-                           zone_leds=self.table.board.light_zones, wall_time=self.clock.now)
+        controller = Controller.open(self.settings, self.journal, display=self.table.display,
+                                     zone_leds=self.table.board.light_zones, wall_time=self.clock.now)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
         self.loop = TableLoop(controller, self._events, self.clock.now, after_step=self._people_act)
 
@@ -84,6 +89,7 @@ class EmulatedTable:
 
     def _events(self) -> list[Event]:
         self.clock.advance(TICK)
+        self.emulator.service()  # the board scans on its own clock, whether or not the host reads it
         self.table.poll()
         return self.table.drain()
 

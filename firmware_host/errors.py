@@ -34,3 +34,7 @@ class ImpossibleAction(EmulatorError, ValueError):
 
 class JournalError(TableError, ValueError):
     """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
+
+
+class KeyFileError(TableError, ValueError):
+    """The table's signing key cannot be used: readable by others, or not an Ed25519 key."""

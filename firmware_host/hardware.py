@@ -11,6 +11,7 @@ from drivers.events import Event
 from firmware_host.config import HardwareConfig
 from firmware_host.controller import Controller
 from firmware_host.journal import Journal
+from firmware_host.signing import TableKey
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop, write_mat
 from firmware_host.terminal import CLEAR, render
@@ -25,12 +26,12 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
 
         pin_factory = MockFactory()
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
-    with Journal(config.record) as journal:
+    with Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:
         table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
                            button_pins=config.button_pins, cube_pins=config.cube_pins)
         with table:
-            start = Controller.resume if journal.history() else Controller.new
-            controller = start(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
+            controller = Controller.open(config.settings, journal, display=table.display,
+                                         zone_leds=table.board.light_zones)
             table.start()
 
             def next_events() -> list[Event]:

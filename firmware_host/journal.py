@@ -4,8 +4,9 @@ flushed and fsynced line by line, so a controller killed at any moment resumes f
 The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
 emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `dice_stats`,
 `takeback_request`, `choice`), each with a `"t"` time stamp. Each line carries `prev`, the
-hash of the line before, so `python -m game validate` detects an edit that does not recompute
-the chain.
+hash of the line before. With the table's key (`firmware_host.signing`) the first line names
+the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
+anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
+from firmware_host.errors import JournalError
 from game.record import RecordWriter, read_record, replay_lines
+
+if TYPE_CHECKING:
+    from firmware_host.signing import TableKey
 
 JOURNAL_NAME = "journal.jsonl"
 
@@ -34,17 +39,33 @@ def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 class Journal:
     """Appends events to `DIR/journal.jsonl`, continuing the chain of what is there; a line cut
-    short by a kill is first set aside in `journal.cut`."""
+    short by a kill is first set aside in `journal.cut`. Given the table's `key`, a new journal is
+    signed with it (its first line, written by the controller, names it); an existing one must
+    name the same key, or none: then it stays unsigned."""
 
-    def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True) -> None:
+    def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True, key: TableKey | None = None) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.path = self.directory / JOURNAL_NAME
         self.recovered = _drop_cut_line(self.path)
         """The bytes of a line cut short by a kill, set aside (b"" when there was none)."""
+        existing = read_record(self.path) if self.path.exists() else []
+        self.lines = len(existing)
+        """Lines in the journal."""
+        first = existing[0].event if existing else None
+        named = first.get("key") if first is not None and first.get("type") == "table_key" else None
+        if key is not None and named is not None and named != key.public:
+            raise JournalError(f"{self.path} is signed by {named}, not by this table's key {key.public} "
+                               f"({key.path}): resume it at the table that began it")
+        if key is None and named is not None:
+            raise JournalError(f"{self.path} is signed by {named}: go on with it with that table's key")
+        self.key = key if key is not None and (named is not None or not existing) else None
+        """The key this journal is signed with (None: unsigned)."""
         self._writer = RecordWriter.append(self.path, fsync=fsync)
-        self.lines = 0
-        """Lines written by this Journal (not counting what was there before)."""
+
+    def has_match(self) -> bool:
+        """The journal holds a match to resume (not only the line naming its key)."""
+        return any(e.get("type") == "match_start" for e in self.history())
 
     def history(self) -> list[dict[str, Any]]:
         """Every event in the journal so far, checked (see `read_journal`)."""
@@ -54,6 +75,14 @@ class Journal:
         """Append one event, chained, flushed and fsynced."""
         self._writer.write(event)
         self.lines += 1
+
+    def sign(self, t: float) -> None:
+        """Sign the chain's head at time `t`: every line so far is then the table's (nothing when unsigned)."""
+        if self.key is None:
+            return
+        head = self._writer.prev
+        self.write({"type": "signature", "lines": self.lines, "head": head,
+                    "signature": self.key.sign(self.lines, head), "t": t})
 
     def close(self) -> None:
         """Close the file; the journal can be opened again to go on."""

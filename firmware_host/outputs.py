@@ -44,6 +44,10 @@ class Outputs:
         """One event into the journal, time-stamped by the wall clock."""
         self.journal.write({**event, "t": round(self._wall_time(), 3)})
 
+    def sign(self) -> None:
+        """Sign the journal's chain up to here (the table's key; nothing for an unsigned journal)."""
+        self.journal.sign(round(self._wall_time(), 3))
+
     def show(self, code: str, cube: Cube, crawford: bool) -> None:
         """Two characters on the cube display, or the cube itself when `code` is blank."""
         if self.display is None:

@@ -15,6 +15,7 @@ from functools import partial
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulator import BoardEmulator
+from firmware_host.errors import ImpossibleAction
 from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
@@ -47,7 +48,11 @@ class SimulatedTable:
     rng: random.Random
     habits: Habits = field(default_factory=Habits)
     mistakes: int = 0
+    recoveries: int = 0
+    """Times a hand found the board not as it expected and set it right."""
     _serial: int = -1
+    _goal: tuple[tuple[str, ...], Callable[[], object] | None] | None = None
+    """The board a plan makes, and the press that follows it (to recover a plan gone wrong)."""
     _script: list[tuple[float, Callable[[], object]]] = field(default_factory=list)
 
     # -- what the people do -----------------------------------------------------
@@ -58,6 +63,7 @@ class SimulatedTable:
             return
         self._serial = prompt.serial
         self._script.clear()
+        self._goal = None
         at = now + self._pause(self.habits.think)
         plan = {
             Waiting.SET_BOARD: self._set_board,
@@ -74,10 +80,25 @@ class SimulatedTable:
             plan(prompt, at)
 
     def act(self, now: float) -> None:
-        """Do whatever is due by `now`."""
+        """Do whatever is due by `now`. A hand that finds the board not as it expected (a checker
+        not where it should be) looks again and sets the board to what it was making."""
         while self._script and self._script[0][0] <= now:
             _, action = self._script.pop(0)
-            action()
+            try:
+                action()
+            except ImpossibleAction:
+                self.recoveries += 1
+                self._recover(now)
+                return
+
+    def _recover(self, now: float) -> None:
+        self._script.clear()
+        if self._goal is None:
+            return
+        wanted, then = self._goal
+        at = self._arrange(wanted, now + self._pause(self.habits.think))
+        if then is not None:
+            self._later(at + self._pause(self.habits.think), then)
 
     @property
     def busy(self) -> bool:
@@ -92,6 +113,7 @@ class SimulatedTable:
 
     def _set_board(self, prompt: Prompt, at: float) -> None:
         assert prompt.position is not None
+        self._goal = (layout(prompt.position), None)
         self._arrange(layout(prompt.position), at)
 
     def _opening_roll(self, prompt: Prompt, at: float) -> None:
@@ -121,20 +143,25 @@ class SimulatedTable:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         before = prompt.position
         plays = before.legal_plays(prompt.dice)
+        done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
+        self._goal = (layout(before), done)
         if plays:
             play = self._choose(plays, before.turn)
+            self._goal = (layout(play.position), done)
             if self.rng.random() < self.habits.mistake_rate:
                 at = self._mistake(before, play, at)
             else:
                 at = self._make(before, play, at)
-        self._later(at + self._pause(self.habits.think), partial(self.press, _name(prompt.player), ButtonKind.DONE))
+        self._later(at + self._pause(self.habits.think), done)
 
     def _correct(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         plays = prompt.position.legal_plays(prompt.dice)
         wanted = self._choose(plays, prompt.position.turn).position if plays else prompt.position
+        done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
+        self._goal = (layout(wanted), done)
         at = self._arrange(layout(wanted), at)
-        self._later(at + self._pause(self.habits.think), partial(self.press, _name(prompt.player), ButtonKind.DONE))
+        self._later(at + self._pause(self.habits.think), done)
 
     def _accept_or_correct(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None

@@ -98,9 +98,22 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """Replay a record or .mat through the rules, and check the record's integrity."""
     from game.validate import main as validate
 
-    return validate(args.file, out)
+    return validate(args.file, out, read_trust(args.trust))
+
+
+def read_trust(path: str | None) -> frozenset[str] | None:
+    """The public keys of a trust file (`--trust`), or None when none was given."""
+    if path is None:
+        return None
+    from game.integrity import read_trusted
+
+    try:
+        return read_trusted(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read trust file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
@@ -118,16 +131,25 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    """The match sheet of a record; the record's verdict and integrity first, as validate says them.
+    Exit 1 when the rules or the record's integrity have a problem (an unfinished match is none)."""
     from game.pictures import report_command
+    from game.validate import UNREADABLE, validate_file
 
+    verdict = validate_file(args.record, read_trust(args.trust))
+    if verdict.exit_code == UNREADABLE:
+        raise UsageError(f"cannot read {args.record!r}: {verdict.error}")
     try:
         written = report_command(args.record, args.out)
     except OSError as exc:
-        raise UsageError(f"cannot read {args.record!r} or write {args.out!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    integrity = verdict.integrity
+    rules = "LEGAL" if not verdict.problems else f"ILLEGAL ({len(verdict.problems)} problems: see validate)"
+    out.write(f"rules: {rules}\n" + (integrity.describe() if integrity else "integrity: a .mat transcript") + "\n")
     out.write("".join(f"wrote {path}\n" for path in written))
-    return 0
+    return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
     validate.add_argument("file")
+    validate.add_argument("--trust", metavar="KEYFILE",
+                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
     validate.set_defaults(run=cmd_validate)
 
     render = commands.add_parser("render", help="draw a position (and a play) as an image")
@@ -165,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     report = commands.add_parser("report", help="a match sheet of a JSON Lines record, as PDF or PNG")
     report.add_argument("record")
     report.add_argument("--out", required=True, help="match.pdf or match.png")
+    report.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
     report.set_defaults(run=cmd_report)
     return parser
 

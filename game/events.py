@@ -9,7 +9,8 @@ Each is a dict (a `TypedDict`, so it is written to JSON as it is) with its `type
     ('match_start', 0)
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: on Python 3.11 it hides NotRequired from TypedDict's
+# __optional_keys__.
 
 from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 

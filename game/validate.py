@@ -2,7 +2,10 @@
 
 Prints every game's result and score, then each problem (illegal play, wrong
 score, impossible cube action, broken hash chain) with its line, game, move and
-position. Exit code 0 when all is legal, 1 when something is not, 2 when the
+position, and apart from the rules the record's integrity (game/integrity.py): who
+signed it, whether every line is covered, whether it is complete or cut. Exit code 0
+when all is legal and the match is complete, 1 when something is not (an illegal play,
+a cut or unfinished record, a broken chain or signature, a key not trusted), 2 when the
 file cannot be read.
 """
 
@@ -15,6 +18,7 @@ from typing import TextIO
 
 from game.board import Color
 from game.errors import GameError
+from game.integrity import Integrity, check
 from game.mat import replay_mat
 from game.match import GameSummary, Match
 from game.record import read_lines, replay_lines
@@ -33,13 +37,20 @@ class Verdict:
     skipped_games: list[int] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     unknown: Counter[str] = field(default_factory=Counter)
+    integrity: Integrity | None = None
+    """The chain, the signatures and the cut, for a JSON Lines record (None for a .mat)."""
 
     @property
     def exit_code(self) -> int:
-        return UNREADABLE if self.error is not None else ILLEGAL if self.problems else LEGAL
+        """0 legal and complete, 1 illegal, unfinished or not intact, 2 unreadable."""
+        if self.error is not None:
+            return UNREADABLE
+        broken = self.integrity is not None and bool(self.integrity.problems)
+        return ILLEGAL if self.problems or broken or not self.complete else LEGAL
 
     @property
     def complete(self) -> bool:
+        """The match in the record has ended."""
         return self.match is not None and self.match.is_over
 
     def render(self) -> str:
@@ -63,7 +74,13 @@ class Verdict:
             lines.append(f"ignored {sum(self.unknown.values())} events of other types: {ignored}")
         for n, problem in enumerate(self.problems, 1):
             lines.append(f"problem {n}: {problem.describe()}")
+        lines.append(self.integrity.describe() if self.integrity is not None
+                     else "integrity: a .mat transcript carries no chain or signature")
         verdict = "LEGAL" if not self.problems else f"ILLEGAL ({len(self.problems)} problems)"
+        if not self.problems and not self.complete:
+            verdict += " so far: the match is not finished"
+        elif not self.problems and self.integrity is not None and self.integrity.problems:
+            verdict += " by the rules, but the record is not intact: " + "; ".join(self.integrity.problems)
         lines.append(f"verdict: {verdict}")
         return "\n".join(lines) + "\n"
 
@@ -88,8 +105,8 @@ def _final_line(m: Match) -> str:
             f"({m.phase.value})")
 
 
-def validate_file(path: str) -> Verdict:
-    """Replay a record or .mat file and judge it."""
+def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
+    """Replay a record or .mat file and judge it; `trusted` are the keys of a trust file."""
     verdict = Verdict(path)
     try:
         data = open(path, "rb").read()
@@ -100,7 +117,9 @@ def validate_file(path: str) -> Verdict:
     try:
         if start == b"{":
             verdict.kind = "record"
-            replayer = replay_lines(read_lines(data), strict=False)
+            lines = list(read_lines(data))
+            replayer = replay_lines(lines, strict=False)
+            verdict.integrity = check(lines, trusted)
         else:
             verdict.kind = "mat"
             replayer = replay_mat(data.decode("utf-8", errors="replace"), strict=False)
@@ -122,8 +141,8 @@ def _fill(verdict: Verdict, replayer: Replayer) -> None:
     verdict.unknown = replayer.unknown
 
 
-def main(path: str, out: TextIO) -> int:
+def main(path: str, out: TextIO, trusted: frozenset[str] | None = None) -> int:
     """Print the verdict on `path` to `out`; return the exit code (0 legal, 1 illegal, 2 unreadable)."""
-    verdict = validate_file(os.fspath(path))
+    verdict = validate_file(os.fspath(path), trusted)
     out.write(verdict.render())
     return verdict.exit_code

@@ -40,6 +40,7 @@ from firmware_host.physical import Lift, Place, rearrangement
 from firmware_host.prompts import Waiting
 from firmware_host.reconcile import Partial, TurnReconciler
 from firmware_host.settings import Settings
+from firmware_host.signing import TableKey
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Color, Variant
@@ -214,7 +215,7 @@ class Tables:
         table.table.close()
         table.table = Table.open(f"emulator://{table.emulator.name}", pin_factory=table.pins, clock=table.clock,
                                  bounce_time=None)
-        table.journal = Journal(table.record)
+        table.journal = Journal(table.record, key=TableKey.load_or_create())
         table.controller = Controller.resume(table.settings, table.journal, display=table.table.display,
                                              wall_time=table.clock.now)
         table.people = SimulatedTable(table.emulator, table.press, random.Random(table.seed), table.habits)
@@ -349,7 +350,7 @@ def test_a_line_cut_mid_write_is_moved_aside_and_a_real_table_goes_on(tmp_path: 
     assert (roll["type"], roll["player"], roll["dice"]) == ("roll", lost["player"], lost["dice"])
 
     emulator = BoardEmulator(layout(Position.from_document(lost["position"])), heartbeat_ms=100)
-    journal = Journal(record)
+    journal = Journal(record, key=TableKey.load_or_create())
     table = Table.open(emulator.open_pty("board"), pin_factory=(pins := MockFactory()))
     try:
         controller = Controller.resume(Settings(variant=Variant.BACKGAMMON, length=1, settle_seconds=0.05),
@@ -386,5 +387,6 @@ def test_a_line_cut_mid_write_is_moved_aside_and_a_real_table_goes_on(tmp_path: 
     assert [e["type"] for e in new[:2]] == ["resume", "link"] and new[0]["phase"] == "move"
     [play] = [e for e in new if e["type"] == "play"]
     assert {k: play[k] for k in ("player", "dice", "position")} == {k: lost[k] for k in ("player", "dice", "position")}
-    verdict = validate_file(str(record / "journal.jsonl"))
-    assert verdict.exit_code == 0 and not verdict.problems, verdict.render()
+    verdict = validate_file(str(record / "journal.jsonl"))  # legal so far, and intact: the match goes on
+    assert verdict.integrity is not None and not verdict.integrity.tampered
+    assert verdict.exit_code == 1 and not verdict.problems and not verdict.complete, verdict.render()

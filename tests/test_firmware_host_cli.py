@@ -64,7 +64,7 @@ dir = "{tmp_path / 'rec'}"
     assert run_hardware(loaded, quiet=True, max_seconds=1.5) == 1  # nobody played: not finished
     events = [json.loads(line) for line in (tmp_path / "rec" / "journal.jsonl").read_text().splitlines()]
     types = [e["type"] for e in events]
-    assert types[:3] == ["match_start", "game_start", "controller_start"]
+    assert types[:4] == ["table_key", "match_start", "game_start", "controller_start"]
     assert {"type": "link", "state": "up"}.items() <= next(e for e in events if e["type"] == "link").items()
 
 

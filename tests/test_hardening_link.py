@@ -97,3 +97,14 @@ def test_dice_lying_as_before_the_outage_are_no_throw(table: EmulatedTable) -> N
     outage(table)
     back(table)
     assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE and types(table).count("roll") == 0
+
+
+def test_the_board_moves_on_its_own_clock_while_the_host_waits_to_reconnect(table: EmulatedTable) -> None:
+    """A real board scans whether or not the host reads it: a checker slid while the host is
+    between two reconnection attempts has landed when the hand next reaches for it."""
+    table.emulator.unplug()
+    table.wait(8.0)  # the link is down, retrying with longer and longer pauses
+    table.emulator.slide(13, 11)
+    table.wait(0.3)
+    assert table.emulator.zones()[10] == "w" and table.emulator.hand() == ""
+    table.emulator.lift(11)  # the simulated people's next move of that checker (it crashed the table)

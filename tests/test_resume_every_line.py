@@ -16,6 +16,7 @@ from firmware_host.controller import Controller
 from firmware_host.emulated import EmulatedTable
 from firmware_host.journal import JOURNAL_NAME, Journal, read_journal
 from firmware_host.settings import Settings
+from firmware_host.signing import TableKey
 from game.board import Variant
 from game.events import MATCH_EVENT_TYPES
 from game.validate import validate_file
@@ -58,8 +59,8 @@ def test_the_journal_cut_after_any_line_resumes_to_the_same_match(variant: Varia
         record = root / f"{variant.value}-{cut}"
         record.mkdir()
         (record / JOURNAL_NAME).write_bytes(b"".join(lines[:cut]))
-        with Journal(record) as journal:
-            controller = Controller.resume(settings(variant), journal, wall_time=lambda: 5000.0)
+        with Journal(record, key=TableKey.load_or_create()) as journal:
+            controller = Controller.open(settings(variant), journal, wall_time=lambda: 5000.0)
         resumed = read_journal(record)  # chain and rules hold after the resume wrote its lines
         played = match_types(resumed)
         assert played == full[:len(played)], f"cut after line {cut}: the resumed record is another match"

@@ -109,10 +109,11 @@ def test_unknown_events_are_ignored_and_counted(tmp_path: Path) -> None:
     assert code == 0 and "ignored 3 events of other types: referee_flag x1, sensor x2" in text
 
 
-def test_an_unfinished_record_is_legal_and_says_so(tmp_path: Path) -> None:
+def test_an_unfinished_record_is_legal_so_far_says_so_and_is_not_accepted(tmp_path: Path) -> None:
     events = list(records(sample())[:30])
     verdict = validate_file(str(write_events(tmp_path / "part.jsonl", events)))
-    assert verdict.exit_code == 0 and not verdict.complete and "not finished" in verdict.render()
+    assert verdict.exit_code == 1 and not verdict.problems and not verdict.complete
+    assert "not finished" in verdict.render() and "verdict: LEGAL" in verdict.render()
 
 
 def test_a_mat_transcript_is_validated(tmp_path: Path) -> None:
