@@ -86,3 +86,7 @@ class BoxMustTakeHalf(CubeNotAvailable):
 
 class PartnerNotAllowed(MatchActionError):
     """A box partner the rules do not allow: the captain, the box itself, or a second partner."""
+
+
+class PlayerNameError(MatchActionError):
+    """A player's name that cannot be used: not text, empty, padded with spaces, or too long."""

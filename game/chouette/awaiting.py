@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .options import PARTNER_PLAYERS, Side
 
 if TYPE_CHECKING:
-    from .session import ChouetteSession, Phase
+    from .state import Phase, SessionState
 
 _ANSWERS = {Side.TEAM: {"take": "take", "pass": "pass_", "beaver": "beaver"},
             Side.BOX: {"take": "box_take", "pass": "box_pass", "beaver": "box_beaver"}}
@@ -38,7 +38,7 @@ class Awaiting:
 
     def describe(self) -> str:
         """In words, for messages: "the box to take, pass or beaver Bob's cube"."""
-        from .session import Phase
+        from .state import Phase
 
         if self.phase is Phase.SEATING:
             return f"waiting for the throws of {', '.join(self.throwers)}"
@@ -59,9 +59,9 @@ class Awaiting:
         return text
 
 
-def awaiting(session: ChouetteSession) -> Awaiting:
+def awaiting(session: SessionState) -> Awaiting:
     """What `session` waits for now."""
-    from .session import Phase
+    from .state import Phase
 
     phase = session.phase
     if phase is Phase.SEATING:
