@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -125,7 +126,8 @@ def test_a_player_joining_between_games_goes_to_the_end_of_the_line() -> None:
 def test_joining_or_leaving_once_the_game_has_begun_is_refused() -> None:
     s = seated("Ann", "Bob", "Cy", "Dee")
     s.opening_roll(4, 4)  # equal dice: still the opening, but the game has begun
-    for action in (lambda: s.join("Eve"), lambda: s.leave("Dee"), s.stop):
+    actions: list[Callable[[], None]] = [lambda: s.join("Eve"), lambda: s.leave("Dee"), s.stop]
+    for action in actions:
         with pytest.raises(WrongPhase, match="has begun"):
             action()
     s.opening_roll(4, 2)
@@ -494,7 +496,7 @@ def test_automatic_doubles_equal_opening_dice_double_every_cube_once_a_game() ->
 
 
 def _four_initial_doubles(**options: bool) -> ChouetteSession:
-    s = seated("Ann", "Bob", "Cy", "Dee", "Eve", **options)
+    s = seated("Ann", "Bob", "Cy", "Dee", "Eve", variant=Variant.BACKGAMMON, **options)
     team_on_roll(s)
     for member in ("Bob", "Cy", "Dee", "Eve"):
         s.double(member)
