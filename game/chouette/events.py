@@ -6,7 +6,6 @@ events follow the action that causes them, and a validator recomputes and compar
 Points are whole numbers, or halves (x.5) when a box shares its results with a partner.
 """
 
-from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 

@@ -75,22 +75,27 @@ class ChouetteReplayer:
             raise ReplayError(Problem("the record holds no chouette_start event"))
         return self.session
 
-    def report(self, rule: str, line: int | None = None, *, skip: bool = True) -> None:
-        """Record a problem where the session stands; skip the rest of the game if `skip`."""
+    def report(self, rule: str, line: int | None = None, *, game: Any = None, skip: bool = True) -> None:
+        """Record a problem where the session stands; skip the rest of the game if `skip`.
+
+        `game` is the game the faulty event names, when the rules have already gone on to the
+        next one (a wrong `settle` is seen after its game has ended by the rules).
+        """
         s = self.session
         problem = Problem(rule, line)
-        in_game = s is not None and s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE)
         if s is not None:
-            problem = (Problem(rule, line, s.game_number, s.move_number + 1, position_text(s)) if in_game
-                       else Problem(rule, line, s.game_number if s.game_number else None))
+            number = game if isinstance(game, int) and not isinstance(game, bool) else s.game_number
+            in_game = number == s.game_number and s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE)
+            problem = (Problem(rule, line, number, s.move_number + 1, position_text(s)) if in_game
+                       else Problem(rule, line, number or None))
         if self.strict:
             raise ReplayError(problem)
         self.problems.append(problem)
         if skip and s is not None:
             self._skipping = True
             self._pending.clear()
-            if s.game_number and s.game_number not in self.skipped_games and s.phase is not Phase.SEATING:
-                self.skipped_games.append(s.game_number)
+            if problem.game and problem.game not in self.skipped_games and s.phase is not Phase.SEATING:
+                self.skipped_games.append(problem.game)
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
         kind = event.get("type") if isinstance(event, Mapping) else None
@@ -118,9 +123,9 @@ class ChouetteReplayer:
                 assert kind in ACTIONS
                 self._action(event)
         except MatchActionError as exc:
-            self.report(exc.reason, line)
+            self.report(exc.reason, line, game=event.get("game"))
         except GameError as exc:
-            self.report(str(exc), line)
+            self.report(str(exc), line, game=event.get("game"))
 
     def finish(self) -> None:
         """The record has ended: derived events still owed are a problem (the record was cut)."""
@@ -200,8 +205,11 @@ class ChouetteReplayer:
         else:
             s.play(Play(tuple(Move(a, b) for a, b in moves), position))
 
-    def _compare(self, expected: Mapping[str, Any], recorded: Mapping[str, Any]) -> None:
-        """The rules' event against the record's, every field but the time stamp."""
+    def _compare(self, expected: ChouetteEvent, recorded: Mapping[str, Any]) -> None:
+        """The rules' event against the record's, every field but the time stamp, which it takes."""
+        stamp = recorded.get("t")
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            expected["t"] = float(stamp)
         wrong = []
         for key, value in expected.items():
             if key in NOT_COMPARED:

@@ -245,7 +245,7 @@ class ChouetteSession(SessionState):
         if verb == "beaver" and not self.options.beavers:
             raise OptionDisabled("this chouette plays no beavers", self._context())
         stakes = self._stakes_now()
-        self._member_acts_for(side, member, stakes)
+        self._member_acts_for(member, stakes)
         settled = self._op(lambda: stakes.answer(side, member, verb))
         actor, value, now = self.box if side is Side.BOX else member, stakes[member].cube.value, self._clock()
         if verb == "take":

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from itertools import count
 
 from game.board import Variant
-from game.match_errors import BoxMustTakeHalf
 from game.position import Position
 
 from .options import ChouetteOptions, Side
@@ -134,15 +133,10 @@ class SimulatedChouette:
             s.roll(self.rng.randint(1, 6), self.rng.randint(1, 6))
             return
         assert wait.side is not None and wait.player is not None
-        verb = self.style(wait.player).answer(s.position, wait.side, side, "beaver" in " ".join(wait.actions))
-        if verb == "beaver" and s.cube(wait.member).beavered:
-            verb = "take"
-        if verb == "pass" and wait.side is Side.BOX:
-            try:
-                s.box_pass(wait.member)
-            except BoxMustTakeHalf:
-                s.box_take(wait.member)
-            return
+        verbs = [a.removeprefix("box_").rstrip("_") for a in wait.actions if "double" not in a]
+        verb = self.style(wait.player).answer(s.position, wait.side, side, "beaver" in verbs)
+        if verb not in verbs:  # a house rule refuses it (the box must take half)
+            verb = "take" if "take" in verbs else verbs[0]
         method = {"take": "take", "pass": "pass_", "beaver": "beaver"}[verb]
         getattr(s, method if wait.side is Side.TEAM else "box_" + verb)(wait.member)
 

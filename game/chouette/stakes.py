@@ -119,8 +119,9 @@ class Stakes:
         member = ex.next_offer()
         if member is None:
             return None
+        side = ex.doubler.other
         verbs = ("take", "pass", "beaver") if self.options.beavers else ("take", "pass")
-        return Decision(ex.doubler.other, member, verbs)
+        return Decision(side, member, tuple(v for v in verbs if self._half_refusal(side, member, v) is None))
 
     def doubling_refusal(self, side: Side, member: str) -> MatchActionError | None:
         """Why `side` may not turn `member`'s cube now (None when it may), whose turn it is aside."""
@@ -181,9 +182,11 @@ class Stakes:
                              f"{decision.member}'s)")
         if side is not decision.side:
             raise NotYourTurn(f"the {decision.side.value} answers {member}'s cube, not the {side.value}")
+        half = self._half_refusal(side, member, verb)
+        if half is not None:
+            raise half
         if verb not in decision.verbs:
             raise WrongPhase(f"{member}'s cube can be " + " or ".join(decision.verbs) + f", not {verb}")
-        self._check_half(side, member, verb)
         ex.open = False
         settled: list[Stake] = []
         for each in self._moved(member):
@@ -242,18 +245,20 @@ class Stakes:
             return [s for s in self.stakes.values() if s.in_game]
         return [self.stakes[member]]
 
-    def _check_half(self, side: Side, member: str, verb: str) -> None:
+    def _half_refusal(self, side: Side, member: str, verb: str) -> BoxMustTakeHalf | None:
+        """The house rule's refusal of the box's answer, if it refuses it."""
         ex = self.exchange
         assert ex is not None
         if not (self.options.box_takes_half and side is Side.BOX and ex.doubler is Side.TEAM
                 and ex.beaver is None and member in ex.initial and len(ex.initial) >= 2):
-            return
+            return None
         n = len(ex.initial)
         need = n if len(self.order) == 2 else ceil(n / 2)
         left = n - ex.initial_taken - ex.initial_passed - 1  # initial cubes to answer after this one
         taken = ex.initial_taken + (verb != "pass")
         if taken and taken + left < need:
-            raise BoxMustTakeHalf(
+            return BoxMustTakeHalf(
                 f"{n} initial cubes were turned at once: the box takes at least {need} of them or passes "
                 f"all; it has taken {ex.initial_taken} and passed {ex.initial_passed}, so it cannot "
                 f"{verb} {member}'s")
+        return None

@@ -220,11 +220,7 @@ class SessionState:
 
     def may_double(self, side: Side, member: str) -> bool:
         """Whether `side` may turn `member`'s cube now."""
-        try:
-            self._check_double(side, member)
-        except MatchActionError:
-            return False
-        return True
+        return self._double_refusal(side, member) is None
 
     @property
     def can_take_back(self) -> bool:
@@ -236,26 +232,43 @@ class SessionState:
         return self._captain if self.on_roll is Side.TEAM else self.box
 
     def _check_double(self, side: Side, member: str) -> None:
-        self._require(Phase.ROLL, Phase.DOUBLED)
-        stakes = self._stakes_now()
-        if self.on_roll is not side:
-            raise NotYourTurn(f"the {side.value} cannot turn a cube: the {side.other.value} is on roll",
-                              self._context())
-        if self._board.doubled:
-            raise CubeNotAvailable(f"the {side.value} has turned its cubes this turn: it rolls now", self._context())
-        self._member_acts_for(side, member, stakes)
-        refusal = stakes.doubling_refusal(side, member)
+        refusal = self._double_refusal(side, member)
         if refusal is not None:
-            raise type(refusal)(f"the {side.value} cannot turn {member}'s cube: {refusal.reason}", self._context())
+            raise type(refusal)(refusal.reason, self._context())
 
-    def _member_acts_for(self, side: Side, member: str, stakes: Stakes) -> None:
+    def _double_refusal(self, side: Side, member: str) -> MatchActionError | None:
+        """Why `side` may not turn `member`'s cube now (None when it may), without the costly context."""
+        phase = self._board.phase
+        if phase is Phase.OVER:
+            return MatchOver("the chouette session is over")
+        if phase not in (Phase.ROLL, Phase.DOUBLED) or self._stakes is None:
+            return WrongPhase(f"cubes are turned before the roll: the phase is {phase.value}")
+        if self.on_roll is not side:
+            return NotYourTurn(f"the {side.value} cannot turn a cube: the {side.other.value} is on roll")
+        if self._board.doubled:
+            return CubeNotAvailable(f"the {side.value} has turned its cubes this turn: it rolls now")
+        refusal = self._member_refusal(member, self._stakes)
+        if refusal is not None:
+            return refusal
+        refusal = self._stakes.doubling_refusal(side, member)
+        if refusal is not None:
+            return type(refusal)(f"the {side.value} cannot turn {member}'s cube: {refusal.reason}")
+        return None
+
+    def _member_acts_for(self, member: str, stakes: Stakes) -> None:
+        refusal = self._member_refusal(member, stakes)
+        if refusal is not None:
+            raise type(refusal)(refusal.reason, self._context())
+
+    def _member_refusal(self, member: str, stakes: Stakes) -> MatchActionError | None:
         """The member named must be on the team; with a team cube only the captain decides."""
         if member not in stakes.stakes:
-            raise UnknownPlayer(f"{member} is not on the team of game {self._game} "
-                                f"(team: {', '.join(stakes.order)})", self._context())
+            return UnknownPlayer(f"{member} is not on the team of game {self._game} "
+                                 f"(team: {', '.join(stakes.order)})")
         if self.options.team_cube and member != self._captain:
-            raise NotYourTurn(f"with one team cube the captain ({self._captain}) turns and answers it, "
-                              f"not {member}", self._context())
+            return NotYourTurn(f"with one team cube the captain ({self._captain}) turns and answers it, "
+                               f"not {member}")
+        return None
 
     def _stakes_now(self) -> Stakes:
         if self._stakes is None:

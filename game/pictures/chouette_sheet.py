@@ -164,12 +164,15 @@ def _plays(game: _Game, variant: Variant) -> SheetGame:
     end = game.end
     if end is None:
         return replace(played, number=game.number, result="")
-    winner = {"team": "The team", "box": "The box"}.get(str(end.get("winner")))
-    text = "A Remi: no result" if winner is None else f"{winner} wins {end.get('kind')}"
+    captain, kind = end.get("captain"), end.get("kind")
+    if end.get("winner") == "team":
+        text = f"{captain} (captain) beats the box, {kind}"
+    elif end.get("winner") == "box":
+        text = f"The box beats {captain} (captain), {kind}"
+    else:
+        text = "A Remi"
     if end.get("reason") == "pass":
-        text += " (cubes passed)"
-    results = end.get("results", {})
-    text += ": " + ", ".join(f"{name} {signed(Fraction(points))}" for name, points in results.items())
+        text += ", cubes passed"
     return replace(played, number=game.number, result=text)
 
 
