@@ -50,6 +50,7 @@ def cmd_convert(record: str, out_dir: str, out: TextIO) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    """Write a simulated session's record; print its totals."""
     options = ChouetteOptions(**{name: getattr(args, name) for name in ChouetteOptions().to_document()})
     players = [p.strip() for p in args.players.split(",")]
     session = simulate(players, args.games, args.seed, Variant(args.variant), options,
@@ -65,6 +66,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m game.chouette`."""
     parser = argparse.ArgumentParser(prog="python -m game.chouette", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -85,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    """Run the command line; 2 with one line on stderr for input that cannot be used."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "convert":

@@ -14,6 +14,8 @@ Totals = dict[str, Points]  # every player ever seated, in the order they came
 
 
 class ChouetteStart(TypedDict):
+    """The first line: the variant, the house options and the players as given."""
+
     type: Literal["chouette_start"]
     t: float
     variant: str
@@ -23,6 +25,8 @@ class ChouetteStart(TypedDict):
 
 
 class SeatThrow(TypedDict):
+    """A player's throw for the order (tied players throw again)."""
+
     type: Literal["seat_throw"]
     t: float
     player: str
@@ -30,6 +34,8 @@ class SeatThrow(TypedDict):
 
 
 class Seating(TypedDict):
+    """Derived: the throws settled the order; the box and the line behind it."""
+
     type: Literal["seating"]
     t: float
     box: str
@@ -37,6 +43,8 @@ class Seating(TypedDict):
 
 
 class GameStart(TypedDict):
+    """Derived: a game begins, with its box, captain, line and the totals before it."""
+
     type: Literal["game_start"]
     t: float
     game: int
@@ -48,24 +56,32 @@ class GameStart(TypedDict):
 
 
 class Join(TypedDict):
+    """A player arrives between games and joins at the end of the line."""
+
     type: Literal["join"]
     t: float
     player: str
 
 
 class Leave(TypedDict):
+    """A player leaves between games."""
+
     type: Literal["leave"]
     t: float
     player: str
 
 
 class Partner(TypedDict):
+    """The box takes a partner for this game (option, six players or more)."""
+
     type: Literal["partner"]
     t: float
     player: str
 
 
 class Line(TypedDict):
+    """Derived: the roster after a join, a leave or a partner."""
+
     type: Literal["line"]
     t: float
     box: str
@@ -76,6 +92,8 @@ class Line(TypedDict):
 
 
 class OpeningRoll(TypedDict):
+    """The captain's and the box's dice for the opening roll."""
+
     type: Literal["opening_roll"]
     t: float
     game: int
@@ -84,6 +102,8 @@ class OpeningRoll(TypedDict):
 
 
 class AutomaticDouble(TypedDict):
+    """Derived: equal opening dice doubled every cube (option, once a game)."""
+
     type: Literal["automatic_double"]
     t: float
     game: int
@@ -91,6 +111,8 @@ class AutomaticDouble(TypedDict):
 
 
 class Roll(TypedDict):
+    """The side on roll rolls."""
+
     type: Literal["roll"]
     t: float
     game: int
@@ -100,6 +122,8 @@ class Roll(TypedDict):
 
 
 class Play(TypedDict):
+    """The captain or the box plays the dice; `position` is the position after the play."""
+
     type: Literal["play"]
     t: float
     game: int
@@ -112,6 +136,8 @@ class Play(TypedDict):
 
 
 class Takeback(TypedDict):
+    """The last play is taken back."""
+
     type: Literal["takeback"]
     t: float
     game: int
@@ -120,6 +146,8 @@ class Takeback(TypedDict):
 
 
 class Double(TypedDict):
+    """The side on roll turns a member's cube."""
+
     type: Literal["double"]
     t: float
     game: int
@@ -129,6 +157,8 @@ class Double(TypedDict):
 
 
 class Take(TypedDict):
+    """A double or a beaver is taken."""
+
     type: Literal["take"]
     t: float
     game: int
@@ -138,6 +168,8 @@ class Take(TypedDict):
 
 
 class Beaver(TypedDict):
+    """A doubled player takes and at once redoubles, keeping the cube (option)."""
+
     type: Literal["beaver"]
     t: float
     game: int
@@ -147,6 +179,8 @@ class Beaver(TypedDict):
 
 
 class Pass(TypedDict):
+    """A double or a beaver is passed: the member's game against the box settles."""
+
     type: Literal["pass"]
     t: float
     game: int
@@ -155,6 +189,8 @@ class Pass(TypedDict):
 
 
 class Settle(TypedDict):
+    """Derived: a member's game against the box ended, by a pass or on the board."""
+
     type: Literal["settle"]
     t: float
     game: int
@@ -166,6 +202,8 @@ class Settle(TypedDict):
 
 
 class Captain(TypedDict):
+    """Derived: the captain's game settled; the next member in line still in captains."""
+
     type: Literal["captain"]
     t: float
     game: int
@@ -174,6 +212,8 @@ class Captain(TypedDict):
 
 
 class GameEnd(TypedDict):
+    """Derived: no member is left in the game; everyone's result and the totals."""
+
     type: Literal["game_end"]
     t: float
     game: int
@@ -186,6 +226,8 @@ class GameEnd(TypedDict):
 
 
 class Rotation(TypedDict):
+    """Derived: the roles of the next game."""
+
     type: Literal["rotation"]
     t: float
     game: int
@@ -196,6 +238,8 @@ class Rotation(TypedDict):
 
 
 class SessionEnd(TypedDict):
+    """The session stops between games."""
+
     type: Literal["session_end"]
     t: float
     games: int

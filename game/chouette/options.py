@@ -30,10 +30,12 @@ class Side(enum.Enum):
 
     @classmethod
     def of(cls, color: Color) -> Side:
+        """The side that plays `color`."""
         return cls.TEAM if color is Color.WHITE else cls.BOX
 
     @property
     def other(self) -> Side:
+        """The side across the board."""
         return Side.BOX if self is Side.TEAM else Side.TEAM
 
 
@@ -60,10 +62,12 @@ class ChouetteOptions:
                                  "with one team cube there is one decision")
 
     def to_document(self) -> dict[str, bool]:
+        """The options as the record writes them."""
         return asdict(self)
 
     @classmethod
     def from_document(cls, doc: Any) -> ChouetteOptions:
+        """Read the record's options; refuses unknown keys and non-booleans."""
         names = {f.name for f in fields(cls)}
         if not isinstance(doc, Mapping) or set(doc) - names or not all(isinstance(v, bool) for v in doc.values()):
             raise OptionDisabled(f"chouette options must be an object of booleans with keys among "

@@ -71,6 +71,7 @@ class ChouetteReplayer:
         return list(self._pending)
 
     def result(self) -> ChouetteSession:
+        """The session replayed so far."""
         if self.session is None:
             raise ReplayError(Problem("the record holds no chouette_start event"))
         return self.session
@@ -98,6 +99,7 @@ class ChouetteReplayer:
                 self.skipped_games.append(problem.game)
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
+        """Apply (or check) one event of the record, read at `line`."""
         kind = event.get("type") if isinstance(event, Mapping) else None
         if not isinstance(kind, str) or kind not in EVENT_TYPES:
             self.unknown[str(kind)] += 1

@@ -22,6 +22,7 @@ class Roster:
 
     @property
     def captain(self) -> str:
+        """The first in line: the captain of the game about to start."""
         return self.line[0]
 
     @property
@@ -54,6 +55,7 @@ class Roster:
         return Roster(box, line, None if partner in (box, line[0]) else partner)  # a captain is no partner
 
     def with_partner(self, partner: str | None) -> Roster:
+        """The roster with `partner` (None: no partner)."""
         return replace(self, partner=partner)
 
     def rotated(self, final_captain: str, box_beaten: bool, losers: Sequence[str]) -> tuple[Roster, tuple[str, ...]]:
@@ -70,5 +72,6 @@ class Roster:
         return Roster(box, stay + tuple(p for p in to_end if p != box)), to_end
 
     def describe(self) -> str:
+        """Who sits where, for messages."""
         partner = f", partner {self.partner}" if self.partner else ""
         return f"box {self.box}, line {' '.join(self.line)}{partner}"

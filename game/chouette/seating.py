@@ -19,6 +19,7 @@ class Seating:
 
     @property
     def done(self) -> bool:
+        """Whether every tie is broken."""
         return all(len(group) == 1 for group in self._groups)
 
     @property

@@ -42,6 +42,7 @@ class CubeStyle:
         return cls(rng.uniform(0.08, 0.18), rng.uniform(0.12, 0.25), rng.uniform(0.02, 0.08))
 
     def doubles(self, position: Position, side: Side, on_roll: Side | None) -> bool:
+        """Whether this player turns the cube for `side` now."""
         return lead(position, side, on_roll) >= self.double_at
 
     def answer(self, position: Position, side: Side, on_roll: Side | None, beavers: bool) -> str:
@@ -70,11 +71,13 @@ class SimulatedChouette:
     _turn: tuple[int, int] | None = None
 
     def style(self, player: str) -> CubeStyle:
+        """`player`'s cube style, drawn from the seed the first time it is asked."""
         if player not in self.styles:
             self.styles[player] = CubeStyle.drawn(random.Random(f"{self.rng.random()}:{player}"))
         return self.styles[player]
 
     def run(self, max_actions: int = 1_000_000) -> ChouetteSession:
+        """Step until the session stops (at most `max_actions` steps)."""
         for _ in range(max_actions):
             if self.session.is_over:
                 break

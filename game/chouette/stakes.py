@@ -43,9 +43,11 @@ class Stake:
 
     @property
     def in_game(self) -> bool:
+        """Whether the member still plays this game."""
         return self.result is None
 
     def describe(self) -> str:
+        """The cube and the settlement, for messages."""
         cube = self.cube
         text = f"{self.member} {cube.value}"
         if cube.owner is not None:
@@ -71,10 +73,12 @@ class Exchange:
     initial_passed: int = 0
 
     def next_offer(self) -> str | None:
+        """The first offered cube not answered yet, in team order."""
         return next((m for m in self.offers if m not in self.answered), None)
 
     @property
     def complete(self) -> bool:
+        """Whether every offered cube of the turn is answered (no beaver waits)."""
         return self.beaver is None and self.next_offer() is None
 
 
@@ -107,6 +111,7 @@ class Stakes:
                                 f"(team: {', '.join(self.order)})") from None
 
     def in_game(self) -> tuple[str, ...]:
+        """The members still in the game, in team order."""
         return tuple(m for m in self.order if self.stakes[m].in_game)
 
     def decision(self) -> Decision | None:
@@ -235,6 +240,7 @@ class Stakes:
         return settled
 
     def describe(self) -> str:
+        """Every member's cube, for messages."""
         return "cubes " + "; ".join(self.stakes[m].describe() for m in self.order)
 
     # -- internals ---------------------------------------------------------------------

@@ -45,6 +45,8 @@ _T = TypeVar("_T")
 
 
 class Phase(enum.Enum):
+    """What a chouette session waits for."""
+
     SEATING = "seating"  # the players throw for the order
     OPENING = "opening"  # between games: joining, leaving, a partner; then the opening roll
     ROLL = "roll"  # the side on roll may turn cubes, or roll
@@ -110,45 +112,56 @@ class SessionState:
 
     @property
     def events(self) -> tuple[ev.ChouetteEvent, ...]:
+        """Every event so far, in order, as the record holds them."""
         return tuple(self._events)
 
     def events_from(self, index: int) -> list[ev.ChouetteEvent]:
+        """The events from number `index` on (0 = chouette_start)."""
         return self._events[index:]
 
     @property
     def event_count(self) -> int:
+        """How many events there are."""
         return len(self._events)
 
     @property
     def games(self) -> tuple[ChouetteGame, ...]:
+        """The games played to their end, in order."""
         return tuple(self._games)
 
     @property
     def phase(self) -> Phase:
+        """What the session waits for, in one word."""
         return self._board.phase
 
     @property
     def is_over(self) -> bool:
+        """Whether the session has stopped."""
         return self._board.phase is Phase.OVER
 
     @property
     def game_number(self) -> int:
+        """The game in progress, or about to start (1, 2, ...; 0 while seating)."""
         return self._game
 
     @property
     def move_number(self) -> int:
+        """Plays made so far in this game."""
         return self._board.move_number
 
     @property
     def seating(self) -> Seating:
+        """The throws for the order."""
         return self._seating
 
     @property
     def roster(self) -> Roster:
+        """The box, the line and the partner."""
         return self._roster
 
     @property
     def box(self) -> str:
+        """The player in the box."""
         return self._roster.box
 
     @property
@@ -158,6 +171,7 @@ class SessionState:
 
     @property
     def partner(self) -> str | None:
+        """The box's partner in this game, if any."""
         return self._roster.partner
 
     @property
@@ -177,14 +191,17 @@ class SessionState:
 
     @property
     def position(self) -> Position:
+        """The position on the board."""
         return self._board.position
 
     @property
     def dice(self) -> tuple[int, int] | None:
+        """The dice to be played, once rolled."""
         return self._board.dice
 
     @property
     def on_roll(self) -> Side | None:
+        """The side whose turn it is (None between games)."""
         if self._board.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE):
             return Side.of(self._board.position.turn)
         return None
@@ -195,6 +212,7 @@ class SessionState:
         return self._stakes
 
     def cube(self, member: str) -> Cube:
+        """`member`'s cube in this game."""
         return self._stakes_now()[member].cube
 
     def in_game(self, member: str) -> bool:
@@ -214,6 +232,7 @@ class SessionState:
         return awaiting(self)
 
     def legal_plays(self) -> tuple[Play, ...]:
+        """The legal plays of the roll to be played, as in a two-player game."""
         self._require(Phase.MOVE)
         assert self._board.dice is not None
         return self._board.position.legal_plays(self._board.dice)

@@ -37,9 +37,11 @@ class ChouetteVerdict:
 
     @property
     def exit_code(self) -> int:
+        """0 legal, 1 illegal, 2 unreadable."""
         return UNREADABLE if self.error is not None else ILLEGAL if self.problems else LEGAL
 
     def render(self) -> str:
+        """The verdict as the command prints it."""
         if self.error is not None:
             return f"{self.path}: cannot read: {self.error}\nverdict: UNREADABLE\n"
         s = self.session

@@ -43,6 +43,8 @@ class ScoreCell:
 
 @dataclass(frozen=True, slots=True)
 class ScoreRow:
+    """One game of the table: every player's cell; `finished` False for a game the record cuts off."""
+
     game: int
     cells: dict[str, ScoreCell]
     finished: bool = True
@@ -50,6 +52,8 @@ class ScoreRow:
 
 @dataclass(frozen=True, slots=True)
 class ChouetteSheet:
+    """What the score sheet shows: the table, the totals, and each game's heading and plays."""
+
     variant: Variant
     options: str
     players: tuple[str, ...]  # every player, in the order they came
