@@ -21,7 +21,7 @@ from game.errors import GameError
 from game.match_errors import MatchActionError, RecordError
 from game.plays import Move, Play
 from game.position import Position
-from game.replay import Problem, ReplayError
+from game.replay import Problem, ReplayError, _dice, _int, _short
 from game.xgid import Xgid
 
 from .events import ACTIONS, DERIVED, EVENT_TYPES, ChouetteEvent
@@ -258,28 +258,8 @@ def position_text(s: ChouetteSession) -> str:
     return str(Xgid(s.position, dice=s.dice, match_length=0))
 
 
-def _short(value: Any) -> str:
-    if isinstance(value, Mapping) and "points" in value:
-        return "a different position"
-    return repr(value)
-
-
 def _text(event: Mapping[str, Any], key: str) -> str:
     value = event.get(key)
     if not isinstance(value, str):
         raise RecordError(f"'{key}' must be a player's name, got {value!r}")
     return value
-
-
-def _int(event: Mapping[str, Any], key: str) -> int:
-    value = event.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"'{key}' must be a whole number, got {value!r}")
-    return value
-
-
-def _dice(event: Mapping[str, Any]) -> tuple[int, int]:
-    dice = event.get("dice")
-    if not isinstance(dice, list) or len(dice) != 2 or not all(isinstance(d, int) for d in dice):
-        raise RecordError(f"'dice' must be [d1, d2], got {dice!r}")
-    return dice[0], dice[1]

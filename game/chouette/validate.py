@@ -18,7 +18,7 @@ from game.record import chain_problems, read_lines
 from game.replay import Problem
 
 from .options import signed
-from .replay import ChouetteReplayer
+from .replay import ChouetteReplayer, is_chouette_record
 from .session import ChouetteGame, ChouetteSession
 
 LEGAL, ILLEGAL, UNREADABLE = 0, 1, 2
@@ -125,8 +125,7 @@ def main(path: str, out: TextIO) -> int | None:
         data = open(os.fspath(path), "rb").read()
     except OSError:
         return None  # the match validator says why it cannot be read
-    first = next((line.event for line in read_lines(data)), None)
-    if first is None or first.get("type") != "chouette_start":
+    if not is_chouette_record(line.event for line in read_lines(data)):
         return None
     verdict = validate_chouette(os.fspath(path), data)
     out.write(verdict.render())
