@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Literal
 
 from drivers.protocol import DieStatus, Hello
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 Player = Literal["white", "black"]
 PLAYERS: tuple[Player, Player] = ("white", "black")

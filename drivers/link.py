@@ -24,13 +24,13 @@ import serial
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import (
-    ConfigError,
+    DriverConfigError,
+    DriverStateError,
     LinkError,
     MalformedMessage,
     ReplyTimeout,
     UnsupportedFeature,
     UnsupportedVersion,
-    UsageError,
 )
 from drivers.events import Event, LinkDown, LinkUp
 from drivers.protocol import (
@@ -46,7 +46,7 @@ from drivers.protocol import (
     encode_message,
 )
 from drivers.protocol import FrameReader as _FrameReader
-from drivers.zones import ZONE_COUNT
+from game.zones import ZONE_COUNT
 
 HEARTBEAT_MISSES = 3
 """Silence for this many announced heartbeat periods means the link is dead."""
@@ -122,7 +122,7 @@ class SerialLink:
             self._port: serial.SerialBase = serial.serial_for_url(
                 port, baudrate=baudrate, do_not_open=True)
         except ValueError as error:
-            raise ConfigError(f"cannot use serial port {port!r}: {error}") from error
+            raise DriverConfigError(f"cannot use serial port {port!r}: {error}") from error
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source if source is not None else port
         self._clock = clock
@@ -173,15 +173,15 @@ class SerialLink:
     def poll(self, timeout: float = 0.0) -> None:
         """Do what is due (connect, read, notice silence) waiting up to `timeout` for bytes."""
         if self._thread is not None and threading.current_thread() is not self._thread:
-            raise UsageError(f"{self.source}: poll() while the reader thread runs")
+            raise DriverStateError(f"{self.source}: poll() while the reader thread runs")
         if self._state is _State.CLOSED:
-            raise UsageError(f"{self.source}: poll() on a closed link")
+            raise DriverStateError(f"{self.source}: poll() on a closed link")
         self._step(timeout)
 
     def start(self) -> None:
         """Poll in a daemon thread until `close()`."""
         if self._thread is not None:
-            raise UsageError(f"{self.source}: reader thread already started")
+            raise DriverStateError(f"{self.source}: reader thread already started")
         self._thread = threading.Thread(target=self._run, name=f"link {self.source}",
                                         daemon=True)
         self._thread.start()
@@ -414,7 +414,7 @@ class DeviceRole:
     def __init__(self, port: SerialLink | str, options: LinkOptions) -> None:
         if isinstance(port, SerialLink):
             if options:
-                raise ConfigError(f"link options {sorted(options)} given with a shared link")
+                raise DriverConfigError(f"link options {sorted(options)} given with a shared link")
             self.link, self._owns_link = port, False
         else:
             self.link, self._owns_link = SerialLink(port, **options), True

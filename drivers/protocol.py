@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 
 from drivers.errors import MalformedMessage, ProtocolError, UnsupportedVersion
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 PROTOCOL_VERSION = 1
 BAUD_RATE = 460_800

@@ -16,18 +16,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from drivers.errors import DriverError
-from drivers.zones import Capability
-from firmware_host.config import ConfigError, load_config, run_hardware
-from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.config import load_config
+from firmware_host.controller import Controller
 from firmware_host.emulated import EmulatedTable
+from firmware_host.errors import TableError
+from firmware_host.hardware import run_hardware
+from firmware_host.settings import Profile, Settings
+from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
 from game.errors import GameError
+from game.zones import Capability
 
 
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings(variant=Variant(args.variant), length=args.match_to or None,
-                    profile=Profile(args.profile), clock=not args.no_clock)
+                    profile=Profile(args.profile), timed=not args.no_clock)
 
 
 def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
@@ -93,10 +97,9 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
           f"{len(match.games)} games, {controller.flags} referee flags, "
           f"{table.people.mistakes} mistakes made on purpose")
     print(f"dice: {controller.dice_stats.describe()}")
-    if finished and match.variant is Variant.BACKGAMMON:
-        from game.mat import export_mat
-
-        (table.record / "match.mat").write_text(export_mat(match), encoding="utf-8")
+    if table.loop.errors:
+        print(f"{table.loop.errors} events could not be handled (see the log)")
+    write_mat(controller, table.record)
     print(f"record: {table.journal.path}")
     return 0 if finished else 1
 
@@ -104,11 +107,11 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     """Dice statistics of each match's journal, and of all of them together (the session)."""
     from firmware_host.dice_stats import DiceStats
-    from firmware_host.journal import Journal
+    from firmware_host.journal import read_journal
 
     session = DiceStats()
     for directory in args.record:
-        events = Journal.existing(directory)
+        events = read_journal(directory)
         if not events:
             print(f"error: no journal in {directory}", file=sys.stderr)
             return 2
@@ -153,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code: int = args.run(args)
-    except (ConfigError, GameError, DriverError, OSError) as exc:
+    except (TableError, GameError, DriverError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return code

@@ -1,36 +1,27 @@
-"""`python -m firmware_host run --config FILE`: a table of real hardware, from a TOML file.
+"""A table's configuration, read from a TOML file (`python -m firmware_host run --config FILE`).
 
 hardware_docs/example-config.toml documents every key; only [board] port is required.
 """
 
 from __future__ import annotations
 
-import logging
-import queue
-import sys
-import time
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, CubePins
-from firmware_host.controller import Controller, Profile, Settings
-from firmware_host.journal import Journal
-from firmware_host.table import Table
-from firmware_host.terminal import CLEAR, render
+from firmware_host.errors import ConfigError
+from firmware_host.settings import Profile, Settings
 from game.board import Variant
 from game.match import NO_OPTIONS, MatchOptions
 
 
-class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message names the file and the key."""
-
-
 @dataclass(frozen=True)
 class HardwareConfig:
+    """Everything a real table needs: its ports, pins, match settings and record directory."""
+
     board_port: str
     dice: str
     pin_factory: str
@@ -41,6 +32,7 @@ class HardwareConfig:
 
 
 def load_config(path: str | Path) -> HardwareConfig:
+    """Read and check a configuration file (raises `ConfigError` naming the file and the key)."""
     try:
         raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -87,56 +79,8 @@ def _parse(raw: dict[str, Any]) -> HardwareConfig:
     settings = Settings(
         variant=Variant(match.get("variant", "backgammon")), length=length or None, options=options,
         players=(str(players[0]), str(players[1])), profile=Profile(match.get("profile", "tournament")),
-        settle_seconds=float(board.get("settle_seconds", 0.3)), clock=bool(clock.get("enabled", True)),
+        settle_seconds=float(board.get("settle_seconds", 0.3)), timed=bool(clock.get("enabled", True)),
         clock_delay=float(clock.get("delay", 12.0)),
         reserve_per_point=float(clock.get("reserve_per_point", 120.0)))
     return HardwareConfig(str(board["port"]), str(dice.get("source", "board")), str(gpio.get("pin_factory", "default")),
                           buttons, CubePins(**cube), settings, Path(record.get("dir", "records/table")))
-
-
-def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
-    """Play a match at a real table until it is over (or Ctrl-C); the journal resumes it."""
-    pin_factory = None
-    if config.pin_factory == "mock":
-        from gpiozero.pins.mock import MockFactory
-
-        pin_factory = MockFactory()
-    logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
-    journal = Journal(config.record)
-    table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
-                       button_pins=config.button_pins, cube_pins=config.cube_pins)
-    controller = Controller(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
-    table.start()
-    started = SYSTEM_CLOCK.now()
-    next_frame = 0.0
-    try:
-        while not controller.match.is_over:
-            now = SYSTEM_CLOCK.now()
-            if max_seconds is not None and now - started > max_seconds:
-                break
-            try:
-                events = [table.events.get(timeout=0.05), *table.drain()]
-            except queue.Empty:
-                events = []
-            for event in events:
-                try:
-                    controller.handle(event)
-                except Exception as exc:  # noqa: BLE001  (a table must keep running; the fault is logged)
-                    controller.log.append(f"error handling {type(event).__name__}: {exc!r}")
-                    logging.exception("error handling an event")
-            controller.tick(SYSTEM_CLOCK.now())
-            if not quiet and time.monotonic() >= next_frame:
-                sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now()) + "\n")
-                sys.stdout.flush()
-                next_frame = time.monotonic() + 0.5
-    except KeyboardInterrupt:
-        print(f"\nstopped; run again with the same config to resume from {journal.path}")
-        return 130
-    finally:
-        table.close()
-        journal.close()
-    if controller.match.is_over and controller.match.variant is Variant.BACKGAMMON:
-        from game.mat import export_mat
-
-        (config.record / "match.mat").write_text(export_mat(controller.match), encoding="utf-8")
-    return 0 if controller.match.is_over else 1

@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONE_COUNT
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
-from game.explain import BAR_ZONE, OFF_ZONE
 from game.plays import Move
 from game.position import Position
+from game.zones import BAR_ZONE, BLACK_BAR, BLACK_OFF, OFF_ZONE, WHITE_BAR, WHITE_OFF, ZONE_COUNT
 
 
 def zones_position(zones: Sequence[str], variant: Variant, turn: Color) -> Position:

@@ -19,14 +19,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
-from drivers.zones import Capability
-from firmware_host.emulator import (
-    BoardEmulator,
-    DiceWiring,
-    EmulatorError,
-    EmulatorPort,
-    PortName,
-)
+from firmware_host.emulator import BoardEmulator, DiceWiring
+from firmware_host.emulator_firmware import EmulatorPort, PortName
+from firmware_host.errors import EmulatorError
+from game.zones import Capability
 
 
 def port_for_url(url: str) -> EmulatorPort:

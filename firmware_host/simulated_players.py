@@ -18,9 +18,9 @@ from firmware_host.emulator import BoardEmulator
 from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
-from game.explain import layout
 from game.plays import Play
 from game.position import Position
+from game.zones import layout
 
 Press = Callable[[Player, ButtonKind], None]
 

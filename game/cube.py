@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from game.board import Color
-from game.match_errors import CubeNotAvailable, NotYourTurn, WrongPhase
+from game.errors import CubeNotAvailable, NotYourTurn, WrongPhase
 
 
 @dataclass(frozen=True, slots=True)

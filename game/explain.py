@@ -47,24 +47,12 @@ import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
+from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.errors import ZoneError
 from game.movegen import check_dice
 from game.plays import Move, Play, format_moves
 from game.position import Position
-
-Layout = tuple[str, ...]
-"""A board as it physically stands: 28 stacks read bottom to top ("w"/"b"), index z - 1 for
-sensor zone z: board points 1-24, White's bar, Black's bar, White's tray, Black's tray."""
-
-LAYOUT_SIZE = 28
-BAR_ZONE = {Color.WHITE: 25, Color.BLACK: 26}
-OFF_ZONE = {Color.WHITE: 27, Color.BLACK: 28}
-
-
-def layout(position: Position) -> Layout:
-    """Where the position's checkers physically stand."""
-    bar, off = position.bar, position.off
-    return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
+from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout
 
 
 class Breach(enum.Enum):
@@ -179,8 +167,8 @@ class Explainer:
         """The simplest sequence of the roll's dice moves that makes `target`, with the rules it
         breaks (none for a legal play's result); None when no sequence makes it."""
         goal = layout(target) if isinstance(target, Position) else tuple(target)
-        if len(goal) != LAYOUT_SIZE:
-            raise ValueError(f"a layout has {LAYOUT_SIZE} stacks, got {len(goal)}")
+        if len(goal) != ZONE_COUNT:
+            raise ZoneError(f"a layout has {ZONE_COUNT} stacks, got {len(goal)}")
         if _census(goal) != _census(self._start):
             return None  # checkers missing, added or of another colour
         found = self._explore(self._toward(goal))

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from game.errors import ReplayError
 from game.match import Match
-from game.replay import Problem, Replayer, ReplayError
+from game.replay import Problem, Replayer
 
 GENESIS = "0" * 64
 

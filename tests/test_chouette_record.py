@@ -25,11 +25,11 @@ from game.chouette.mat import chouette_mats
 from game.chouette.replay import ChouetteReplayer, replay_session, resume
 from game.chouette.sim import SimulatedChouette, simulate
 from game.cli import main as game_main
-from game.mat import MatFormatError, import_mat
+from game.errors import MatFormatError, ReplayError
+from game.mat import import_mat
 from game.match import MatchOptions
 from game.pictures.chouette_sheet import chouette_sheet_from_events, draw_chouette_sheet
 from game.record import GENESIS, RecordWriter, encode_event, line_hash
-from game.replay import ReplayError
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL_OPTIONS = ChouetteOptions(jacoby=True, beavers=True, automatic_doubles=True, box_takes_half=True,

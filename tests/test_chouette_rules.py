@@ -11,7 +11,7 @@ from chouette_builders import box_on_roll, new_session, play_out, roll_and_play,
 
 from game.board import Color, Variant
 from game.chouette import ChouetteSession, Phase, Roster, Side
-from game.match_errors import (
+from game.errors import (
     BoxMustTakeHalf,
     CubeNotAvailable,
     DuplicatePlayer,

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import load_config, run_hardware
+from firmware_host.config import load_config
+from firmware_host.hardware import run_hardware
 from game.cli import main as game_main
 from game.mat import import_mat
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from game.board import Variant
-from game.mat import MatFormatError, export_mat
+from game.errors import MatFormatError
+from game.mat import export_mat
 from game.match import Match, MatchOptions
 from game.replay import Replayer
 

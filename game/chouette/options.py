@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from game.board import Color
-from game.match_errors import OptionDisabled
+from game.errors import OptionDisabled
 
 MIN_PLAYERS = 3  # with two it is a money game
 MAX_PLAYERS = 9  # the display names a member with one digit (P1 .. P8)

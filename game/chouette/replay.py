@@ -17,11 +17,10 @@ from fractions import Fraction
 from typing import Any
 
 from game.board import Variant
-from game.errors import GameError
-from game.match_errors import MatchActionError, RecordError
+from game.errors import GameError, MatchActionError, RecordError, ReplayError
 from game.plays import Move, Play
 from game.position import Position
-from game.replay import Problem, ReplayError, _dice, _int, _short
+from game.replay import Problem, _dice, _int, _short
 from game.xgid import Xgid
 
 from .events import ACTIONS, DERIVED, EVENT_TYPES, ChouetteEvent
@@ -232,7 +231,7 @@ class ChouetteReplayer:
                     and isinstance(totals, Mapping)):
                 raise RecordError("game_start needs 'game', 'box', 'line' and 'totals' to carry on")
             points = {str(k): Fraction(v) for k, v in totals.items() if isinstance(v, (int, float))}
-            s._resync(game, Roster(box, tuple(str(p) for p in roster_line)), points)
+            s.restore_game(game, Roster(box, tuple(str(p) for p in roster_line)), points)
             self._skipping = False
             self._pending.clear()
             self._compare(s.events[-1], event)

@@ -16,8 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from game.board import Variant
-from game.match import _match_play, kind_name, resolve_play
-from game.match_errors import (
+from game.errors import (
     DuplicatePlayer,
     IllegalMove,
     InvalidDice,
@@ -28,6 +27,7 @@ from game.match_errors import (
     UnknownPlayer,
     WrongPhase,
 )
+from game.match import _match_play, kind_name, resolve_play
 from game.plays import Play, parse_moves
 from game.position import Position
 
@@ -346,7 +346,7 @@ class ChouetteSession(SessionState):
                                 captain=self._roster.captain, line=list(self._roster.line),
                                 totals=self._totals_doc(), position=self._board.position.to_document()))
 
-    def _resync(self, game: int, roster: Roster, totals: dict[str, Fraction]) -> None:
+    def restore_game(self, game: int, roster: Roster, totals: dict[str, Fraction]) -> None:
         """Start game `game` with the roles and totals a record gives, after a problem left the rules behind."""
         self._roster = roster
         self._totals = {**{name: Fraction(0) for name in self._totals}, **totals}

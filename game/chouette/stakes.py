@@ -16,7 +16,7 @@ from fractions import Fraction
 from math import ceil
 
 from game.cube import Cube
-from game.match_errors import (
+from game.errors import (
     BoxMustTakeHalf,
     CubeNotAvailable,
     MatchActionError,

@@ -17,10 +17,10 @@ from typing import TypeVar
 
 from game.board import Variant
 from game.cube import Cube
-from game.errors import GameError
-from game.match_errors import (
+from game.errors import (
     CubeNotAvailable,
     DuplicatePlayer,
+    GameError,
     InvalidDice,
     MatchActionError,
     MatchOver,

@@ -25,13 +25,12 @@ from game.pictures.board import (
     CubeView,
     Geometry,
     ScoreView,
-    bar_zone,
     draw_board,
-    tray_zone,
     zone_slots,
 )
 from game.plays import Move, Play, format_moves, parse_moves
 from game.position import Position
+from game.zones import BAR_ZONE, OFF_ZONE
 
 Step = tuple[int, int]
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -127,13 +126,13 @@ def play_arrows(before: Position, moves: Sequence[Move], geometry: Geometry) -> 
     knocked: list[Arrow] = []
     sources: list[tuple[int, int]] = []
     for move in moves:
-        source = bar_zone(mover) if move.source == BAR else table[move.source]
-        target = tray_zone(mover) if move.target == OFF else table[move.target]
+        source = BAR_ZONE[mover] if move.source == BAR else table[move.source]
+        target = OFF_ZONE[mover] if move.target == OFF else table[move.target]
         heights[source] -= 1
         start = geometry.checker_centre(source, heights[source])
         sources.append((source, heights[source]))
         if move.hit and before.variant is Variant.BACKGAMMON:
-            victim = bar_zone(mover.opponent)
+            victim = BAR_ZONE[mover.opponent]
             knocked.append(Arrow(geometry.checker_centre(target, 0),
                                  geometry.checker_centre(victim, heights[victim]), hit=True))
             heights[victim] += 1
