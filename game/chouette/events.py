@@ -121,7 +121,7 @@ class Roll(TypedDict):
     dice: list[int]
 
 
-class Play(TypedDict):
+class PlayMade(TypedDict):
     """The captain or the box plays the dice; `position` is the position after the play."""
 
     type: Literal["play"]
@@ -247,13 +247,13 @@ class SessionEnd(TypedDict):
 
 
 ChouetteEvent = (ChouetteStart | SeatThrow | Seating | GameStart | Join | Leave | Partner | Line | OpeningRoll
-                 | AutomaticDouble | Roll | Play | Takeback | Double | Take | Beaver | Pass | Settle | Captain
+                 | AutomaticDouble | Roll | PlayMade | Takeback | Double | Take | Beaver | Pass | Settle | Captain
                  | GameEnd | Rotation | SessionEnd)
 
 EVENT_TYPES: dict[str, type[Any]] = {
     "chouette_start": ChouetteStart, "seat_throw": SeatThrow, "seating": Seating, "game_start": GameStart,
     "join": Join, "leave": Leave, "partner": Partner, "line": Line, "opening_roll": OpeningRoll,
-    "automatic_double": AutomaticDouble, "roll": Roll, "play": Play, "takeback": Takeback, "double": Double,
+    "automatic_double": AutomaticDouble, "roll": Roll, "play": PlayMade, "takeback": Takeback, "double": Double,
     "take": Take, "beaver": Beaver, "pass": Pass, "settle": Settle, "captain": Captain, "game_end": GameEnd,
     "rotation": Rotation, "session_end": SessionEnd,
 }

@@ -279,7 +279,7 @@ class ChouetteSession(SessionState):
         undo = replace(b)
         side = Side.of(b.position.turn)
         b.move_number += 1
-        event = ev.Play(type="play", t=self._clock(), game=self._game, side=side.value, player=self.roller(),
+        event = ev.PlayMade(type="play", t=self._clock(), game=self._game, side=side.value, player=self.roller(),
                         dice=list(b.dice), moves=moves, position=after.to_document())
         if "accepted_illegal" in extra:
             event["accepted_illegal"] = extra["accepted_illegal"]

@@ -30,7 +30,8 @@ def lead(position: Position, side: Side, on_roll: Side | None) -> float:
 
 @dataclass(frozen=True, slots=True)
 class CubeStyle:
-    """A player's cube rule: double at a lead of `double_at`, take down to `-pass_at`, beaver above."""
+    """A player's cube rule on the race: double at a lead of `double_at`, take down to `-pass_at`,
+    beaver a double that leaves them behind by less than `beaver_at` (it looks early)."""
 
     double_at: float = 0.10
     pass_at: float = 0.15
@@ -39,7 +40,7 @@ class CubeStyle:
     @classmethod
     def drawn(cls, rng: random.Random) -> CubeStyle:
         """A style between timid and bold."""
-        return cls(rng.uniform(0.08, 0.18), rng.uniform(0.12, 0.25), rng.uniform(0.02, 0.08))
+        return cls(rng.uniform(0.08, 0.18), rng.uniform(0.12, 0.25), rng.uniform(0.0, 0.12))
 
     def doubles(self, position: Position, side: Side, on_roll: Side | None) -> bool:
         """Whether this player turns the cube for `side` now."""
@@ -48,7 +49,7 @@ class CubeStyle:
     def answer(self, position: Position, side: Side, on_roll: Side | None, beavers: bool) -> str:
         """"take", "pass" or "beaver" to a double offered to `side`."""
         ahead = lead(position, side, on_roll)
-        if beavers and ahead >= self.beaver_at:
+        if beavers and ahead > -self.beaver_at:
             return "beaver"
         return "take" if ahead >= -self.pass_at else "pass"
 
