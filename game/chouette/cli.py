@@ -21,7 +21,7 @@ from game.errors import GameError
 from game.record import RecordWriter, read_record
 
 from .mat import chouette_mats
-from .options import ChouetteOptions
+from .options import ChouetteOptions, signed
 from .replay import replay_session
 from .sim import simulate
 
@@ -60,7 +60,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
             writer.write_all(session.events)
     except OSError as exc:
         raise ChouetteUsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
-    totals = ", ".join(f"{name} {float(points):+g}" for name, points in session.totals.items())
+    totals = ", ".join(f"{name} {signed(points)}" for name, points in session.totals.items())
     out.write(f"wrote {args.out}: {len(session.games)} games, {len(session.events)} events; {totals}\n")
     return 0
 

@@ -23,9 +23,21 @@ from PIL import Image, ImageDraw
 from game.board import Variant
 from game.chouette.options import ChouetteOptions, signed
 from game.pictures import style
-from game.pictures.sheet import _MARGIN, PAGE_SIZE, Block, SheetGame, _fit, game_blocks, paginate, sheet_from_events
+from game.pictures.sheet import (
+    _LINE,
+    _MARGIN,
+    PAGE_SIZE,
+    Block,
+    SheetGame,
+    _fit,
+    game_blocks,
+    paginate,
+    sheet_from_events,
+)
 
 _ROW = 50
+_HEADER = 36
+_TITLE = 110
 _GAME_COLUMN = 70
 _BOARD = frozenset({"opening_roll", "roll", "play", "takeback"})
 
@@ -185,14 +197,32 @@ def _plays(game: _Game, variant: Variant) -> SheetGame:
 def draw_chouette_sheet(sheet: ChouetteSheet, *, diagram_scale: float = 0.7) -> list[Image.Image]:
     """The score sheet as A4 pages: the table of games by players, a legend, then each game's plays."""
     widths = _columns(len(sheet.players))
-    blocks = [_title(sheet), _table_row(sheet.players, None, widths, sheet)]
-    blocks += [_table_row(sheet.players, row, widths, sheet) for row in sheet.rows]
+    blocks = [_title(sheet)]
+    room = PAGE_SIZE[1] - 2 * _MARGIN - _LINE - _HEADER  # a page's height for rows under the header
+    rows, fits = list(sheet.rows), (room - _TITLE) // _ROW  # the first page has the title above
+    while True:  # the table in page-sized pieces, each under its own header row
+        piece, rows = rows[:fits], rows[fits:]
+        blocks.append(_stacked([_table_row(sheet.players, None, widths, sheet),
+                                *(_table_row(sheet.players, row, widths, sheet) for row in piece)]))
+        if not rows:
+            break
+        fits = room // _ROW
     blocks.append(_totals_row(sheet, widths))
     blocks.append(_legend())
     for (heading, team), game in sheet.games:
         played = game_blocks(game, heading, None, diagram_scale)
         blocks += [played[0], _text_line(team), *played[1:]]
     return paginate(blocks, f"Chouette, {sheet.variant.value}: {', '.join(sheet.players)}")
+
+
+def _stacked(blocks: Sequence[Block]) -> Block:
+    """Blocks one under the other as one block, so that no page break falls between them."""
+    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+        for block in blocks:
+            block.paint(page, draw, y)
+            y += block.height
+
+    return Block(sum(block.height for block in blocks), paint)
 
 
 def _columns(count: int) -> int:
@@ -208,12 +238,12 @@ def _title(sheet: ChouetteSheet) -> Block:
         draw.text((_MARGIN, y + 60), f"{sheet.variant.value.capitalize()}, {sheet.options}, {games}",
                   fill=style.INK, font=style.font(22), anchor="la")
 
-    return Block(110, paint)
+    return Block(_TITLE, paint)
 
 
 def _table_row(players: Sequence[str], row: ScoreRow | None, width: int, sheet: ChouetteSheet) -> Block:
     """The header (row None) or one game's row of the table."""
-    height = 36 if row is None else _ROW
+    height = _HEADER if row is None else _ROW
 
     def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
         small, big = style.font(15), style.font(22, bold=True)
