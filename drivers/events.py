@@ -18,6 +18,8 @@ PLAYERS: tuple[Player, Player] = ("white", "black")
 
 
 class ButtonKind(StrEnum):
+    """The four buttons each player has."""
+
     DONE = "done"
     """The clock press that ends a turn."""
     DOUBLE = "double"
@@ -27,6 +29,8 @@ class ButtonKind(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
+    """What every event says: which driver sent it and when."""
+
     source: str
     timestamp: float
 
@@ -46,6 +50,19 @@ class LinkDown(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FrameRejected(Event):
+    """A well-formed frame whose content cannot be true of the board that announced itself (a
+    reading of another capability, more checkers than there are, a die it does not have): it
+    was not acted on. Delivered for the 1st, 10th, 100th ... rejection of each reason, with the
+    count so far, so a storm of them cannot flood the table."""
+
+    reason: str
+    detail: str
+    """The message, as decoded."""
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SensorSnapshot(Event):
     """Every zone's reading at one board scan; `zones[0]` is zone 1."""
 
@@ -62,6 +79,8 @@ class SensorSnapshot(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ZoneChanged(Event):
+    """One zone read differently at scan `scan`."""
+
     zone: int
     reading: ZoneReading
     scan: int
@@ -69,6 +88,8 @@ class ZoneChanged(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DieState(Event):
+    """A die's state: rolling, settled on a face, cocked or removed."""
+
     die_id: int
     status: DieStatus
     face: int | None
@@ -83,5 +104,7 @@ class DieState(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonPressed(Event):
+    """A player pressed one of their buttons."""
+
     player: Player
     button: ButtonKind

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +33,7 @@ from drivers.errors import (
     UnsupportedFeature,
     UnsupportedVersion,
 )
-from drivers.events import Event, LinkDown, LinkUp
+from drivers.events import Event, FrameRejected, LinkDown, LinkUp
 from drivers.protocol import (
     BAUD_RATE,
     BoardMessage,
@@ -60,9 +61,11 @@ M = TypeVar("M", bound=BoardMessage)
 class LinkListener(Protocol):
     """What a device role (`BoardSensor`, `Dice`) attached to a link is told."""
 
-    def link_up(self, hello: Hello) -> None: ...
+    def link_up(self, hello: Hello) -> None:
+        """The link came up: the board's handshake."""
 
-    def receive(self, message: BoardMessage, timestamp: float) -> None: ...
+    def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """A message from the board, with the time it arrived."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,7 @@ class Backoff:
     longest: float = 5.0
 
     def delay(self, failures: int) -> float:
+        """Seconds to wait before the next attempt after `failures` failed ones."""
         return float(min(self.longest, self.first * self.factor ** max(0, failures - 1)))
 
 
@@ -114,6 +118,10 @@ class _State(Enum):
 
 
 class SerialLink:
+    """One serial link to a device that speaks the wire protocol: opens the port (a path or a pyserial URL),
+    shakes hands, watches the heartbeat, reconnects with backoff, and hands each message to its listeners
+    and each link change to its events queue."""
+
     def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
                  source: str | None = None, clock: Clock = SYSTEM_CLOCK,
                  baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
@@ -149,6 +157,7 @@ class SerialLink:
 
     @property
     def is_up(self) -> bool:
+        """The handshake succeeded and the board has been heard since."""
         return self._state is _State.UP
 
     @property
@@ -157,15 +166,18 @@ class SerialLink:
         return self._hello
 
     def stats(self) -> LinkStats:
+        """What the link has read and rejected since it was made."""
         r = self._reader.stats
         return LinkStats(r.frames, r.garbage_bytes, r.bad_crc, r.cut_frames, r.seq_gaps,
                          self._malformed, self._connects, self._failures)
 
     def add_listener(self, listener: LinkListener) -> None:
+        """Hand every message (and each handshake) to `listener` too."""
         with self._changed:
             self._listeners.append(listener)
 
     def remove_listener(self, listener: LinkListener) -> None:
+        """Stop handing messages to `listener`."""
         with self._changed:
             if listener in self._listeners:
                 self._listeners.remove(listener)
@@ -235,6 +247,7 @@ class SerialLink:
         return self._clock.now() - sent
 
     def close(self) -> None:
+        """Stop the reader thread and close the port."""
         with self._changed:
             if self._state is _State.CLOSED:
                 return
@@ -418,10 +431,13 @@ class DeviceRole:
             self.link, self._owns_link = port, False
         else:
             self.link, self._owns_link = SerialLink(port, **options), True
+        self.rejected: Counter[str] = Counter()
+        """Frames refused for their content, by reason (see `reject`)."""
         self.link.add_listener(self)
 
     @property
     def events(self) -> queue.Queue[Event]:
+        """The queue the role's events go to (the link's)."""
         return self.link.events
 
     def link_up(self, hello: Hello) -> None:
@@ -431,15 +447,19 @@ class DeviceRole:
         """Called by the link for every message from the board."""
 
     def poll(self, timeout: float = 0.0) -> None:
+        """Do what the link has due (for a loop that drives the link itself)."""
         self.link.poll(timeout)
 
     def start(self) -> None:
+        """Read the link in its own thread."""
         self.link.start()
 
     def connect(self, timeout: float) -> Hello:
+        """Wait until the link is up (see `SerialLink.connect`)."""
         return self.link.connect(timeout)
 
     def close(self) -> None:
+        """Stop listening; close the link if the role made it."""
         self.link.remove_listener(self)
         if self._owns_link:
             self.link.close()
@@ -450,6 +470,16 @@ class DeviceRole:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def reject(self, kind: str, why: str, message: BoardMessage, timestamp: float) -> None:
+        """Refuse a well-formed frame whose content cannot be true: count it by `kind`, log it
+        with the message, and tell the table for the 1st, 10th, 100th ... of each kind."""
+        self.rejected[kind] += 1
+        count = self.rejected[kind]
+        if _is_power_of_ten(count):
+            _log.warning("%s: rejected %s, %s (%d so far): %r", self.link.source, kind, why, count, message)
+            self.events.put(FrameRejected(source=self.link.source, timestamp=timestamp, reason=f"{kind}: {why}",
+                                          detail=repr(message), count=count))
+
     def _require(self, feature: Features) -> Hello:
         hello = self.link.hello
         if hello is None or not self.link.is_up:
@@ -459,3 +489,9 @@ class DeviceRole:
                 f"{self.link.source} (board {hello.board_id:#x}, firmware "
                 f"{'.'.join(map(str, hello.firmware))}) has no {feature.name}")
         return hello
+
+
+def _is_power_of_ten(n: int) -> bool:
+    while n % 10 == 0:
+        n //= 10
+    return n == 1

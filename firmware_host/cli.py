@@ -52,6 +52,7 @@ def _table(args: argparse.Namespace) -> EmulatedTable:
 
 
 def cmd_live(args: argparse.Namespace) -> int:
+    """The embedded default: an emulated match shown live in the terminal."""
     table = _table(args)
     print(f"seed {table.seed}; record in {table.record}")
 
@@ -70,6 +71,7 @@ def cmd_live(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """A whole emulated match, headless and reproducible from its seed."""
     table = _table(args)
     started = time.monotonic()
 
@@ -124,11 +126,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """A match on real hardware, from a configuration file."""
     config = load_config(args.config)
     return run_hardware(config, quiet=args.quiet)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m firmware_host`."""
     parser = argparse.ArgumentParser(prog="python -m firmware_host", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_table_options(parser, seed=None, record=None)
@@ -150,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; bad input gets one line on stderr and exit status 2."""
     args = build_parser().parse_args(argv)
     if args.command == "simulate" and args.record is None:
         print("error: simulate needs --record DIR", file=sys.stderr)

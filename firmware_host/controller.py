@@ -20,7 +20,17 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from drivers.cube_display import CubeDisplay
-from drivers.events import ButtonKind, ButtonPressed, DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
+from drivers.events import (
+    ButtonKind,
+    ButtonPressed,
+    DieState,
+    Event,
+    FrameRejected,
+    LinkDown,
+    LinkUp,
+    SensorSnapshot,
+    ZoneChanged,
+)
 from firmware_host.button_map import ButtonMap
 from firmware_host.dice_stats import DiceStats
 from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown
@@ -174,6 +184,8 @@ class Controller:
             self.board.announce(event.hello.capability)
             self.outputs.note(f"link up: {event.source}")
             self.outputs.write({"type": "link", "state": "up", "source": event.source})
+        elif isinstance(event, FrameRejected):
+            self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
         elif isinstance(event, LinkDown):
             self.link_up = False
             self.outputs.note(f"link down: {event.source}: {event.reason}")

@@ -36,6 +36,7 @@ class Debouncer:
         return self._stable
 
     def update(self, zones: Sequence[ZoneReading], now: float) -> View | None:
+        """A whole board read at `now`; the newly stable board, if any."""
         board = tuple(zones)
         if board != self._board:
             if self._board is not None and now < self._since:
@@ -44,6 +45,7 @@ class Debouncer:
         return self.poll(now)
 
     def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
+        """One zone read anew at `now`; the newly stable board, if any."""
         if self._board is None:
             raise DebounceError("a zone change before any whole board was read")
         board = list(self._board)
@@ -51,6 +53,7 @@ class Debouncer:
         return self.update(board, now)
 
     def poll(self, now: float) -> View | None:
+        """Time passed: the board that has stood still for the settle time, once."""
         if self._board is None or now - self._since < self.settle_seconds or self._board == self._stable:
             return None
         self._stable = self._board

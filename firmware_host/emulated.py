@@ -77,6 +77,7 @@ class EmulatedTable:
         self.loop.controller = controller
 
     def press(self, player: Player, button: ButtonKind) -> None:
+        """Press and release `player`'s `button` on the mock pins."""
         pin = self.pins.pin(DEFAULT_BUTTON_PINS[player, button])
         pin.drive_low()
         pin.drive_high()

@@ -149,6 +149,7 @@ class BoardEmulator:
             return "".join(self._hand)
 
     def port(self, name: PortName = "board") -> EmulatorPort:
+        """The firmware's session on port `name` ("board", or "dice" when the dice have their own)."""
         if name not in self._ports:
             raise EmulatorError(f"this emulator has no {name!r} port (ports: {list(self._ports)})")
         return self._ports[name]
@@ -191,6 +192,7 @@ class BoardEmulator:
             self._zones[zone - 1] += colour
 
     def move(self, source: int, target: int) -> str:
+        """Lift the top checker of `source` and put it on `target`; returns its colour."""
         colour = self.lift(source)
         self.place(target)
         return colour
@@ -235,6 +237,7 @@ class BoardEmulator:
             self._stuck[zone] = sensed if sensed is not None else self._zones[zone - 1]
 
     def unstick(self, zone: int) -> None:
+        """The sensor of `zone` reads true again."""
         with self.lock:
             self._stuck.pop(zone, None)
 
@@ -248,6 +251,7 @@ class BoardEmulator:
             cable.drop_output()
 
     def replug(self, port: PortName = "board") -> None:
+        """Put the cable of `port` back."""
         with self.lock:
             cable = self.port(port)
             cable.plugged = True
@@ -280,16 +284,19 @@ class BoardEmulator:
             self._set_die(self._die(die), DieStatus.SETTLED, face)
 
     def remove_die(self, die: int) -> None:
+        """Take die `die` (0 or 1) off the board."""
         with self.lock:
             self._set_die(self._die(die), DieStatus.REMOVED, None)
 
     def set_battery(self, die: int, percent: int) -> None:
+        """Die `die`'s battery is now at `percent`."""
         with self.lock:
             target = self._die(die)
             target.battery_pct = percent
             self._report_die(target)
 
     def dice_reports(self) -> tuple[DieReport, ...]:
+        """Each die's state as the firmware reports it."""
         with self.lock:
             return tuple(die.report() for die in self._dice)
 

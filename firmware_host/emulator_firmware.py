@@ -102,10 +102,12 @@ class EmulatorPort:
             return data
 
     def pending(self) -> int:
+        """Bytes the firmware has sent that nobody has read yet."""
         with self.emulator.lock:
             return len(self._tx)
 
     def send(self, message: BoardMessage) -> None:
+        """Frame and send one message (numbered, perhaps garbled by line noise)."""
         if not self.plugged:
             return
         self._seq = 0 if isinstance(message, Hello) else (self._seq + 1) % 256
@@ -118,18 +120,22 @@ class EmulatorPort:
             del self._tx[:-64 * 1024]
 
     def drop_output(self) -> None:
+        """Lose what was sent and not yet read (a cable pulled mid-frame)."""
         with self.emulator.lock:
             self._tx.clear()
 
     def streaming(self) -> bool:
+        """The host has shaken hands and the cable is in: the firmware reports as things change."""
         return self._streaming and self.plugged
 
     def beat_if_due(self, now: float) -> None:
+        """Send the heartbeat (the full state) if its time has come."""
         if self.streaming() and now >= self._next_beat:
             self._next_beat = now + self.emulator.heartbeat_ms / 1000
             self.send_full_state()
 
     def send_full_state(self) -> None:
+        """Send a snapshot and every die's report."""
         if Features.ZONES in self.features:
             self.send(snapshot(self.emulator))
         if Features.DICE in self.features:

@@ -54,6 +54,7 @@ class PtyServer:
                     pass
 
     def close(self) -> None:
+        """Stop serving and close the pseudo-terminal."""
         if self._stop.is_set():
             return
         self._stop.set()

@@ -66,6 +66,7 @@ class GameClock:
         return left
 
     def delay_left(self, now: float) -> float:
+        """Seconds of the running player's delay still free at `now`."""
         if self.running is None:
             return 0.0
         return max(0.0, self.delay - (now - self._started))

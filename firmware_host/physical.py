@@ -61,11 +61,15 @@ def hand_moves(before: Position, moves: Sequence[Move]) -> list[HandMove]:
 
 @dataclass(frozen=True, slots=True)
 class Lift:
+    """Take the top checker of `zone` into the hand."""
+
     zone: int
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
+    """Put a checker of `colour` from the hand on top of `zone`."""
+
     zone: int
     colour: str
 

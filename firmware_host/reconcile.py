@@ -72,6 +72,8 @@ class Verdict(abc.ABC):
 
 @dataclass(frozen=True, slots=True)
 class Untouched(Verdict):
+    """No checker has moved."""
+
     def short_code(self) -> str:
         return "  "
 
@@ -81,6 +83,8 @@ class Untouched(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Partial(Verdict):
+    """On the way to a legal play: the dice moves made so far and the dice still to play."""
+
     moves: tuple[DieMove, ...]
     dice_left: tuple[int, ...]
     """The dice still to play to complete a legal play."""
@@ -97,6 +101,8 @@ class Partial(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Legal(Verdict):
+    """The board is a legal play's result."""
+
     play: Play
     """The play to commit; no moves when the roll cannot be played."""
 
@@ -109,6 +115,8 @@ class Legal(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous(Verdict):
+    """The board is the result of several legal plays that the sensors cannot tell apart."""
+
     plays: tuple[Play, ...]
 
     def short_code(self) -> str:
@@ -125,6 +133,8 @@ class Ambiguous(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Illegal(Verdict):
+    """The board is made by dice moves that break a rule (the simplest explanation)."""
+
     explanation: Explanation
 
     def short_code(self) -> str:
@@ -139,6 +149,8 @@ class Illegal(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Misplaced(Verdict):
+    """No sequence of the roll makes this board: checkers must be set right."""
+
     diffs: tuple[ZoneDiff, ...]
     nearest: Explanation
     """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on

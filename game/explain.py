@@ -71,6 +71,7 @@ class Breach(enum.Enum):
 
     @property
     def code(self) -> str:
+        """The two characters the cube display shows for this rule."""
         return self.value
 
 
@@ -103,12 +104,15 @@ class Explanation:
 
     @property
     def legal(self) -> bool:
+        """No rule is broken: the board is a legal play's result."""
         return not self.broken
 
     def notation(self) -> str:
+        """The dice moves in standard notation."""
         return format_moves([m.move for m in self.moves])
 
     def describe(self) -> str:
+        """One sentence for the log: the play, and each rule it breaks."""
         if self.legal:
             return f"legal play {self.notation()}"
         return f"illegal play {self.notation()}: " + "; ".join(rule.message for rule in self.broken)
@@ -118,6 +122,7 @@ class Explanation:
         return self.broken[0].breach.code if self.broken else "  "
 
     def zones(self) -> frozenset[int]:
+        """The zones (1-28) the broken rules concern, to light on the board."""
         return frozenset(zone for rule in self.broken for zone in rule.zones)
 
 

@@ -56,6 +56,8 @@ RECORD_VERSION = 1
 
 
 class Phase(enum.Enum):
+    """Where a game stands: what the match waits for next."""
+
     OPENING = "opening"    # waiting for the opening roll
     ROLL = "roll"          # the player on roll may double, or roll
     MOVE = "move"          # the dice are rolled: the player on roll plays
@@ -71,6 +73,7 @@ def kind_name(kind: ResultKind, variant: Variant) -> str:
 
 
 def kind_from_name(name: Any, variant: Variant) -> ResultKind:
+    """The result kind a record names (`single`, `gammon`, or the variant's triple name)."""
     for kind in ResultKind:
         if kind_name(kind, variant) == name:
             return kind
@@ -88,11 +91,13 @@ class MatchOptions:
     max_cube: int | None = None
 
     def to_document(self) -> dict[str, Any]:
+        """The options as the record's `match_start` event writes them."""
         return {"jacoby": self.jacoby, "beavers": self.beavers,
                 "automatic_doubles": self.automatic_doubles, "max_cube": self.max_cube}
 
     @classmethod
     def from_document(cls, doc: Any) -> MatchOptions:
+        """Read the options of a `match_start` event (raises `OptionDisabled` on a bad one)."""
         if not isinstance(doc, Mapping) or set(doc) - set(cls().to_document()):
             raise OptionDisabled(f"options must be an object with keys among "
                                  f"{sorted(cls().to_document())}, got {doc!r}")
@@ -187,22 +192,27 @@ class Match:
 
     @property
     def events(self) -> tuple[MatchEvent, ...]:
+        """Every event so far, in order (see game/RECORD.md)."""
         return tuple(self._events)
 
     @property
     def games(self) -> tuple[GameSummary, ...]:
+        """How each finished game ended."""
         return tuple(self._games)
 
     @property
     def position(self) -> Position:
+        """The position now (the player on roll, or the mover during a play)."""
         return self._s.position
 
     @property
     def cube(self) -> Cube:
+        """The doubling cube of the game in progress."""
         return self._s.cube
 
     @property
     def score(self) -> Score:
+        """Points so far, (white, black)."""
         return self._score[0], self._score[1]
 
     @property
@@ -212,14 +222,17 @@ class Match:
 
     @property
     def post_crawford(self) -> bool:
+        """The Crawford game has been played and a player is still one point from the match."""
         return self._crawford_done
 
     @property
     def phase(self) -> Phase:
+        """What the game in progress waits for."""
         return self._s.phase
 
     @property
     def game_number(self) -> int:
+        """The game in progress (1, 2, ...)."""
         return self._game
 
     @property
@@ -229,6 +242,7 @@ class Match:
 
     @property
     def dice(self) -> tuple[int, int] | None:
+        """The dice rolled and not yet played, if any."""
         return self._s.dice
 
     @property
@@ -252,15 +266,18 @@ class Match:
 
     @property
     def resignation(self) -> tuple[Color, ResultKind] | None:
+        """The resignation offered and not yet answered: who, and what they give up."""
         r = self._s.resignation
         return None if r is None else (r.player, r.kind)
 
     @property
     def is_over(self) -> bool:
+        """The match (or money session) has ended."""
         return self._s.phase is Phase.OVER
 
     @property
     def winner(self) -> Color | None:
+        """Who won the match, once it is over (None for a tied money session)."""
         return self._winner
 
     def legal_plays(self) -> tuple[Play, ...]:
@@ -270,6 +287,7 @@ class Match:
         return self._s.position.legal_plays(self._s.dice)
 
     def may_double(self, player: Color) -> bool:
+        """Whether `player` may double now (cube available, not the Crawford game, within the maximum)."""
         try:
             self._check_double(player)
         except MatchActionError:
@@ -429,6 +447,7 @@ class Match:
                           kind=kind_name(kind, self.variant)))
 
     def accept_resignation(self, player: Color) -> None:
+        """`player` accepts the opponent's resignation: the game ends at what was offered."""
         self._require(Phase.RESIGNED, player=self.expected, actor=player)
         r = self._s.resignation
         assert r is not None
@@ -436,6 +455,7 @@ class Match:
         self._end_game(player, r.kind, "resign")
 
     def decline_resignation(self, player: Color) -> None:
+        """`player` declines the opponent's resignation: the game goes on where it was."""
         self._require(Phase.RESIGNED, player=self.expected, actor=player)
         r = self._s.resignation
         assert r is not None
@@ -579,6 +599,7 @@ class Match:
 
     @property
     def event_count(self) -> int:
+        """How many events the match has emitted."""
         return len(self._events)
 
     def restore_game(self, game: int, score: Score, crawford: bool | None = None) -> None:

@@ -86,6 +86,7 @@ class Position:
 
     @classmethod
     def initial(cls, variant: Variant = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
+        """The starting position of `variant` with `turn` to play (White by default; the opening roll decides)."""
         points = [""] * 24
         if variant is Variant.BACKGAMMON:
             for own, n in ((24, 2), (13, 5), (8, 3), (6, 5)):

@@ -47,6 +47,9 @@ class Arrow:
 
 @dataclass(frozen=True, slots=True)
 class PlayArrows:
+    """Where a play's arrows go: one per move, one per hit checker sent to the bar, the places left empty and
+    the hit or trap labels."""
+
     moves: tuple[Arrow, ...]  # one per move of the play, in order
     knocked: tuple[Arrow, ...]  # from each hit point to the bar (Backgammon only)
     ghosts: tuple[tuple[Centre, Color], ...]  # places left empty by the play
@@ -167,6 +170,7 @@ def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
 
 
 def paint_arrows(image: Image.Image, geometry: Geometry, arrows: PlayArrows, hit_word: str) -> None:
+    """Draw a play's arrows, the checkers' ghosts where they left, and the hit or trap labels."""
     diameter = geometry.checker
     for centre, color in arrows.ghosts:
         ghost = _ghost_sprite(diameter, color)

@@ -66,6 +66,7 @@ class Geometry:
     both_sides: bool = False
 
     def px(self, units: float) -> int:
+        """Board units (the picture at scale 1) in pixels at this scale."""
         return round(units * self.scale)
 
     def text(self, units: float) -> int:
@@ -94,31 +95,38 @@ class Geometry:
 
     @property
     def size(self) -> tuple[int, int]:
+        """The picture's width and height in pixels."""
         width = self._tray_x + _SIDE + _FRAME + _MARGIN
         height = 2 * self._field_top + _FIELD_H
         return self.px(width), self.px(height)
 
     @property
     def checker(self) -> int:
+        """A checker's diameter in pixels."""
         return self.px(_CHECKER)
 
     def frame(self) -> Box:
+        """The wooden frame's box."""
         top = _MARGIN + _INFO
         return self._box(_MARGIN, top, self._tray_x + _SIDE + _FRAME, top + 2 * _NUMBERS * self._number_rows
                          + _FIELD_H)
 
     def field(self) -> Box:
+        """The playing field's box, the bar included."""
         return self._box(self._left_half, self._field_top, self._tray_x - _FRAME, self._field_top + _FIELD_H)
 
     def half(self, right: bool) -> Box:
+        """The box of the right or left half of the field."""
         x = self._right_half if right else self._left_half
         return self._box(x, self._field_top, x + 6 * _POINT_W, self._field_top + _FIELD_H)
 
     def bar(self) -> Box:
+        """The bar's box."""
         x = self._left_half + 6 * _POINT_W
         return self._box(x, self._field_top, x + _BAR_W, self._field_top + _FIELD_H)
 
     def side_column(self, tray: bool) -> Box:
+        """The box of the trays' column (`tray`) or of the cube's column on the left."""
         x = self._tray_x if tray else _MARGIN + _FRAME
         return self._box(x, self._field_top, x + _SIDE, self._field_top + _FIELD_H)
 
@@ -150,6 +158,7 @@ class Geometry:
         return self._box(x, self._field_top + _FIELD_H / 2, x + _POINT_W, self._field_top + _FIELD_H)
 
     def triangle(self, point: int) -> tuple[Centre, Centre, Centre]:
+        """The three corners of board point `point`'s triangle."""
         x = self._column_x(point)
         edge = self._field_top if point > 12 else self._field_top + _FIELD_H
         tip = edge + _TRIANGLE_H if point > 12 else edge - _TRIANGLE_H
@@ -200,6 +209,7 @@ class Geometry:
         return (round(mid_x - gap), round(mid_y)), (round(mid_x + gap), round(mid_y))
 
     def cube_centre(self, owner: Color | None) -> Centre:
+        """Where the cube stands: in the middle of its column when centred, else toward its owner."""
         x0, y0, x1, y1 = self.side_column(tray=False)
         x = (x0 + x1) // 2
         inset = self.px(_CUBE * 0.5 + 8)
@@ -226,6 +236,7 @@ class Contents:
 
     @classmethod
     def of_position(cls, position: Position) -> Contents:
+        """What stands where in `position`."""
         return cls(("", *layout(position)))
 
     def trapped_zone(self, zone: int) -> bool:
@@ -374,6 +385,7 @@ def mark_trapped(draw: ImageDraw.ImageDraw, geometry: Geometry, zone: int) -> No
 
 
 def paint_dice(image: Image.Image, geometry: Geometry, dice: Sequence[int], roller: Color) -> None:
+    """Draw the dice on the roller's half of the board."""
     size = geometry.px(_DIE)
     for face, (x, y) in zip(dice, geometry.dice_centres(roller), strict=True):
         die = style.die_sprite(size, face, roller)
