@@ -133,10 +133,20 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     """The match sheet of a record; the record's verdict and integrity first, as validate says them.
     Exit 1 when the rules or the record's integrity have a problem (an unfinished match is none)."""
+    from game.chouette.replay import is_chouette_record
+    from game.chouette.validate import ChouetteVerdict, validate_chouette
     from game.pictures import report_command
-    from game.validate import UNREADABLE, validate_file
+    from game.record import read_lines
+    from game.validate import UNREADABLE, Verdict, validate_file
 
-    verdict = validate_file(args.record, read_trust(args.trust))
+    trusted = read_trust(args.trust)
+    try:
+        data = Path(args.record).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.record!r}: {exc.strerror or exc}") from None
+    chouette = is_chouette_record(line.event for line in read_lines(data))
+    verdict: Verdict | ChouetteVerdict = (validate_chouette(args.record, data, trusted) if chouette
+                                          else validate_file(args.record, trusted))
     if verdict.exit_code == UNREADABLE:
         raise UsageError(f"cannot read {args.record!r}: {verdict.error}")
     try:

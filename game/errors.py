@@ -85,6 +85,40 @@ class IllegalMove(MatchActionError, IllegalPlayError):
     """A play that is not one of the legal plays for the position and dice."""
 
 
+# -- the chouette (game.chouette): three or more players at one board ---------------
+
+class UnknownPlayer(MatchActionError, LookupError):
+    """A name that is not a player of the chouette (or not one who may act here)."""
+
+
+class DuplicatePlayer(MatchActionError):
+    """A player who joins under a name already seated in the chouette."""
+
+
+class SessionSize(MatchActionError):
+    """A chouette would have fewer players than it needs or more than it seats."""
+
+
+class OutOfGame(NotYourTurn):
+    """A chouette member whose game is settled (passed, or passed by the box) acts in it again."""
+
+
+class OutOfTeamOrder(NotYourTurn):
+    """A cube decision taken before the decisions of the members ahead of it in team order."""
+
+
+class BoxMustTakeHalf(CubeNotAvailable):
+    """The house rule: the box takes at least half of the initial cubes turned at once, or passes all."""
+
+
+class PartnerNotAllowed(MatchActionError):
+    """A box partner the rules do not allow: the captain, the box itself, or a second partner."""
+
+
+class PlayerNameError(MatchActionError):
+    """A player's name that cannot be used: not text, empty, padded with spaces, or too long."""
+
+
 # -- records -----------------------------------------------------------------------
 
 class RecordError(GameError, ValueError):

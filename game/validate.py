@@ -143,6 +143,11 @@ def _fill(verdict: Verdict, replayer: Replayer) -> None:
 
 def main(path: str, out: TextIO, trusted: frozenset[str] | None = None) -> int:
     """Print the verdict on `path` to `out`; return the exit code (0 legal, 1 illegal, 2 unreadable)."""
+    from game.chouette.validate import main as chouette  # a chouette session's record has its own rules
+
+    code = chouette(path, out, trusted)
+    if code is not None:
+        return code
     verdict = validate_file(os.fspath(path), trusted)
     out.write(verdict.render())
     return verdict.exit_code

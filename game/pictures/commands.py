@@ -35,4 +35,10 @@ def report_command(record: str | Path, out: str | Path) -> list[Path]:
         if line.event is None:
             raise ValueError(f"{record}:{line.number}: not a JSON event object")
         events.append(line.event)
+    from game.chouette.replay import is_chouette_record
+
+    if is_chouette_record(events):  # a chouette's score sheet
+        from game.pictures.chouette_sheet import chouette_sheet_from_events, draw_chouette_sheet
+
+        return save_sheet(draw_chouette_sheet(chouette_sheet_from_events(events)), out)
     return save_sheet(draw_sheet(sheet_from_events(events)), out)

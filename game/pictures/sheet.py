@@ -9,7 +9,7 @@ event) and skips event types it does not know. The fields it reads:
 - roll: player, dice
 - play: player, dice (else the last roll), moves [[from, to], ...], position (the document after),
   notation (else worked out from the moves), flagged, note
-- double: player, value; take / pass (or drop): player
+- double: player, value; take / pass (or drop): player; each may carry its own `notation`
 - game_end: winner, kind, points;  match_end: score
 - flag: note (or reason / message), image (the discrepancy picture beside the record); the referee
   flags before a play is committed, so a flag marks the next line of the game (the play made after
@@ -155,11 +155,11 @@ def sheet_from_events(events: Iterable[Mapping[str, Any]]) -> MatchSheet:
             _add_play(game, event, player, dice or rolled.pop(player, None))
         elif kind == "double" and player:
             value = event.get("value")
-            game.add(player, None, f"doubles to {value}" if value else "doubles")
+            game.add(player, None, str(event.get("notation") or (f"doubles to {value}" if value else "doubles")))
             if value:
                 game.cube = CubeView(int(value), game.cube.owner)
         elif kind in ("take", "pass", "drop") and player:
-            game.add(player, None, "takes" if kind == "take" else "passes")
+            game.add(player, None, str(event.get("notation") or ("takes" if kind == "take" else "passes")))
             if kind == "take":
                 game.cube = CubeView(game.cube.value, player)
         elif kind == "game_end":
@@ -250,11 +250,19 @@ class _Block:
     paint: Paint  # draws the block with its top at the given y
 
 
+Block = _Block  # a piece of a page, for other sheets laid out the same way (game.pictures.chouette_sheet)
+
+
 def draw_sheet(sheet: MatchSheet, *, diagram_scale: float = 0.7) -> list[Image.Image]:
     """The sheet as A4 pages at 150 dpi: the header, then each game's lines, boards where flagged."""
     blocks = [_header(sheet)]
     for game in sheet.games:
         blocks.extend(_game_blocks(sheet, game, diagram_scale))
+    return paginate(blocks, f"{sheet.players[0]} \u2013 {sheet.players[1]}, {sheet.variant.value}")
+
+
+def paginate(blocks: Sequence[Block], title: str) -> list[Image.Image]:
+    """Blocks laid out top to bottom on A4 pages, a block never split, `title` and page numbers below."""
     pages: list[list[tuple[int, _Block]]] = [[]]
     bottom = PAGE_SIZE[1] - _MARGIN - _LINE
     y = _MARGIN
@@ -266,7 +274,6 @@ def draw_sheet(sheet: MatchSheet, *, diagram_scale: float = 0.7) -> list[Image.I
         y += block.height
     images = []
     footer = style.font(16)
-    title = f"{sheet.players[0]} \u2013 {sheet.players[1]}, {sheet.variant.value}"
     for number, placed in enumerate(pages, start=1):
         page = Image.new("RGB", PAGE_SIZE, style.PAPER)
         draw = ImageDraw.Draw(page)
@@ -302,8 +309,12 @@ def _game_blocks(sheet: MatchSheet, game: SheetGame, scale: float) -> list[_Bloc
     heading = f"Game {game.number}: {white} {game.score[0]}, {black} {game.score[1]}"
     if game.crawford:
         heading += " (Crawford)"
+    return game_blocks(game, heading, ScoreView(game.score[0], game.score[1], sheet.length), scale)
+
+
+def game_blocks(game: SheetGame, heading: str, score: ScoreView | None, scale: float = 0.7) -> list[Block]:
+    """One game's blocks: `heading`, its numbered lines, a board after each flagged line and at the end."""
     blocks = [_text_block(heading, bold=True, size=26, height=56, gap_above=12)]
-    score = ScoreView(game.score[0], game.score[1], sheet.length)
     lines: dict[int, list[SheetRow]] = {}
     for row in game.rows:
         lines.setdefault(row.number, []).append(row)
@@ -355,7 +366,7 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, text_font: ImageFont.
     return text
 
 
-def _flag_block(row: SheetRow, score: ScoreView, scale: float) -> _Block:
+def _flag_block(row: SheetRow, score: ScoreView | None, scale: float) -> _Block:
     who = row.player.value.capitalize() if row.player else "Referee"
     caption = f"Line {row.number}, {who}: {_cell(row).lstrip(_FLAG + ' ')}".rstrip(": ")
     if row.position is None:

@@ -1,0 +1,5 @@
+import sys
+
+from game.chouette.cli import main
+
+sys.exit(main())
