@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -25,6 +26,7 @@ from firmware_host.settings import Profile, Settings
 from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
+from game.cli import OneLineParser
 from game.errors import GameError
 from game.zones import Capability
 
@@ -34,9 +36,25 @@ def _settings(args: argparse.Namespace) -> Settings:
                     profile=Profile(args.profile), timed=not args.no_clock)
 
 
+def _speed(text: str) -> float:
+    try:
+        speed = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(speed) or speed <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the speed is a multiple of real time, more than 0")
+    return speed
+
+
+def _points(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a match length is a whole number of points, 0 for money")
+    return int(text)
+
+
 def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
     parser.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon")
-    parser.add_argument("--match-to", type=int, default=3, help="match length in points (0: money session)")
+    parser.add_argument("--match-to", type=_points, default=3, help="match length in points (0: money session)")
     parser.add_argument("--seed", type=int, default=seed, help="makes the whole match reproducible")
     parser.add_argument("--capability", choices=[c.name.lower() for c in Capability], default="stacks",
                         help="what the emulated board senses")
@@ -133,10 +151,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m firmware_host`."""
-    parser = argparse.ArgumentParser(prog="python -m firmware_host", description=__doc__,
+    parser = OneLineParser(prog="python -m firmware_host", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_table_options(parser, seed=None, record=None)
-    parser.add_argument("--speed", type=float, default=8.0, help="table seconds per real second")
+    parser.add_argument("--speed", type=_speed, default=8.0, help="table seconds per real second")
     parser.set_defaults(run=cmd_live)
     commands = parser.add_subparsers(dest="command")
     simulate = commands.add_parser("simulate", help="a whole emulated match, headless and reproducible")

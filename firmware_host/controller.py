@@ -125,6 +125,7 @@ class Controller:
         if not any(e.get("type") == "match_start" for e in history):
             raise JournalError(f"{journal.path} holds no match to resume")
         match = Match.replay(history)
+        _check_same_match(match, settings, journal)
         match.use_clock(wall_time)  # a replayed match's clock stood at its last recorded time
         flags = sum(1 for e in history if e.get("type") == "flag")  # flag pictures keep their numbers
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time,
@@ -623,6 +624,18 @@ class Controller:
         zones: list[ZoneReading] | None = self.board.zones
         self.outputs.flag(kind, player=player, message=message, code=code, game=self.match.game_number,
                           move=self.match.move_number + 1, sensed=zones, expected=expected)
+
+
+def _check_same_match(match: Match, settings: Settings, journal: Journal) -> None:
+    """A journal resumes only with the settings it began with: never another match over it."""
+    def described(variant: str, length: int | None) -> str:
+        return f"a {variant} {f'{length}-point match' if length else 'money session'}"
+
+    recorded = described(match.variant.value, match.length)
+    asked = described(settings.variant.value, settings.length)
+    if recorded != asked or match.options != settings.options:
+        raise JournalError(f"{journal.directory} holds {recorded}, not {asked}: give another record directory, "
+                           "or the settings it began with, to go on with it")
 
 
 def _ending_unsigned(history: list[dict[str, Any]]) -> bool:

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
@@ -17,21 +17,41 @@ from game.position import Position
 from game.text import draw
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
 def read_position(arg: str, variant: Variant | None = None) -> Position:
     """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
     if arg.startswith("@"):
         try:
             arg = Path(arg[1:]).read_text(encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror}") from None
+            raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
     return parse_position(arg, variant)
 
 
 def read_dice(text: str) -> tuple[int, int]:
+    """DICE as the commands take it: two faces, `31` or `3,1` (ASCII digits only)."""
     digits = [c for c in text if not c.isspace() and c != ","]
-    if len(digits) != 2 or not all(c.isdigit() for c in digits):
+    if len(digits) != 2 or not all(c in "0123456789" for c in digits):
         raise DiceError(f"dice must be two faces like 31 or 3,1, got {text!r}")
     return check_dice([int(c) for c in digits])
+
+
+def read_json(text: str, what: str) -> Any:
+    """JSON from a user's input, refused in one line when it is not JSON or nests too deep."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{what} is not JSON: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{what} nests JSON too deep") from None
 
 
 def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
@@ -56,13 +76,22 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
+def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
+    """The non-blank lines of a batch file (None for a line that is not UTF-8)."""
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
-        raise UsageError(f"cannot read batch file {path!r}: {exc.strerror}") from None
+        raise UsageError(f"cannot read batch file {path!r}: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        head = handle.peek(4096)[:4096] if hasattr(handle, "peek") else b""
+        if b"\x00" in head:
+            raise UsageError(f"batch file {path!r} is not text: one JSON object a line")
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, None
+                continue
             if line.strip():
                 yield number, line
 
@@ -72,7 +101,9 @@ def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: Text
     status = 0
     for number, line in _batch_lines(path):
         try:
-            item = json.loads(line)
+            if line is None:
+                raise UsageError("the line is not UTF-8 text")
+            item = read_json(line, "the line")
             if not isinstance(item, dict) or set(item) != {"position", "dice"}:
                 raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
             pos = item["position"]
@@ -83,7 +114,7 @@ def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: Text
             dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
             result: dict[str, Any] = ({"count": count_plays(position, dice)} if count_only
                                       else _plays_json(position, dice))
-        except (json.JSONDecodeError, GameError) as exc:
+        except GameError as exc:
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}
             status = 2
@@ -99,9 +130,13 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Replay a record or .mat through the rules, and check the record's integrity."""
+    from game.validate import UNREADABLE
     from game.validate import main as validate
 
-    return validate(args.file, out, read_trust(args.trust))
+    code = validate(args.file, out, read_trust(args.trust))
+    if code == UNREADABLE:
+        print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
+    return code
 
 
 def read_trust(path: str | None) -> frozenset[str] | None:
@@ -122,12 +157,22 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     variant = Variant(args.variant) if args.variant else None
     position = read_position(args.position, variant)
     dice = read_dice(args.dice) if args.dice else None
+    image_file(args.out, (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif", ".tif", ".tiff"))
     try:
         render_command(position, args.play, dice, args.out, both_sides=args.both_sides)
     except OSError as exc:
         raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
     out.write(f"wrote {args.out}\n")
     return 0
+
+
+def image_file(path: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse, before any work, an output that is a directory or has no picture suffix."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"--out {path!r} is a directory: give a file name such as board.png")
+    if target.suffix.lower() not in suffixes:
+        raise UsageError(f"--out {path!r}: write one of {', '.join(suffixes)}")
 
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
@@ -140,6 +185,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     from game.validate import UNREADABLE, Verdict, validate_file
 
     trusted = read_trust(args.trust)
+    image_file(args.out, (".pdf", ".png"))
     try:
         data = Path(args.record).read_bytes()
     except OSError as exc:
@@ -163,7 +209,7 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m game", description=__doc__)
+    parser = OneLineParser(prog="python -m game", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     variants = [v.value for v in Variant]
 
@@ -210,5 +256,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     try:
         return run(args, out)
     except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit] + "..."

@@ -74,7 +74,7 @@ _ARRIVE = {
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+    if len(dice) != 2 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
         raise DiceError(f"dice must be two faces from 1 to 6, got {list(dice)!r}")
     return dice[0], dice[1]
 

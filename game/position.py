@@ -148,6 +148,8 @@ class Position:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise PositionError(f"position is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise PositionError("position JSON nests too deep") from None
         return cls.from_document(doc)
 
     def to_document(self) -> dict[str, Any]:

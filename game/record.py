@@ -110,8 +110,8 @@ def read_lines(data: bytes) -> Iterator[RecordLine]:
             continue
         try:
             event = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            event = None
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            event = None  # not a JSON object (or nested beyond reason): the line is reported
         yield RecordLine(number, raw, event if isinstance(event, dict) else None)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from game.board import Variant
+from game.cli import OneLineParser
 from game.errors import GameError
 from game.record import RecordWriter, read_record
 
@@ -67,7 +68,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m game.chouette`."""
-    parser = argparse.ArgumentParser(prog="python -m game.chouette", description=__doc__,
+    parser = OneLineParser(prog="python -m game.chouette", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser("simulate", help="a simulated session, written as a chained record")
