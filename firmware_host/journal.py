@@ -82,7 +82,7 @@ class Journal:
             return
         head = self._writer.prev
         self.write({"type": "signature", "lines": self.lines, "head": head,
-                    "signature": self.key.sign(self.lines, head), "t": t})
+                    "signature": self.key.sign(self.lines, head, float(t)), "t": float(t)})
 
     def close(self) -> None:
         """Close the file; the journal can be opened again to go on."""

@@ -75,6 +75,7 @@ class TableKey:
         path.with_suffix(".pub").write_text(key.public + "\n", encoding="ascii")
         return key
 
-    def sign(self, lines: int, head: str) -> str:
-        """The signature (base64) of a journal's first `lines` lines, whose last hashes to `head`."""
-        return base64.b64encode(self._private.sign(signed_message(lines, head))).decode("ascii")
+    def sign(self, lines: int, head: str, t: float) -> str:
+        """The signature (base64) of a journal's first `lines` lines, whose last hashes to `head`,
+        by a signature line stamped `t`."""
+        return base64.b64encode(self._private.sign(signed_message(lines, head, t))).decode("ascii")

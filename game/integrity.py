@@ -25,13 +25,15 @@ from game.errors import RecordError
 from game.record import RecordLine, chain_problems
 
 KEY_PREFIX = "ed25519:"
+_SIGNATURE_FIELDS = {"type", "lines", "head", "signature", "t", "prev"}
 CONTEXT = b"smartgammon journal signature v1\n"
 """Signed before the head, so a signature of a journal is never a signature of anything else."""
 
 
-def signed_message(lines: int, head: str) -> bytes:
-    """What a `signature` line signs: the count of lines before it and the hash of the last."""
-    return CONTEXT + f"{lines} {head}".encode("ascii")
+def signed_message(lines: int, head: str, t: float) -> bytes:
+    """What a `signature` line signs: the count of lines before it, the hash of the last, and its
+    own time stamp (so that no field of the signature line can be changed either)."""
+    return CONTEXT + f"{lines} {head} {t!r}".encode("ascii")
 
 
 def key_text(raw: bytes) -> str:
@@ -145,8 +147,10 @@ def _verifies(key: str, event: dict[str, Any], number: int) -> bool:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    lines, head, signature = event.get("lines"), event.get("prev"), event.get("signature")
+    lines, head, signature, t = event.get("lines"), event.get("prev"), event.get("signature"), event.get("t")
     if lines != number - 1 or not isinstance(head, str) or not isinstance(signature, str):
+        return False
+    if not isinstance(t, int | float) or isinstance(t, bool) or set(event) != _SIGNATURE_FIELDS:
         return False
     if event.get("head") != head:
         return False  # it must sign the line before it, which its own prev names
@@ -154,7 +158,7 @@ def _verifies(key: str, event: dict[str, Any], number: int) -> bool:
     assert raw is not None
     try:
         Ed25519PublicKey.from_public_bytes(raw).verify(base64.b64decode(signature, validate=True),
-                                                       signed_message(number - 1, head))
+                                                       signed_message(number - 1, head, float(t)))
     except (InvalidSignature, binascii.Error, ValueError):
         return False
     return True
