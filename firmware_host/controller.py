@@ -509,6 +509,51 @@ class Controller:
         self._write({"type": "time_loss", "player": loser.value, "game": self.match.game_number})
         self._act(lambda: self.match.forfeit(loser, "time"))
 
+    # -- a referee's ruling, from the room's director ---------------------------------------
+
+    def referee(self, name: str, action: str, *, flag: int | None = None, player: Color | None = None,
+                seconds: float = 0.0, ruling: str = "") -> dict[str, Any]:
+        """Apply a tournament referee's ruling where the table's state allows it, show it on the
+        display (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
+
+        Actions: `acknowledge` flag number `flag`; `correct` (the illegal play waiting for the
+        opponent's decision must be corrected) or `accept` it (the traditional rule); `time_penalty`
+        (`seconds` off `player`'s reserve). `ruling` is the director's id of the ruling.
+        """
+        refusal = self._ruling_refusal(action, flag, player, seconds)
+        event = {"type": "referee", "referee": name, "action": action, "flag": flag,
+                 "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
+                 "applied": refusal is None, "outcome": refusal or "applied"}
+        self._write(event)
+        self._note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
+        self._show("NO" if refusal else "RF")
+        if refusal is None and action == "correct" and self._illegal is not None:
+            self._require_correction()
+        elif refusal is None and action == "accept":
+            self._accept_illegal()
+        elif refusal is None and action == "time_penalty" and self.clock is not None and player is not None:
+            self.clock.reserve[player] -= seconds
+            self._write({"type": "clock", "white": round(self.clock.reserve[Color.WHITE], 3),
+                         "black": round(self.clock.reserve[Color.BLACK], 3)})
+        return event
+
+    def _ruling_refusal(self, action: str, flag: int | None, player: Color | None, seconds: float) -> str | None:
+        pending = self.prompt.waiting
+        if flag is not None and not 1 <= flag <= self.flags:
+            return f"there is no flag {flag} (flags: {self.flags})"
+        if action == "acknowledge":
+            return None if flag is not None else "acknowledge needs a flag number"
+        if action == "correct":
+            return None if pending in (Waiting.ACCEPT_ILLEGAL, Waiting.CORRECT) else "no illegal play is waiting"
+        if action == "accept":
+            return None if pending is Waiting.ACCEPT_ILLEGAL else \
+                "accept applies only to an illegal play the traditional rule lets the opponent accept"
+        if action == "time_penalty":
+            if self.clock is None or self.match.is_over or player is None or not seconds > 0:
+                return "a time penalty needs a running match with a clock, a player and seconds > 0"
+            return None
+        return f"unknown action {action!r}"
+
     # -- out: prompts, display, journal, log ------------------------------------------------
 
     def _light(self, zones: frozenset[int]) -> None:

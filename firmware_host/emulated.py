@@ -1,7 +1,8 @@
 """The embedded default: a whole table with no hardware. The board emulator with its dice,
 gpiozero's mock pins for the buttons and the cube display, and two simulated players, all
 on one manual clock, so a match is reproducible from its seed and runs as fast as the
-host allows (or at a chosen multiple of real time, to watch).
+host allows (or at a chosen multiple of real time, to watch). Given a broker, the table
+also publishes to the room (`firmware_host.room`); without one, nothing of the room is loaded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpiozero.pins.mock import MockFactory
 
@@ -24,6 +26,10 @@ from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
+
+if TYPE_CHECKING:
+    from firmware_host.room.broker import BrokerConfig
+    from firmware_host.room.table_link import TableLink
 
 TICK = 0.01
 """Seconds of table time per step of the loop."""
@@ -43,6 +49,8 @@ class EmulatedTable:
     flicker_rate: float = 0.002
     players: bool = True
     """False: nobody plays by themselves; a test acts on `emulator` and `press` instead."""
+    broker: BrokerConfig | None = None
+    """Publish to the room on this broker (None: the table stands alone)."""
 
     def __post_init__(self) -> None:
         self.journal = Journal(self.record)  # first: it sets aside a line cut short by a kill
@@ -61,6 +69,11 @@ class EmulatedTable:
         self.controller = Controller(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_clock=self.clock.now)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
+        self.link: TableLink | None = None
+        if self.broker is not None:
+            from firmware_host.room.table_link import connect_table
+
+            self.link = connect_table(self.controller, self.broker)
 
     def press(self, player: Player, button: ButtonKind) -> None:
         pin = self.pins.pin(DEFAULT_BUTTON_PINS[player, button])
@@ -74,6 +87,8 @@ class EmulatedTable:
         for event in self.table.drain():
             self.controller.handle(event)
         self.controller.tick(now)
+        if self.link is not None:
+            self.link.poll(now)
         if self.players:
             self.people.see(self.controller.prompt, now)
             self.people.act(now)
@@ -107,6 +122,8 @@ class EmulatedTable:
         return self.controller.match.is_over
 
     def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
         self.table.close()
         self.journal.close()
         self.emulator.close()

@@ -5,19 +5,25 @@ The journal is a JSON Lines record (game/RECORD.md): the match's events, as `gam
 emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `dice_stats`,
 `takeback_request`, `choice`), each with a `"t"` time stamp. Each line carries `prev`, the
 hash of the line before, so `python -m game validate` detects any later edit.
+
+A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
+(its line number in the file) and its hash: the room's publisher relays them to the director.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from game.match import Match
-from game.record import RecordWriter, read_record, replay_lines
+from game.record import RecordWriter, encode_event, read_record, replay_lines
 
 JOURNAL_NAME = "journal.jsonl"
+Listener = Callable[[int, bytes, str], None]
+"""Called as `listener(seq, line, hash)`: the line's number in the file (from 1), its bytes
+without the newline, and its SHA-256 (what the next line's `prev` carries)."""
 
 
 class Journal:
@@ -30,10 +36,24 @@ class Journal:
         self.recovered = _drop_cut_line(self.path)
         self._writer = RecordWriter.append(self.path, fsync=fsync)
         self.lines = 0
+        self.sequence = _count_lines(self.path)
+        """The number of the last line in the file (0 for an empty journal)."""
+        self._listeners: list[Listener] = []
 
     def write(self, event: Mapping[str, Any]) -> None:
-        self._writer.write(event)
+        prev = self._writer.prev
+        digest = self._writer.write(event)
         self.lines += 1
+        self.sequence += 1
+        if self._listeners:
+            line = encode_event(event, prev)  # the very bytes just written: same encoder, same prev
+            for listener in self._listeners:
+                listener(self.sequence, line, digest)
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(seq, line, hash)` after each line written from now on (flushed, and fsynced
+        when the journal fsyncs). It runs on the writer's thread, so it must not block."""
+        self._listeners.append(listener)
 
     def close(self) -> None:
         self._writer.close()
@@ -51,6 +71,13 @@ class Journal:
     @staticmethod
     def replay(events: list[dict[str, Any]]) -> Match:
         return Match.replay(events)
+
+
+def _count_lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with open(path, "rb") as journal:
+        return sum(1 for raw in journal if raw.strip())
 
 
 def _drop_cut_line(path: Path) -> bytes:
