@@ -1,6 +1,7 @@
 """`python -m firmware_host run --config FILE`: a table of real hardware, from a TOML file.
 
-hardware_docs/example-config.toml documents every key; only [board] port is required.
+hardware_docs/example-config.toml documents every key; only [board] port is required. With a
+[broker] section the table also publishes to the tournament room (hardware_docs/room.md).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import time
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
@@ -23,6 +24,9 @@ from firmware_host.table import Table
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
 from game.match import NO_OPTIONS, MatchOptions
+
+if TYPE_CHECKING:
+    from firmware_host.room.broker import BrokerConfig
 
 
 class ConfigError(ValueError):
@@ -38,6 +42,7 @@ class HardwareConfig:
     cube_pins: CubePins
     settings: Settings
     record: Path
+    broker: BrokerConfig | None = None
 
 
 def load_config(path: str | Path) -> HardwareConfig:
@@ -61,7 +66,7 @@ def _table(raw: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def _parse(raw: dict[str, Any]) -> HardwareConfig:
-    known = {"board", "dice", "gpio", "match", "clock", "record"}
+    known = {"board", "dice", "gpio", "match", "clock", "record", "broker"}
     if set(raw) - known:
         raise KeyError(f"unknown sections {sorted(set(raw) - known)}")
     board, dice, gpio = _table(raw, "board"), _table(raw, "dice"), _table(raw, "gpio")
@@ -90,8 +95,13 @@ def _parse(raw: dict[str, Any]) -> HardwareConfig:
         settle_seconds=float(board.get("settle_seconds", 0.3)), clock=bool(clock.get("enabled", True)),
         clock_delay=float(clock.get("delay", 12.0)),
         reserve_per_point=float(clock.get("reserve_per_point", 120.0)))
+    broker = None
+    if "broker" in raw:
+        from firmware_host.room.broker import BrokerConfig
+
+        broker = BrokerConfig.from_table(_table(raw, "broker"))
     return HardwareConfig(str(board["port"]), str(dice.get("source", "board")), str(gpio.get("pin_factory", "default")),
-                          buttons, CubePins(**cube), settings, Path(record.get("dir", "records/table")))
+                          buttons, CubePins(**cube), settings, Path(record.get("dir", "records/table")), broker)
 
 
 def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
@@ -106,6 +116,11 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
     table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
                        button_pins=config.button_pins, cube_pins=config.cube_pins)
     controller = Controller(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
+    link = None
+    if config.broker is not None:
+        from firmware_host.room.table_link import connect_table
+
+        link = connect_table(controller, config.broker)  # publishing never blocks this loop
     table.start()
     started = SYSTEM_CLOCK.now()
     next_frame = 0.0
@@ -125,6 +140,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
                     controller.log.append(f"error handling {type(event).__name__}: {exc!r}")
                     logging.exception("error handling an event")
             controller.tick(SYSTEM_CLOCK.now())
+            if link is not None:
+                link.poll(SYSTEM_CLOCK.now())
             if not quiet and time.monotonic() >= next_frame:
                 sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now()) + "\n")
                 sys.stdout.flush()
@@ -133,6 +150,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
         print(f"\nstopped; run again with the same config to resume from {journal.path}")
         return 130
     finally:
+        if link is not None:
+            link.close()
         table.close()
         journal.close()
     if controller.match.is_over and controller.match.variant is Variant.BACKGAMMON:

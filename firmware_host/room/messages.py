@@ -32,6 +32,15 @@ def match_id(first_line: bytes) -> str:
     return line_hash(first_line)[:16]
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(data: bytes | str) -> Any:
+    """JSON as the room accepts it: strict (no NaN or Infinity, which no page could show)."""
+    return json.loads(data, parse_constant=_reject_constant)
+
+
 def _json(doc: Mapping[str, Any]) -> bytes:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -40,8 +49,8 @@ def _object(payload: bytes, what: str) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise MessageRejected("too-large", f"{what} of {len(payload)} bytes (at most {MAX_PAYLOAD})")
     try:
-        doc = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = loads(payload)
+    except (UnicodeDecodeError, ValueError) as exc:
         raise MessageRejected("payload", f"{what} is not UTF-8 JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise MessageRejected("payload", f"{what} is not a JSON object")
@@ -118,8 +127,8 @@ def decode_event(payload: bytes, table: str) -> EventMessage:
     if line_hash(line) != digest:
         raise MessageRejected("hash", f"table {table} match {match} seq {seq}: the line's SHA-256 is not its hash")
     try:
-        event = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        event = loads(line)
+    except (UnicodeDecodeError, ValueError):
         raise MessageRejected("payload", f"table {table} seq {seq}: the journal line is not JSON") from None
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise MessageRejected("schema", f"table {table} seq {seq}: the journal line is not an event with a type")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.room.broker import BrokerConfig
+from firmware_host.room.flags import FlagBook
 from firmware_host.room.messages import Reply, Ruling, encode_state, match_id
 from firmware_host.room.publisher import TablePublisher
 from game.board import Color
@@ -26,10 +27,6 @@ from game.record import line_hash, read_record
 
 if TYPE_CHECKING:
     from firmware_host.controller import Controller
-
-MATCH_EVENTS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
-                          "resign_accept", "resign_decline", "game_end", "match_end", "takeback", "forfeit"})
-"""A match event after a flag means the table moved past it: the flag is no longer open."""
 
 
 def table_state(controller: Controller, now: float) -> dict[str, Any]:
@@ -66,41 +63,17 @@ class TableLink:
         if not lines or len(lines) != journal.sequence:
             raise ValueError(f"{journal.path}: {len(lines)} lines read, the journal says {journal.sequence}")
         self.match = match_id(lines[0].raw)
-        self.flags: dict[int, dict[str, Any]] = {}
-        """The open flags by number: raised and neither passed by the match nor ruled on."""
-        self._count = 0
-        self.rulings: dict[str, tuple[int, dict[str, Any]]] = {}
-        """The rulings already applied, by id: (the journal line, the referee event)."""
+        self.flags = FlagBook()
         for line in lines:
             if line.event is not None:
-                self._track(line.number, line.event)
+                self.flags.add(line.number, line.event)
         publisher.open_match(self.match, [(line.raw, line_hash(line.raw)) for line in lines])
         journal.listen(self._written)
         self._shown: tuple[int, int, bool] | None = None
 
     def _written(self, seq: int, line: bytes, digest: str) -> None:
         self.publisher.offer(self.match, seq, line, digest)
-        self._track(seq, json.loads(line))
-
-    def _track(self, seq: int, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "flag":
-            self._count += 1
-            self.flags[self._count] = {
-                "number": self._count, "status": "open", "referee": None,
-                **{key: event.get(key) for key in ("kind", "code", "message", "player", "game", "move")}}
-        elif kind in MATCH_EVENTS:
-            self.flags.clear()
-        elif kind == "referee" and event.get("applied"):
-            if event.get("ruling"):
-                self.rulings[str(event["ruling"])] = (seq, event)
-            flag = self.flags.get(event.get("flag") or 0)
-            if flag is not None and event.get("action") == "acknowledge":
-                flag.update(status="acknowledged", referee=event.get("referee"))
-            elif flag is not None:
-                del self.flags[flag["number"]]
-        elif kind == "referee" and event.get("ruling"):
-            self.rulings[str(event["ruling"])] = (seq, event)
+        self.flags.add(seq, json.loads(line))
 
     def poll(self, now: float) -> None:
         """Apply the rulings that came in; publish the state when it changed."""
@@ -111,11 +84,11 @@ class TableLink:
         if shown != self._shown:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
-                     **table_state(controller, now), "flags": list(self.flags.values()), "sent": round(self._wall(), 3)}
+                     **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
             self.publisher.set_state(encode_state(state))
 
     def _apply(self, ruling: Ruling) -> None:
-        done = self.rulings.get(ruling.id)
+        done = self.flags.rulings.get(ruling.id)
         if done is None:  # a ruling delivered twice is applied once, and answered again
             seq = self.controller.journal.sequence + 1  # the referee event is the ruling's first line
             event = self.controller.referee(ruling.referee, ruling.action, flag=ruling.flag,
