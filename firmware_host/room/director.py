@@ -24,6 +24,8 @@ from firmware_host.room.errors import MessageRejected, RoomConfigError
 from firmware_host.room.messages import (
     ACTIONS,
     Ack,
+    EventMessage,
+    Reply,
     Ruling,
     decode_ack,
     decode_event,
@@ -138,17 +140,18 @@ class Director:
                 if channel == "ack":
                     self._own_ack(table, decode_ack(payload))
                     return
-                record = self._table(table)
-                record.seen = self._wall()
                 if channel == "event":
-                    self._event(record, payload)
+                    message = decode_event(payload, table)
+                    self._event(self._seen(table), message)
                 elif channel == "state":
-                    record.state = decode_state(payload, table)
+                    state = decode_state(payload, table)
+                    self._seen(table).state = state
                     self.counts["states"] += 1
                 elif channel == "status":
-                    record.online = bool(decode_status(payload)["online"])
+                    online = bool(decode_status(payload)["online"])
+                    self._seen(table).online = online
                 elif channel == "reply":
-                    self._reply(record, payload)
+                    self._reply(table, decode_reply(payload))
                 self._touch(table)
             except MessageRejected as exc:
                 self.rejected[exc.reason] += 1
@@ -161,8 +164,13 @@ class Director:
             self.tables[table] = TableRecord(table)
         return self.tables[table]
 
-    def _event(self, record: TableRecord, payload: bytes) -> None:
-        message = decode_event(payload, record.id)
+    def _seen(self, table: str) -> TableRecord:
+        """The table a message was accepted from (a table appears with its first good message)."""
+        record = self._table(table)
+        record.seen = self._wall()
+        return record
+
+    def _event(self, record: TableRecord, message: EventMessage) -> None:
         copy = self.store.copy(record.id, message.match)
         try:
             outcome, added = copy.receive(message)
@@ -177,15 +185,16 @@ class Director:
         if copy is None or copy.held < ack.seq:
             self._acks_due.add((table, ack.match))
 
-    def _reply(self, record: TableRecord, payload: bytes) -> None:
-        reply = decode_reply(payload)
+    def _reply(self, table: str, reply: Reply) -> None:
         pending = self._pending.pop(reply.id, None)
-        for ruling in record.rulings:
+        record = self.tables.get(table)
+        for ruling in record.rulings if record else ():
             if ruling["id"] == reply.id:
                 ruling.update(applied=reply.applied, outcome=reply.outcome, seq=reply.seq)
+                self._seen(table)
                 return
         if pending is None:
-            raise MessageRejected("unexpected", f"table {record.id}: a reply to ruling {reply.id}, which was not sent")
+            raise MessageRejected("unexpected", f"table {table}: a reply to ruling {reply.id}, which was not sent")
 
     # -- messages out ---------------------------------------------------------------------------
 
