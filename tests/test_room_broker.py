@@ -26,6 +26,7 @@ from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import EventMessage, match_id
 from firmware_host.room.mosquitto import Mosquitto, find_mosquitto
+from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
 from game.cli import main as game_main
 from game.record import line_hash
@@ -39,17 +40,31 @@ def run_until(table: EmulatedTable, seq: int) -> None:
         table.step()
 
 
+def link(table: EmulatedTable) -> TableLink:
+    assert table.link is not None
+    return table.link
+
+
+def pace(table: EmulatedTable, seconds: float = 0.005) -> None:
+    """One step of the table, then a pause: time for the network to do its part."""
+    table.step()
+    time.sleep(seconds)
+
+
+def held(director: Director, table: EmulatedTable) -> int:
+    copy = director.store.find(link(table).publisher.table, link(table).match)
+    return copy.held if copy is not None else 0
+
+
 def finish(table: EmulatedTable, director: Director, timeout: float = 30.0) -> None:
     """Play to the end, then wait until the director holds every line (the table still stepping)."""
     table.run()
-    copy = lambda: director.store.find(table.link.publisher.table, table.link.match)  # noqa: E731
-    wait_until(lambda: copy() is not None and copy().held == table.journal.sequence,  # type: ignore[union-attr]
-               timeout, "the director to hold the whole journal", step=lambda: (table.step(), time.sleep(0.01)))
+    wait_until(lambda: held(director, table) == table.journal.sequence, timeout,
+               "the director to hold the whole journal", step=lambda: pace(table, 0.01))
 
 
 def assert_same(table: EmulatedTable, director: Director) -> None:
-    assert table.link is not None
-    copy = director.store.find(table.link.publisher.table, table.link.match)
+    copy = director.store.find(link(table).publisher.table, link(table).match)
     assert copy is not None
     journal, held = table.journal.path.read_bytes(), copy.path.read_bytes()
     assert held.splitlines() == journal.splitlines()  # event for event, in order
@@ -61,11 +76,11 @@ def test_a_whole_match_reaches_the_director_complete_and_in_order(mosquitto: Mos
     table = room("table", mosquitto.url, "t01", seed=5)
     finish(table, director)
     assert_same(table, director)
-    copy = director.store.find("t01", table.link.match)
+    copy = director.store.find("t01", link(table).match)
     assert copy.finished and copy.summary["score"] == {"white": table.controller.match.score[0],
                                                          "black": table.controller.match.score[1]}
     assert game_main(["validate", str(copy.path)]) == 0
-    wait_until(lambda: table.link.publisher.acknowledged(table.link.match) == table.journal.sequence, 5,
+    wait_until(lambda: link(table).publisher.acknowledged(link(table).match) == table.journal.sequence, 5,
                "the acknowledgement of the last line", step=table.step)
     state = director.tables["t01"].state
     assert state is not None and state["over"] and state["seq"] == table.journal.sequence
@@ -76,30 +91,30 @@ def test_broker_killed_connection_cut_director_restarted_nothing_lost_nothing_tw
         mosquitto: Mosquitto, proxy: Proxy, room: Room, tmp_path: Path) -> None:
     director = room("director", mosquitto.url)
     table = room("table", f"mqtt://127.0.0.1:{proxy.port}", "t01", seed=7, settings=Settings(length=3))
-    publisher = table.link.publisher
+    publisher = link(table).publisher
     run_until(table, 25)
-    wait_until(lambda: publisher.acknowledged(table.link.match) >= 25, 10, "the first lines acknowledged",
+    wait_until(lambda: publisher.acknowledged(link(table).match) >= 25, 10, "the first lines acknowledged",
                step=table.step)
 
     mosquitto.kill()  # the broker dies: the table plays on and keeps its journal
     run_until(table, 45)
-    assert not table.controller.match.is_over and publisher.acknowledged(table.link.match) < 45
+    assert not table.controller.match.is_over and publisher.acknowledged(link(table).match) < 45
     mosquitto.start()
-    wait_until(lambda: publisher.acknowledged(table.link.match) >= 45, 20, "the lines played while the broker was down",
-               step=lambda: (table.step(), time.sleep(0.005)))
+    wait_until(lambda: publisher.acknowledged(link(table).match) >= 45, 20,
+               "the lines played while the broker was down", step=lambda: pace(table))
 
     proxy.cut()  # the table's cable is pulled
     run_until(table, 65)
     time.sleep(0.5)
-    assert publisher.acknowledged(table.link.match) < 65 and not publisher.connected
+    assert publisher.acknowledged(link(table).match) < 65 and not publisher.connected
     proxy.restore()
-    wait_until(lambda: publisher.acknowledged(table.link.match) >= 65, 20, "the lines played while cut off",
-               step=lambda: (table.step(), time.sleep(0.005)))
+    wait_until(lambda: publisher.acknowledged(link(table).match) >= 65, 20, "the lines played while cut off",
+               step=lambda: pace(table))
 
     director.close()  # the director restarts (from its copies on disk)
     run_until(table, 85)
     director = room("director", mosquitto.url)
-    assert director.store.find("t01", table.link.match).held >= 65
+    assert director.store.find("t01", link(table).match).held >= 65
     finish(table, director)
     assert_same(table, director)
     assert publisher.stats.connects >= 3 and publisher.stats.rewinds >= 1
@@ -139,7 +154,7 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     assert "accepted_illegal" in play
     wait_until(lambda: director.tables["t01"].state["flags"] == [] and director.tables["t01"].state["turn"] == "black",
                5, "the state after the ruling", step=table.step)
-    wait_until(lambda: table.link.publisher.stats.states and len(table.link.flags.rulings) == 2, 5, "both answered")
+    wait_until(lambda: link(table).publisher.stats.states and len(link(table).flags.rulings) == 2, 5, "both answered")
     again.loop_stop()
     again.disconnect()
 
@@ -161,11 +176,11 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: 
     director = room("director", mosquitto.url)
     table = room("table", mosquitto.url, "t01", seed=3)
     run_until(table, 30)
-    wait_until(lambda: (c := director.store.find("t01", table.link.match)) is not None and c.held >= 30, 10,
+    wait_until(lambda: (c := director.store.find("t01", link(table).match)) is not None and c.held >= 30, 10,
                "the first lines", step=table.step)
     topics = Topics("test")
     lines = table.journal.path.read_bytes().splitlines()
-    old = EventMessage("t01", table.link.match, 5, line_hash(lines[4]), lines[4])
+    old = EventMessage("t01", link(table).match, 5, line_hash(lines[4]), lines[4])
     forged_line = lines[9].replace(b'"type"', b'"forged":1,"type"')
     evil = _raw_client(mosquitto.port, "intruder")
     attempts = {

@@ -48,7 +48,7 @@ def test_every_other_example_decodes_and_reencodes() -> None:
     assert decode_state(encode_state({k: v for k, v in state.items() if k != "v"}), "t01") == state
     for kind, decode in (("ack", decode_ack), ("ruling", decode_ruling), ("reply", decode_reply)):
         text = block(kind).strip().encode()
-        assert decode(text).encode() == text  # type: ignore[attr-defined]
+        assert decode(text).encode() == text
     assert decode_status(block("status").strip().encode())["online"] is True
     with pytest.raises(MessageRejected, match="table-id"):
         decode_state(encode_state({k: v for k, v in state.items() if k != "v"}), "t02")
