@@ -99,21 +99,41 @@ def test_topics_are_parsed_or_rejected() -> None:
 
 def test_a_copy_takes_lines_in_order_drops_duplicates_refuses_conflicts_and_fills_gaps(tmp_path: Path) -> None:
     lines = chain(6)
-    copy = MatchCopy("t01", match_id(lines[0]), tmp_path / "t01" / "m.jsonl")
-    assert copy.receive(event(lines, 1)) == ("stored", 1)
-    assert copy.receive(event(lines, 1)) == ("duplicate", 0)
-    assert copy.receive(event(lines, 4)) == ("ahead", 0)
-    assert copy.receive(event(lines, 3)) == ("ahead", 0)
-    assert copy.receive(event(lines, 2)) == ("stored", 3)
+    store = Store(tmp_path / "data")
+    assert store.receive(event(lines, 1)) == ("stored", 1)
+    assert store.receive(event(lines, 1)) == ("duplicate", 0)
+    assert store.receive(event(lines, 4)) == ("ahead", 0)
+    assert store.receive(event(lines, 3)) == ("ahead", 0)
+    assert store.receive(event(lines, 2)) == ("stored", 3)
+    match = match_id(lines[0])
     altered = lines[1].replace(b'"n":1', b'"n":9')
     with pytest.raises(MessageRejected, match="conflict"):
-        copy.receive(EventMessage("t01", copy.match, 2, line_hash(altered), altered))
+        store.receive(EventMessage("t01", match, 2, line_hash(altered), altered))
     foreign = encode_event({"type": "clock", "n": 4}, "b" * 64)
     with pytest.raises(MessageRejected, match="chain"):
-        copy.receive(EventMessage("t01", copy.match, 5, line_hash(foreign), foreign))
-    assert copy.held == 4
-    copy.close()
+        store.receive(EventMessage("t01", match, 5, line_hash(foreign), foreign))
+    copy = store.find("t01", match)
+    assert copy is not None and copy.held == 4
+    store.close()
     assert copy.path.read_bytes() == b"".join(line + b"\n" for line in lines[:4])
+    assert (tmp_path / "data" / "ingest.log").read_bytes() == b""  # emptied once the copies are on disk
+
+
+def test_lines_acknowledged_but_lost_from_a_copy_come_back_from_the_ingest_log(tmp_path: Path) -> None:
+    lines = chain(5)
+    store = Store(tmp_path / "data")
+    for seq in range(1, 6):
+        store.receive(event(lines, seq))
+    store.durable(store.flush())  # what the director does before acknowledging
+    copy = store.find("t01", match_id(lines[0]))
+    assert copy is not None
+    with open(copy.path, "r+b") as cut:  # the crash: the copy's tail never reached the disk
+        cut.truncate(len(lines[0]) + len(lines[1]) + 2)
+    again = Store(tmp_path / "data")
+    restored = again.find("t01", match_id(lines[0]))
+    assert again.recovered == 3 and restored is not None and restored.held == 5
+    assert restored.path.read_bytes() == b"".join(line + b"\n" for line in lines)
+    again.close()
 
 
 def test_the_store_reloads_its_copies_and_drops_a_cut_or_broken_tail(tmp_path: Path) -> None:

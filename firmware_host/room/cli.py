@@ -48,7 +48,8 @@ def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> No
     """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning",
+                                           timeout_graceful_shutdown=1))  # open pages' streams end then
     if seconds is not None:
         threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
     server.run()

@@ -38,17 +38,20 @@ class Tables:
     """Emulated tables on a broker, stepped in turn at `speed` times real time on one thread."""
 
     def __init__(self, numbers: list[int], broker: BrokerConfig, directory: Path, *, speed: float = 4.0,
-                 seed: int = 1, on_step: Callable[[EmulatedTable], None] | None = None) -> None:
+                 seed: int = 1, on_table: Callable[[str, EmulatedTable], None] | None = None) -> None:
         self.numbers = numbers
         self.broker = broker
         self.directory = directory
         self.speed = speed
         self.rng = random.Random(seed)
-        self.on_step = on_step
+        self.on_table = on_table
+        """Called with each new match's table, before it plays (a benchmark's hook)."""
         self.tables: dict[int, EmulatedTable] = {}
         self.matches = 0
         self.lag = 0.0
         """Seconds of table time behind the chosen speed (the machine could not keep up)."""
+        self.table_time = 0.0
+        """Seconds of table time played so far."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="room-tables", daemon=True)
 
@@ -59,8 +62,11 @@ class Tables:
         self.matches += 1
         record = self.directory / self.table_id(number) / f"match-{self.matches:04d}"
         config = dataclasses.replace(self.broker, table=self.table_id(number))
-        return EmulatedTable(table_settings(number, self.rng), record, seed=self.rng.randrange(10 ** 6),
-                             broker=config, flicker_rate=0.0005)
+        table = EmulatedTable(table_settings(number, self.rng), record, seed=self.rng.randrange(10 ** 6),
+                              broker=config, flicker_rate=0.0005)
+        if self.on_table is not None:
+            self.on_table(config.table, table)
+        return table
 
     def start(self) -> None:
         for number in self.numbers:
@@ -68,17 +74,15 @@ class Tables:
         self._thread.start()
 
     def _run(self) -> None:
-        started, table_time = time.monotonic(), 0.0
+        started = time.monotonic()
         while not self._stop.is_set():
             for number, table in list(self.tables.items()):
                 table.step()
-                if self.on_step is not None:
-                    self.on_step(table)
                 if table.controller.match.is_over and table.link is not None and table.link.publisher.flush(0):
                     table.close()
                     self.tables[number] = self._new(number)
-            table_time += TICK
-            ahead = table_time / self.speed - (time.monotonic() - started)
+            self.table_time += TICK
+            ahead = self.table_time / self.speed - (time.monotonic() - started)
             if ahead > 0:
                 time.sleep(ahead)
             self.lag = max(0.0, -ahead) * self.speed

@@ -171,9 +171,8 @@ class Director:
         return record
 
     def _event(self, record: TableRecord, message: EventMessage) -> None:
-        copy = self.store.copy(record.id, message.match)
         try:
-            outcome, added = copy.receive(message)
+            outcome, added = self.store.receive(message)
         finally:
             self._acks_due.add((record.id, message.match))
         self.counts[outcome] += 1
@@ -225,19 +224,21 @@ class Director:
                 self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
 
     def _send_acks(self) -> None:
+        """Make what arrived durable (one fsync), then tell each table how much of its match is held."""
         with self.lock:
             if not self.connected:
                 return
             due, self._acks_due = self._acks_due, set()
-            acks = []
-            for table, match in sorted(due, key=lambda tm: self.store.latest(tm[0]) is self.store.find(*tm)):
-                copy = self.store.find(table, match)  # the latest match last: its ack is the one retained
-                held = copy.held if copy else 0
-                if copy:
-                    copy.sync()
-                acks.append((table, Ack(match, held)))
+            latest_last = sorted(due, key=lambda tm: self.store.latest(tm[0]) is self.store.find(*tm))
+            acks = [(table, Ack(match, copy.held if (copy := self.store.find(table, match)) else 0))
+                    for table, match in latest_last]  # the latest match last: its ack is the one retained
+            fd = self.store.flush()
+        if acks:
+            self.store.durable(fd)
         for table, ack in acks:
             self._client.publish(self.topics.table(table, "ack"), ack.encode(), qos=1, retain=True)
+        with self.lock:
+            self.store.rotate_if_large()
 
     # -- for the pages -------------------------------------------------------------------------
 

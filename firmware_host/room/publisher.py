@@ -299,7 +299,9 @@ class TablePublisher:
         if self._ready_at is None or now < self._ready_at:
             return batch
         in_flight = sum(s.sent - s.acked for s in self._streams)
-        if in_flight and now - self._progress_at > self._backoff and self._director != "":
+        if not in_flight:
+            self._progress_at = now  # the resend timer counts from the first line in flight
+        elif now - self._progress_at > self._backoff and self._director != "":
             self._rewind()
             self._backoff = min(self._backoff * 2, 60.0)
             in_flight = 0
