@@ -27,7 +27,7 @@ from firmware_host.room.messages import (
     match_id,
 )
 from firmware_host.room.publisher import TablePublisher
-from firmware_host.room.store import MatchCopy, Store
+from firmware_host.room.store import Store
 from firmware_host.room.topics import Topics
 from game.record import GENESIS, encode_event, line_hash
 
@@ -283,3 +283,40 @@ def test_the_outbox_sends_in_order_within_its_window_and_again_from_the_last_ack
     assert publisher.unacknowledged == 5
     with pytest.raises(RoomConfigError, match="does not follow"):
         publisher.offer(match, 9, b"{}", "0" * 64)
+
+
+def test_without_a_broker_nothing_of_the_room_is_loaded(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys; from firmware_host import cli; "
+              f"args = cli.build_parser().parse_args(['--seed', '2', '--record', {str(tmp_path)!r}]); "
+              "table = cli._table(args); table.wait(5.0); table.close(); "
+              "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('paho', 'starlette', 'uvicorn') "
+              "or m.startswith(('firmware_host.room.publisher', 'firmware_host.room.table_link'))); "
+              "print(table.journal.sequence > 3, table.link, loaded)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "True None []"
+
+
+def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    from firmware_host import cli
+    from firmware_host.room import demo, mosquitto
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("s3cret\n"))
+    assert cli.main(["director", "--hash-password"]) == 0
+    assert check_password(capsys.readouterr().out.strip(), "s3cret")
+    assert cli.main(["director"]) == 2
+    assert "director needs --broker" in capsys.readouterr().err
+    assert cli.main(["simulate", "--record", str(tmp_path), "--broker", "mqtt://h"]) == 2
+    assert "--broker needs --table" in capsys.readouterr().err
+    config = tmp_path / "director.toml"
+    config.write_text('[[referee]]\nname = "Anna"\npassword = "plain"\n', encoding="utf-8")
+    assert cli.main(["director", "--broker", "mqtt://h", "--config", str(config)]) == 2
+    assert "must be a hash" in capsys.readouterr().err
+    monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
+    assert demo.run_demo(2, 4.0, ("127.0.0.1", 8080), None, tmp_path / "demo", 1.0) == 2
+    assert "apt-get install mosquitto" in capsys.readouterr().out

@@ -63,7 +63,8 @@ class Mosquitto:
         lines = [f"listener {self.port} 127.0.0.1",
                  f"allow_anonymous {'false' if self.password_file else 'true'}",
                  "persistence true", f"persistence_location {self.directory}/", "autosave_interval 1",
-                 "max_queued_messages 100000", f"log_dest file {self.log}", "log_type error",
+                 "max_queued_messages 100000", "max_inflight_messages 1000", f"log_dest file {self.log}",
+                 "log_type error",
                  "log_type warning", "log_type notice", "log_type information"]
         if os.geteuid() == 0:  # mosquitto run as root drops to user "mosquitto", who cannot write here
             lines.append(f"user {getpass.getuser()}")
