@@ -37,13 +37,14 @@ from pathlib import Path
 
 from drivers.events import DieState, SensorSnapshot, ZoneChanged
 from drivers.protocol import BAUD_RATE, SERIAL_SETTINGS, Message, Snapshot, ZoneChange, encode_message
-from drivers.zones import Capability, ZoneReading
-from firmware_host.controller import Controller, Settings
+from firmware_host.controller import Controller
 from firmware_host.emulated import TICK, EmulatedTable
 from firmware_host.journal import Journal
 from firmware_host.prompts import Waiting
 from firmware_host.reconcile import TurnReconciler
+from firmware_host.settings import Settings
 from game.board import Variant
+from game.zones import Capability, ZoneReading
 
 ROOT = Path(__file__).resolve().parent.parent
 BITS_PER_BYTE = 10  # 8N1: a start bit, 8 data bits, a stop bit
@@ -214,7 +215,7 @@ ONE_PICTURE = """
 import tempfile
 from pathlib import Path
 from game.board import Variant
-from game.explain import layout
+from game.zones import layout
 from game.pictures import SensedZone, draw_discrepancy
 from game.position import Position
 start = Position.initial(Variant.BACKGAMMON)

@@ -21,7 +21,7 @@ from drivers.protocol import (
     decode_message,
     encode_message,
 )
-from drivers.zones import MAX_STACK, ZONE_COUNT, Capability, ZoneReading
+from game.zones import MAX_STACK, ZONE_COUNT, Capability, ZoneReading
 
 
 def worst_case(seq: int) -> bytes:

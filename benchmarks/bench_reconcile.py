@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from drivers.zones import Capability
-from firmware_host.reconcile import TurnReconciler, View, view_of
+from firmware_host.reconcile import TurnReconciler
 from game.board import Variant
-from game.explain import Explainer, Layout, layout
+from game.explain import Explainer
 from game.movegen import single_moves
 from game.position import Position
 from game.selfplay import random_positions
+from game.zones import Capability, Layout, View, layout, view_of
 
 
 @dataclass

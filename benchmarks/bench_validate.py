@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.board import Variant  # noqa: E402
-from game.mat import export_mat  # noqa: E402
-from game.match_sim import random_match  # noqa: E402
-from game.record import record_bytes  # noqa: E402
-from game.validate import validate_file  # noqa: E402
+from game.board import Variant
+from game.mat import export_mat
+from game.match_sim import random_match
+from game.record import record_bytes
+from game.validate import validate_file
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ from drivers.cube_display import CubeDisplay
 from drivers.dice import Dice
 from drivers.errors import DriverError
 from drivers.link import SerialLink
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 __all__ = ["BoardSensor", "Capability", "CubeDisplay", "Dice", "DriverError", "PlayerButtons", "RollButton",
            "SerialLink", "ZoneReading"]

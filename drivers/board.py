@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from contextlib import suppress
 from typing import Unpack
 
-from drivers.errors import ConfigError, LinkError, UnsupportedFeature
+from drivers.errors import DriverConfigError, LinkError, UnsupportedFeature
 from drivers.events import SensorSnapshot, ZoneChanged
 from drivers.link import DeviceRole, LinkOptions, SerialLink
 from drivers.protocol import (
@@ -20,7 +20,7 @@ from drivers.protocol import (
     SnapshotRequest,
     ZoneChange,
 )
-from drivers.zones import ZONE_COUNT, ZONES, ZoneReading
+from game.zones import ZONE_COUNT, ZONES, ZoneReading
 
 
 class BoardSensor(DeviceRole):
@@ -54,7 +54,7 @@ class BoardSensor(DeviceRole):
         """Light exactly these zones' LEDs, the others off, and wait for the board's ACK."""
         lit = frozenset(zones)
         if not lit <= set(ZONES):
-            raise ConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
+            raise DriverConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
         self._require(Features.ZONE_LEDS)
         ack = self.link.request(SetZoneLeds(lit), Ack, timeout,
                                 lambda ack, seq: ack.request_seq == seq)
@@ -67,7 +67,7 @@ class BoardSensor(DeviceRole):
         must not block); False when the board has no zone LEDs or the link is down."""
         lit = frozenset(zones)
         if not lit <= set(ZONES):
-            raise ConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
+            raise DriverConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
         hello = self.link.hello
         if hello is None or not self.link.is_up or Features.ZONE_LEDS not in hello.features:
             return False
@@ -78,6 +78,7 @@ class BoardSensor(DeviceRole):
         return True
 
     def link_up(self, hello: Hello) -> None:
+        """After each handshake: forget the zones and ask for a whole board if the board senses zones."""
         self._zones = None
         if Features.ZONES in hello.features:
             self._want_snapshot = True
@@ -85,6 +86,8 @@ class BoardSensor(DeviceRole):
                 self.link.send(SnapshotRequest())
 
     def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """A message from the board: snapshots and zone changes become events; the rest is not the board
+        sensor's."""
         source = self.link.source
         if isinstance(message, Snapshot) and len(message.zones) == ZONE_COUNT:
             if self._want_snapshot or message.zones != self._zones:

@@ -50,9 +50,11 @@ class PlayerButtons:
         return pressed
 
     def is_pressed(self, player: Player, kind: ButtonKind) -> bool:
+        """Whether `player`'s `kind` button is held down now."""
         return bool(self._buttons[player, kind].is_pressed)
 
     def close(self) -> None:
+        """Release every button's pin."""
         for button in self._buttons.values():
             button.close()
         self._buttons.clear()
@@ -91,6 +93,7 @@ class RollButton:
                                      battery_pct=None, throw=self._throws))
 
     def close(self) -> None:
+        """Release the button's pin."""
         self._button.close()
 
     def __enter__(self) -> Self:

@@ -84,6 +84,8 @@ class CubeDisplay:
         return (str(tens), str(units))
 
     def show(self, value: int, owner: Player | None, crawford: bool) -> None:
+        """Show the cube: its value on the digits and its place on the LEDs (centre, White's or Black's side),
+        and the Crawford LED."""
         if value == 1 and owner is not None:
             raise DisplayValueError(f"a cube at 1 is centred, not owned by {owner}")
         if owner not in (None, "white", "black"):
@@ -102,12 +104,14 @@ class CubeDisplay:
         self._digits.value = text
 
     def off(self) -> None:
+        """Dark: the digits and every LED off."""
         self._digits.value = "  "  # stops the multiplexing
         self._digits.off()  # and the segment pins, which a blank value leaves as they were
         for led in (self._centre, self._white, self._black, self._crawford):
             led.off()
 
     def close(self) -> None:
+        """Turn the display off and release its pins."""
         for device in reversed(self._devices):
             device.close()
         self._devices.clear()

@@ -29,12 +29,15 @@ class Dice(DeviceRole):
         return tuple(self._states[die] for die in sorted(self._states))
 
     def link_up(self, hello: Hello) -> None:
+        """After each handshake: forget the dice and ask for their states (each is reported as it lies, marked
+        `resync`)."""
         self._states.clear()
         if Features.DICE in hello.features:
             with suppress(LinkError):
                 self.link.send(DiceRequest())
 
     def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """A die report from the link becomes a `DieState` event when the die's state changed."""
         if not isinstance(message, DieReport):
             return
         known = self._states.get(message.die_id)

@@ -19,7 +19,7 @@ class UnsupportedVersion(ProtocolError):
     """A frame of a protocol version this host does not speak."""
 
 
-class ConfigError(DriverError, ValueError):
+class DriverConfigError(DriverError, ValueError):
     """A port URL, pin map or parameter the driver cannot work with."""
 
 
@@ -39,5 +39,5 @@ class UnsupportedFeature(DriverError, NotImplementedError):
     """The connected board announced that it lacks the feature asked for."""
 
 
-class UsageError(DriverError, RuntimeError):
+class DriverStateError(DriverError, RuntimeError):
     """A driver method called in a state where it cannot run (closed, threaded...)."""

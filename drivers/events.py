@@ -11,13 +11,15 @@ from enum import StrEnum
 from typing import Literal
 
 from drivers.protocol import DieStatus, Hello
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 Player = Literal["white", "black"]
 PLAYERS: tuple[Player, Player] = ("white", "black")
 
 
 class ButtonKind(StrEnum):
+    """The four buttons each player has."""
+
     DONE = "done"
     """The clock press that ends a turn."""
     DOUBLE = "double"
@@ -27,6 +29,8 @@ class ButtonKind(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
+    """What every event says: which driver sent it and when."""
+
     source: str
     timestamp: float
 
@@ -62,6 +66,8 @@ class SensorSnapshot(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ZoneChanged(Event):
+    """One zone read differently at scan `scan`."""
+
     zone: int
     reading: ZoneReading
     scan: int
@@ -69,6 +75,8 @@ class ZoneChanged(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DieState(Event):
+    """A die's state: rolling, settled on a face, cocked or removed."""
+
     die_id: int
     status: DieStatus
     face: int | None
@@ -83,5 +91,7 @@ class DieState(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonPressed(Event):
+    """A player pressed one of their buttons."""
+
     player: Player
     button: ButtonKind

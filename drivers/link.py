@@ -24,13 +24,13 @@ import serial
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import (
-    ConfigError,
+    DriverConfigError,
+    DriverStateError,
     LinkError,
     MalformedMessage,
     ReplyTimeout,
     UnsupportedFeature,
     UnsupportedVersion,
-    UsageError,
 )
 from drivers.events import Event, LinkDown, LinkUp
 from drivers.protocol import (
@@ -46,7 +46,7 @@ from drivers.protocol import (
     encode_message,
 )
 from drivers.protocol import FrameReader as _FrameReader
-from drivers.zones import ZONE_COUNT
+from game.zones import ZONE_COUNT
 
 HEARTBEAT_MISSES = 3
 """Silence for this many announced heartbeat periods means the link is dead."""
@@ -60,9 +60,11 @@ M = TypeVar("M", bound=BoardMessage)
 class LinkListener(Protocol):
     """What a device role (`BoardSensor`, `Dice`) attached to a link is told."""
 
-    def link_up(self, hello: Hello) -> None: ...
+    def link_up(self, hello: Hello) -> None:
+        """The link came up: the board's handshake."""
 
-    def receive(self, message: BoardMessage, timestamp: float) -> None: ...
+    def receive(self, message: BoardMessage, timestamp: float) -> None:
+        """A message from the board, with the time it arrived."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,7 @@ class Backoff:
     longest: float = 5.0
 
     def delay(self, failures: int) -> float:
+        """Seconds to wait before the next attempt after `failures` failed ones."""
         return float(min(self.longest, self.first * self.factor ** max(0, failures - 1)))
 
 
@@ -114,6 +117,10 @@ class _State(Enum):
 
 
 class SerialLink:
+    """One serial link to a device that speaks the wire protocol: opens the port (a path or a pyserial URL),
+    shakes hands, watches the heartbeat, reconnects with backoff, and hands each message to its listeners
+    and each link change to its events queue."""
+
     def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
                  source: str | None = None, clock: Clock = SYSTEM_CLOCK,
                  baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
@@ -122,7 +129,7 @@ class SerialLink:
             self._port: serial.SerialBase = serial.serial_for_url(
                 port, baudrate=baudrate, do_not_open=True)
         except ValueError as error:
-            raise ConfigError(f"cannot use serial port {port!r}: {error}") from error
+            raise DriverConfigError(f"cannot use serial port {port!r}: {error}") from error
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source if source is not None else port
         self._clock = clock
@@ -149,6 +156,7 @@ class SerialLink:
 
     @property
     def is_up(self) -> bool:
+        """The handshake succeeded and the board has been heard since."""
         return self._state is _State.UP
 
     @property
@@ -157,15 +165,18 @@ class SerialLink:
         return self._hello
 
     def stats(self) -> LinkStats:
+        """What the link has read and rejected since it was made."""
         r = self._reader.stats
         return LinkStats(r.frames, r.garbage_bytes, r.bad_crc, r.cut_frames, r.seq_gaps,
                          self._malformed, self._connects, self._failures)
 
     def add_listener(self, listener: LinkListener) -> None:
+        """Hand every message (and each handshake) to `listener` too."""
         with self._changed:
             self._listeners.append(listener)
 
     def remove_listener(self, listener: LinkListener) -> None:
+        """Stop handing messages to `listener`."""
         with self._changed:
             if listener in self._listeners:
                 self._listeners.remove(listener)
@@ -173,15 +184,15 @@ class SerialLink:
     def poll(self, timeout: float = 0.0) -> None:
         """Do what is due (connect, read, notice silence) waiting up to `timeout` for bytes."""
         if self._thread is not None and threading.current_thread() is not self._thread:
-            raise UsageError(f"{self.source}: poll() while the reader thread runs")
+            raise DriverStateError(f"{self.source}: poll() while the reader thread runs")
         if self._state is _State.CLOSED:
-            raise UsageError(f"{self.source}: poll() on a closed link")
+            raise DriverStateError(f"{self.source}: poll() on a closed link")
         self._step(timeout)
 
     def start(self) -> None:
         """Poll in a daemon thread until `close()`."""
         if self._thread is not None:
-            raise UsageError(f"{self.source}: reader thread already started")
+            raise DriverStateError(f"{self.source}: reader thread already started")
         self._thread = threading.Thread(target=self._run, name=f"link {self.source}",
                                         daemon=True)
         self._thread.start()
@@ -235,6 +246,7 @@ class SerialLink:
         return self._clock.now() - sent
 
     def close(self) -> None:
+        """Stop the reader thread and close the port."""
         with self._changed:
             if self._state is _State.CLOSED:
                 return
@@ -414,7 +426,7 @@ class DeviceRole:
     def __init__(self, port: SerialLink | str, options: LinkOptions) -> None:
         if isinstance(port, SerialLink):
             if options:
-                raise ConfigError(f"link options {sorted(options)} given with a shared link")
+                raise DriverConfigError(f"link options {sorted(options)} given with a shared link")
             self.link, self._owns_link = port, False
         else:
             self.link, self._owns_link = SerialLink(port, **options), True
@@ -422,6 +434,7 @@ class DeviceRole:
 
     @property
     def events(self) -> queue.Queue[Event]:
+        """The queue the role's events go to (the link's)."""
         return self.link.events
 
     def link_up(self, hello: Hello) -> None:
@@ -431,15 +444,19 @@ class DeviceRole:
         """Called by the link for every message from the board."""
 
     def poll(self, timeout: float = 0.0) -> None:
+        """Do what the link has due (for a loop that drives the link itself)."""
         self.link.poll(timeout)
 
     def start(self) -> None:
+        """Read the link in its own thread."""
         self.link.start()
 
     def connect(self, timeout: float) -> Hello:
+        """Wait until the link is up (see `SerialLink.connect`)."""
         return self.link.connect(timeout)
 
     def close(self) -> None:
+        """Stop listening; close the link if the role made it."""
         self.link.remove_listener(self)
         if self._owns_link:
             self.link.close()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 
 from drivers.errors import MalformedMessage, ProtocolError, UnsupportedVersion
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 PROTOCOL_VERSION = 1
 BAUD_RATE = 460_800
@@ -37,6 +37,8 @@ MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1
 
 class MsgType(IntEnum):
     # host -> board
+    """The message types and their wire codes."""
+
     HELLO_REQUEST = 0x01
     SNAPSHOT_REQUEST = 0x02
     PING = 0x03
@@ -52,6 +54,8 @@ class MsgType(IntEnum):
 
 
 class Features(IntFlag):
+    """What a device announces it has in its HELLO."""
+
     ZONES = 0x01
     """The device senses the 28 zones."""
     DICE = 0x02
@@ -61,12 +65,16 @@ class Features(IntFlag):
 
 
 class AckStatus(IntEnum):
+    """How a device answers a request that changes something."""
+
     OK = 0
     UNSUPPORTED = 1
     BAD_REQUEST = 2
 
 
 class DieStatus(IntEnum):
+    """The states a die reports."""
+
     ROLLING = 1
     SETTLED = 2
     COCKED = 3
@@ -118,6 +126,8 @@ def cobs_decode(data: bytes) -> tuple[bytes, bool]:
 
 @dataclass(frozen=True, slots=True)
 class Frame:
+    """One decoded frame: the header's fields and the payload."""
+
     version: int
     seq: int
     type: int
@@ -149,6 +159,7 @@ class ReaderStats:
 
     @property
     def rejected(self) -> int:
+        """Frames thrown away: bad CRC or cut short."""
         return self.bad_crc + self.cut_frames
 
 
@@ -163,6 +174,7 @@ class FrameReader:
 
     @property
     def stats(self) -> ReaderStats:
+        """What the reader accepted and rejected so far."""
         return ReaderStats(self._frames, self._garbage, self._bad_crc, self._cut, self._gaps)
 
     def reset(self) -> None:
@@ -244,6 +256,8 @@ class DiceRequest:
 
 @dataclass(frozen=True, slots=True)
 class Ping:
+    """The host asks the device to answer with the same token."""
+
     token: int
 
 
@@ -289,6 +303,8 @@ class ZoneChange:
 
 @dataclass(frozen=True, slots=True)
 class Pong:
+    """The device's answer to a PING."""
+
     token: int
 
 

@@ -4,7 +4,8 @@
 `EmulatedTable` is the whole table with no hardware (the embedded default).
 """
 
-from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.controller import Controller
+from firmware_host.settings import Profile, Settings
 from firmware_host.table import Table
 
 __all__ = ["Controller", "Profile", "Settings", "Table"]

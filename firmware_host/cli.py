@@ -20,20 +20,23 @@ from dataclasses import replace
 from pathlib import Path
 
 from drivers.errors import DriverError
-from drivers.zones import Capability
-from firmware_host.config import ConfigError, load_config, run_hardware
-from firmware_host.controller import Controller, Profile, Settings
+from firmware_host.config import load_config
+from firmware_host.controller import Controller
 from firmware_host.emulated import EmulatedTable
+from firmware_host.errors import TableError
+from firmware_host.hardware import run_hardware
 from firmware_host.room import cli as room_cli
-from firmware_host.room.errors import RoomError
+from firmware_host.settings import Profile, Settings
+from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
 from game.errors import GameError
+from game.zones import Capability
 
 
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings(variant=Variant(args.variant), length=args.match_to or None,
-                    profile=Profile(args.profile), clock=not args.no_clock)
+                    profile=Profile(args.profile), timed=not args.no_clock)
 
 
 def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
@@ -56,6 +59,7 @@ def _table(args: argparse.Namespace) -> EmulatedTable:
 
 
 def cmd_live(args: argparse.Namespace) -> int:
+    """The embedded default: an emulated match shown live in the terminal."""
     table = _table(args)
     print(f"seed {table.seed}; record in {table.record}")
 
@@ -74,6 +78,7 @@ def cmd_live(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """A whole emulated match, headless and reproducible from its seed."""
     table = _table(args)
     started = time.monotonic()
 
@@ -101,10 +106,9 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
           f"{len(match.games)} games, {controller.flags} referee flags, "
           f"{table.people.mistakes} mistakes made on purpose")
     print(f"dice: {controller.dice_stats.describe()}")
-    if finished and match.variant is Variant.BACKGAMMON:
-        from game.mat import export_mat
-
-        (table.record / "match.mat").write_text(export_mat(match), encoding="utf-8")
+    if table.loop.errors:
+        print(f"{table.loop.errors} events could not be handled (see the log)")
+    write_mat(controller, table.record)
     print(f"record: {table.journal.path}")
     return 0 if finished else 1
 
@@ -112,11 +116,11 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     """Dice statistics of each match's journal, and of all of them together (the session)."""
     from firmware_host.dice_stats import DiceStats
-    from firmware_host.journal import Journal
+    from firmware_host.journal import read_journal
 
     session = DiceStats()
     for directory in args.record:
-        events = Journal.existing(directory)
+        events = read_journal(directory)
         if not events:
             print(f"error: no journal in {directory}", file=sys.stderr)
             return 2
@@ -129,6 +133,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """A match on real hardware, from a configuration file."""
     config = load_config(args.config)
     broker = room_cli.table_broker(args)
     if broker is not None:
@@ -137,6 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python -m firmware_host`."""
     parser = argparse.ArgumentParser(prog="python -m firmware_host", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_table_options(parser, seed=None, record=None)
@@ -160,13 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; bad input gets one line on stderr and exit status 2."""
     args = build_parser().parse_args(argv)
     if args.command == "simulate" and args.record is None:
         print("error: simulate needs --record DIR", file=sys.stderr)
         return 2
     try:
         code: int = args.run(args)
-    except (ConfigError, GameError, DriverError, RoomError, OSError) as exc:
+    except (TableError, GameError, DriverError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return code

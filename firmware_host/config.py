@@ -1,40 +1,98 @@
-"""`python -m firmware_host run --config FILE`: a table of real hardware, from a TOML file.
+"""A table's configuration, read from a TOML file (`python -m firmware_host run --config FILE`).
 
-hardware_docs/example-config.toml documents every key; only [board] port is required. With a
-[broker] section the table also publishes to the tournament room (hardware_docs/room.md).
+Every key is checked against `SCHEMA`: an unknown section or key (a misspelling), a value of
+the wrong type (`enabled = "no"`, `length = 2.7`), out of range (`settle_seconds = -1`, pin
+999) or a pin used twice is refused with one line that names the file, the key and what is
+allowed. hardware_docs/example-config.toml shows every key; only [board] port is required.
 """
 
 from __future__ import annotations
 
-import logging
-import queue
-import sys
-import time
+import difflib
 import tomllib
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
-from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, CubePins
-from firmware_host.controller import Controller, Profile, Settings
-from firmware_host.journal import Journal
-from firmware_host.table import Table
-from firmware_host.terminal import CLEAR, render
+from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
+from firmware_host.errors import ConfigError
+from firmware_host.settings import Profile, Settings
 from game.board import Variant
 from game.match import NO_OPTIONS, MatchOptions
 
 if TYPE_CHECKING:
     from firmware_host.room.broker import BrokerConfig
 
+GPIO_PINS = range(0, 28)
+"""BCM numbers of the Raspberry Pi's 40-pin header GPIOs."""
+PIN_FACTORIES = ("default", "lgpio", "rpigpio", "pigpio", "native", "mock")
+"""gpiozero's pin factories by name ("default": gpiozero chooses)."""
 
-class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message names the file and the key."""
+Check = Callable[[Any], str | None]
+"""Returns why a value is refused, or None."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the schema: the type its value must have, its default and a further check."""
+
+    kind: str
+    """"str", "bool", "int", "number", "pin", "pins", "names"."""
+    default: Any
+    check: Check | None = None
+    count: int = 0
+    """How many values a list kind holds."""
+
+
+REQUIRED = object()
+
+
+def _at_least(low: float) -> Check:
+    return lambda v: None if v >= low else f"must be at least {low}"
+
+
+def _one_of(*choices: str) -> Check:
+    return lambda v: None if v in choices else "must be one of " + ", ".join(f'"{c}"' for c in choices)
+
+
+def _power_of_two(v: int) -> str | None:
+    return None if v >= 2 and not v & (v - 1) else "must be a power of two, 2 or more"
+
+
+_BUTTONS = {f"{player}_{kind.value}": Key("pin", DEFAULT_BUTTON_PINS[player, kind])
+            for player in ("white", "black") for kind in ButtonKind}
+_CUBE = {"segments": Key("pins", list(DEFAULT_CUBE_PINS.segments), count=7), "dp": Key("pin", DEFAULT_CUBE_PINS.dp),
+         "digits": Key("pins", list(DEFAULT_CUBE_PINS.digits), count=2),
+         **{name: Key("pin", getattr(DEFAULT_CUBE_PINS, name)) for name in ("centre", "white", "black", "crawford")}}
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "board": {"port": Key("str", REQUIRED), "settle_seconds": Key("number", 0.3, _at_least(0))},
+    "dice": {"source": Key("str", "board")},
+    "gpio": {"pin_factory": Key("str", "default", _one_of(*PIN_FACTORIES))},
+    "gpio.buttons": _BUTTONS,
+    "gpio.cube": _CUBE,
+    "match": {"variant": Key("str", "backgammon", _one_of(*(v.value for v in Variant))),
+              "length": Key("int", 7, _at_least(0)), "players": Key("names", ["White", "Black"], count=2),
+              "profile": Key("str", "tournament", _one_of(*(p.value for p in Profile))),
+              "jacoby": Key("bool", False), "beavers": Key("bool", False), "automatic_doubles": Key("bool", False),
+              "max_cube": Key("int", None, _power_of_two)},
+    "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
+              "reserve_per_point": Key("number", 120.0, _at_least(1))},
+    "record": {"dir": Key("str", "records/table")},
+    "broker": {"url": Key("str", None), "table": Key("str", None), "venue": Key("str", None),
+               "username": Key("str", None), "password": Key("str", None), "ca_file": Key("str", None),
+               "cert_file": Key("str", None), "key_file": Key("str", None),
+               "keepalive": Key("int", None, _at_least(1))},
+}
+"""[broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
 @dataclass(frozen=True)
 class HardwareConfig:
+    """Everything a real table needs: its ports, pins, match settings and record directory."""
+
     board_port: str
     dice: str
     pin_factory: str
@@ -43,119 +101,146 @@ class HardwareConfig:
     settings: Settings
     record: Path
     broker: BrokerConfig | None = None
+    """The room's broker, when the table publishes to one."""
 
 
 def load_config(path: str | Path) -> HardwareConfig:
+    """Read and check a configuration file (raises `ConfigError` naming the file and the key)."""
     try:
         raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"config {path} is not a text file (UTF-8 TOML)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config {path} is not valid TOML: {exc}") from None
     try:
-        return _parse(raw)
-    except (KeyError, TypeError, ValueError) as exc:
+        return _build(checked(raw))
+    except ConfigError as exc:
         raise ConfigError(f"config {path}: {exc}") from None
 
 
-def _table(raw: dict[str, Any], name: str) -> dict[str, Any]:
-    value = raw.get(name, {})
-    if not isinstance(value, dict):
-        raise TypeError(f"[{name}] must be a table")
-    return value
+def checked(raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every section of the schema with every key, from `raw` or by default; raises `ConfigError`."""
+    sections = _sections(raw)
+    unknown = set(sections) - set(SCHEMA)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise ConfigError(f"[{name}] is not a section{_did_you_mean(name, SCHEMA)} "
+                          f"(sections: {', '.join(SCHEMA)})")
+    values: dict[str, dict[str, Any]] = {}
+    for section, keys in SCHEMA.items():
+        given = sections.get(section, {})
+        for name in given:
+            if name not in keys:
+                raise ConfigError(f"[{section}] {name} is not a key{_did_you_mean(name, keys)} "
+                                  f"(keys: {', '.join(keys)})")
+        values[section] = {}
+        for name, key in keys.items():
+            if name not in given:
+                if key.default is REQUIRED:
+                    raise ConfigError(f"[{section}] {name} is required")
+                values[section][name] = key.default
+                continue
+            why = _why_refused(key, given[name])
+            if why:
+                raise ConfigError(f"[{section}] {name} = {_show(given[name])}: {why}")
+            values[section][name] = given[name]
+    _check_pins(values)
+    return values
 
 
-def _parse(raw: dict[str, Any]) -> HardwareConfig:
-    known = {"board", "dice", "gpio", "match", "clock", "record", "broker"}
-    if set(raw) - known:
-        raise KeyError(f"unknown sections {sorted(set(raw) - known)}")
-    board, dice, gpio = _table(raw, "board"), _table(raw, "dice"), _table(raw, "gpio")
-    match, clock, record = _table(raw, "match"), _table(raw, "clock"), _table(raw, "record")
-    if "port" not in board:
-        raise KeyError("[board] port is required (e.g. \"/dev/ttyACM0\")")
-    buttons = dict(DEFAULT_BUTTON_PINS)
-    for key, pin in _table(gpio, "buttons").items():
-        player, _, kind = key.partition("_")
-        if player not in ("white", "black") or kind not in {k.value for k in ButtonKind}:
-            raise KeyError(f"[gpio.buttons] key {key!r} is not PLAYER_BUTTON like white_done")
-        buttons[player, ButtonKind(kind)] = int(pin)  # type: ignore[index]
-    cube: dict[str, Any] = {f.name: getattr(DEFAULT_CUBE_PINS, f.name) for f in fields(CubePins)}
-    for key, pin in _table(gpio, "cube").items():
-        if key not in cube:
-            raise KeyError(f"[gpio.cube] key {key!r} is not one of {sorted(cube)}")
-        cube[key] = tuple(pin) if isinstance(pin, list) else int(pin)
-    length = int(match.get("length", 7))
-    options = NO_OPTIONS if length else MatchOptions(
-        jacoby=bool(match.get("jacoby", False)), beavers=bool(match.get("beavers", False)),
-        automatic_doubles=bool(match.get("automatic_doubles", False)), max_cube=match.get("max_cube"))
-    players = match.get("players", ["White", "Black"])
+def _sections(raw: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Sections by dotted name ("gpio.buttons"), each a table of keys."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, table in raw.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{name} = {_show(table)} is outside any section: put it under a [section]")
+        plain = {k: v for k, v in table.items() if not (isinstance(v, dict) and f"{name}.{k}" in SCHEMA)}
+        out[name] = plain
+        for k, v in table.items():
+            if isinstance(v, dict) and f"{name}.{k}" in SCHEMA:
+                out[f"{name}.{k}"] = v
+    return out
+
+
+def _why_refused(key: Key, value: Any) -> str | None:
+    kind = key.kind
+    if kind == "str" and not isinstance(value, str):
+        return "must be a string in quotes"
+    if kind == "bool" and not isinstance(value, bool):
+        return "must be true or false"
+    if kind in ("int", "pin") and (not isinstance(value, int) or isinstance(value, bool)):
+        return "must be a whole number"
+    if kind == "number" and (not isinstance(value, int | float) or isinstance(value, bool)):
+        return "must be a number"
+    if kind == "pin" and value not in GPIO_PINS:
+        return f"is not a GPIO pin (BCM {GPIO_PINS.start}-{GPIO_PINS.stop - 1})"
+    if kind in ("pins", "names"):
+        if not isinstance(value, list) or len(value) != key.count:
+            return f"must be a list of {key.count} {'pins' if kind == 'pins' else 'names'}"
+        for item in value:
+            why = _why_refused(Key("pin" if kind == "pins" else "str", None), item)
+            if why:
+                return f"{_show(item)} {why}"
+        if kind == "names" and not all(name.strip() for name in value):
+            return "names must not be empty"
+    return key.check(value) if key.check is not None and value is not None else None
+
+
+def _check_pins(values: Mapping[str, Mapping[str, Any]]) -> None:
+    used: dict[int, str] = {}
+    if values["dice"]["source"] == "roll button":
+        used[ROLL_BUTTON_PIN] = "the roll button"
+    for section in ("gpio.buttons", "gpio.cube"):
+        for name, value in values[section].items():
+            for pin in value if isinstance(value, list) else [value]:
+                where = f"[{section}] {name}"
+                if pin in used:
+                    raise ConfigError(f"{where}: pin {pin} is already {used[pin]}")
+                used[pin] = where
+
+
+def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
+    board, match, clock = values["board"], values["match"], values["clock"]
+    length = match["length"]
+    money = {"jacoby": match["jacoby"], "beavers": match["beavers"],
+             "automatic_doubles": match["automatic_doubles"], "max_cube": match["max_cube"]}
+    if length and money != MatchOptions().to_document():
+        raise ConfigError("[match] jacoby, beavers, automatic_doubles and max_cube are for money sessions "
+                          "(length = 0) only")
     settings = Settings(
-        variant=Variant(match.get("variant", "backgammon")), length=length or None, options=options,
-        players=(str(players[0]), str(players[1])), profile=Profile(match.get("profile", "tournament")),
-        settle_seconds=float(board.get("settle_seconds", 0.3)), clock=bool(clock.get("enabled", True)),
-        clock_delay=float(clock.get("delay", 12.0)),
-        reserve_per_point=float(clock.get("reserve_per_point", 120.0)))
-    broker = None
-    if "broker" in raw:
-        from firmware_host.room.broker import BrokerConfig
+        variant=Variant(match["variant"]), length=length or None,
+        options=MatchOptions(**money) if not length else NO_OPTIONS,
+        players=(match["players"][0], match["players"][1]), profile=Profile(match["profile"]),
+        settle_seconds=float(board["settle_seconds"]), timed=clock["enabled"], clock_delay=float(clock["delay"]),
+        reserve_per_point=float(clock["reserve_per_point"]))
+    buttons: dict[tuple[Player, ButtonKind], int] = {}
+    for name, pin in values["gpio.buttons"].items():
+        player, _, kind = name.partition("_")
+        buttons["white" if player == "white" else "black", ButtonKind(kind)] = pin
+    cube = dict(values["gpio.cube"])
+    cube_pins = CubePins(segments=tuple(cube.pop("segments")), digits=tuple(cube.pop("digits")), **cube)
+    return HardwareConfig(board["port"], values["dice"]["source"], values["gpio"]["pin_factory"], buttons,
+                          cube_pins, settings, Path(values["record"]["dir"]), _broker(values["broker"]))
 
-        broker = BrokerConfig.from_table(_table(raw, "broker"))
-    return HardwareConfig(str(board["port"]), str(dice.get("source", "board")), str(gpio.get("pin_factory", "default")),
-                          buttons, CubePins(**cube), settings, Path(record.get("dir", "records/table")), broker)
+
+def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:
+    given = {k: v for k, v in values.items() if v is not None}
+    if not given:
+        return None
+    if "url" not in given or "table" not in given:
+        raise ConfigError('[broker] needs url and table (e.g. url = "mqtt://10.0.0.2", table = "t07")')
+    from firmware_host.room.broker import BrokerConfig
+
+    return BrokerConfig.from_url(given.pop("url"), **given)
 
 
-def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
-    """Play a match at a real table until it is over (or Ctrl-C); the journal resumes it."""
-    pin_factory = None
-    if config.pin_factory == "mock":
-        from gpiozero.pins.mock import MockFactory
+def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
 
-        pin_factory = MockFactory()
-    logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
-    journal = Journal(config.record)
-    table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
-                       button_pins=config.button_pins, cube_pins=config.cube_pins)
-    controller = Controller(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
-    link = None
-    if config.broker is not None:
-        from firmware_host.room.table_link import connect_table
 
-        link = connect_table(controller, config.broker)  # publishing never blocks this loop
-    table.start()
-    started = SYSTEM_CLOCK.now()
-    next_frame = 0.0
-    try:
-        while not controller.match.is_over:
-            now = SYSTEM_CLOCK.now()
-            if max_seconds is not None and now - started > max_seconds:
-                break
-            try:
-                events = [table.events.get(timeout=0.05), *table.drain()]
-            except queue.Empty:
-                events = []
-            for event in events:
-                try:
-                    controller.handle(event)
-                except Exception as exc:  # noqa: BLE001  (a table must keep running; the fault is logged)
-                    controller.log.append(f"error handling {type(event).__name__}: {exc!r}")
-                    logging.exception("error handling an event")
-            controller.tick(SYSTEM_CLOCK.now())
-            if link is not None:
-                link.poll(SYSTEM_CLOCK.now())
-            if not quiet and time.monotonic() >= next_frame:
-                sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now()) + "\n")
-                sys.stdout.flush()
-                next_frame = time.monotonic() + 0.5
-    except KeyboardInterrupt:
-        print(f"\nstopped; run again with the same config to resume from {journal.path}")
-        return 130
-    finally:
-        if link is not None:
-            link.close()
-        table.close()
-        journal.close()
-    if controller.match.is_over and controller.match.variant is Variant.BACKGAMMON:
-        from game.mat import export_mat
-
-        (config.record / "match.mat").write_text(export_mat(controller.match), encoding="utf-8")
-    return 0 if controller.match.is_over else 1
+def _show(value: Any) -> str:
+    text = repr(value) if not isinstance(value, bool) else str(value).lower()
+    return text if len(text) <= 40 else text[:40] + "..."

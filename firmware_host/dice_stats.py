@@ -34,6 +34,8 @@ def chi2_survival(x: float, dof: int) -> float:
 
 @dataclass
 class DiceStats:
+    """Faces and doubles counted over a match or session, with the chi-square tests of fairness."""
+
     faces: list[int] = field(default_factory=lambda: [0] * 6)
     rolls: int = 0
     doubles: int = 0
@@ -51,6 +53,7 @@ class DiceStats:
         return stats
 
     def record(self, dice: Iterable[int]) -> None:
+        """Count one roll (two dice), or one die of an opening roll."""
         values = list(dice)
         for face in values:
             self.faces[face - 1] += 1
@@ -59,6 +62,7 @@ class DiceStats:
             self.doubles += values[0] == values[1]
 
     def merge(self, other: DiceStats) -> DiceStats:
+        """The counts of both together (a session of several matches)."""
         return DiceStats([a + b for a, b in zip(self.faces, other.faces, strict=True)],
                          self.rolls + other.rolls, self.doubles + other.doubles)
 
@@ -72,6 +76,7 @@ class DiceStats:
         return stat, chi2_survival(stat, 5)
 
     def doubles_chi2(self) -> tuple[float, float]:
+        """Pearson's chi-square of the doubles against 1/6 of rolls, and its p-value."""
         if self.rolls == 0:
             return 0.0, 1.0
         expected = [self.rolls / 6, self.rolls * 5 / 6]
@@ -80,6 +85,7 @@ class DiceStats:
         return stat, chi2_survival(stat, 1)
 
     def summary(self) -> dict[str, Any]:
+        """The counts and tests as the journal's `dice_stats` event records them."""
         faces_stat, faces_p = self.faces_chi2()
         doubles_stat, doubles_p = self.doubles_chi2()
         return {"rolls": self.rolls, "faces": list(self.faces), "doubles": self.doubles,
@@ -87,6 +93,7 @@ class DiceStats:
                 "doubles_chi2": round(doubles_stat, 3), "doubles_p": round(doubles_p, 4)}
 
     def describe(self) -> str:
+        """One line for a person: counts, tests, and whether the dice look fair."""
         s = self.summary()
         verdict = "looks fair" if min(s["faces_p"], s["doubles_p"]) >= 0.01 else "is unusual (p < 0.01)"
         return (f"{s['rolls']} rolls, faces {s['faces']}, {s['doubles']} doubles; "

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from gpiozero.pins.mock import MockFactory
 
 from drivers.clock import ManualClock
-from drivers.events import ButtonKind, Player
+from drivers.events import ButtonKind, Event, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
-from drivers.zones import Capability
-from firmware_host.controller import Controller, Settings
+from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
+from firmware_host.settings import Settings
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
+from firmware_host.table_loop import TableLoop
+from game.zones import Capability
 
 if TYPE_CHECKING:
     from firmware_host.room.broker import BrokerConfig
@@ -54,8 +55,9 @@ class EmulatedTable:
 
     def __post_init__(self) -> None:
         self.journal = Journal(self.record)  # first: it sets aside a line cut short by a kill
+        history = self.journal.history()
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
-        earlier = [float(e.get("t", 0.0)) for e in Journal.existing(self.record)]
+        earlier = [float(e.get("t", 0.0)) for e in history]
         self.clock = ManualClock(max([1000.0, *earlier]) + 1.0)
         self.started = self.clock.now()
         rng = random.Random(self.seed)
@@ -66,32 +68,47 @@ class EmulatedTable:
         # mock pins do not bounce, and a fast simulation presses buttons closer than any debounce
         self.table = Table.open(f"emulator://{name}", pin_factory=self.pins, clock=self.clock, bounce_time=None)
         # the record's timestamps follow the table's clock, so a seed gives the same record
-        self.controller = Controller(self.settings, self.journal, display=self.table.display,
-                                     zone_leds=self.table.board.light_zones, wall_clock=self.clock.now)
+        start = Controller.resume if history else Controller.new
+        controller = start(self.settings, self.journal, display=self.table.display,
+                           zone_leds=self.table.board.light_zones, wall_time=self.clock.now)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
         self.link: TableLink | None = None
         if self.broker is not None:
             from firmware_host.room.table_link import connect_table
 
-            self.link = connect_table(self.controller, self.broker)
+            self.link = connect_table(controller, self.broker)
+        self.loop = TableLoop(controller, self._events, self.clock.now, after_step=self._after_step)
+
+    @property
+    def controller(self) -> Controller:
+        """The table's controller (a test may put a new one in, as after a restart)."""
+        return self.loop.controller
+
+    @controller.setter
+    def controller(self, controller: Controller) -> None:
+        self.loop.controller = controller
 
     def press(self, player: Player, button: ButtonKind) -> None:
+        """Press and release `player`'s `button` on the mock pins."""
         pin = self.pins.pin(DEFAULT_BUTTON_PINS[player, button])
         pin.drive_low()
         pin.drive_high()
 
-    def step(self) -> None:
+    def _events(self) -> list[Event]:
         self.clock.advance(TICK)
-        now = self.clock.now()
         self.table.poll()
-        for event in self.table.drain():
-            self.controller.handle(event)
-        self.controller.tick(now)
+        return self.table.drain()
+
+    def _after_step(self, now: float) -> None:
         if self.link is not None:
             self.link.poll(now)
         if self.players:
             self.people.see(self.controller.prompt, now)
             self.people.act(now)
+
+    def step(self) -> None:
+        """One tick of table time: the board scans, the controller judges, the people act."""
+        self.loop.step()
 
     def wait(self, seconds: float) -> None:
         """Let `seconds` of table time pass."""
@@ -105,25 +122,19 @@ class EmulatedTable:
         `speed` paces the table at that multiple of real time (None: as fast as possible);
         `on_frame` is called every `frame_every` real seconds (a live view).
         """
-        start_table, start_real = self.clock.now(), time.monotonic()
-        next_frame = start_real
-        while not self.controller.match.is_over and self.clock.now() - start_table < max_seconds:
-            self.step()
-            real = time.monotonic()
-            if speed is not None:
-                ahead = (self.clock.now() - start_table) / speed - (real - start_real)
-                if ahead > 0:
-                    time.sleep(ahead)
-            if on_frame is not None and real >= next_frame:
-                on_frame(self)
-                next_frame = real + frame_every
-        if on_frame is not None:
-            on_frame(self)
-        return self.controller.match.is_over
+        frame = None if on_frame is None else (lambda: on_frame(self))
+        return self.loop.run(max_seconds=max_seconds, speed=speed, on_frame=frame, frame_every=frame_every)
 
     def close(self) -> None:
+        """Close the room's link (if any), the hardware stand-ins, the journal and the emulator."""
         if self.link is not None:
             self.link.close()
         self.table.close()
         self.journal.close()
         self.emulator.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

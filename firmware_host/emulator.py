@@ -1,4 +1,4 @@
-"""The board's firmware stand-in: a physical model of the board and dice behind the protocol.
+"""The board's stand-in: a physical model of the board and its dice, behind emulated firmware.
 
 Tests and the controller act on the board as a person would (`lift(13)`, `place(8)`,
 `slide(13, 8)`, `roll(3, 1)`), and on its faults (`flicker`, `stick`, `straighten`,
@@ -23,39 +23,21 @@ import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal
+from typing import Literal, Self
 
 import serial
 
 from drivers.clock import SYSTEM_CLOCK, Clock
-from drivers.protocol import (
-    Ack,
-    AckStatus,
-    BoardMessage,
-    DiceRequest,
-    DieReport,
-    DieStatus,
-    Features,
-    FrameReader,
-    Hello,
-    HelloRequest,
-    Ping,
-    Pong,
-    SetZoneLeds,
-    Snapshot,
-    SnapshotRequest,
-    ZoneChange,
-    decode_message,
-    encode_message,
-)
-from drivers.zones import MAX_STACK, POINTS, ZONE_COUNT, ZONES, Capability, ZoneReading
+from drivers.protocol import DieReport, DieStatus, Features, ZoneChange
+from firmware_host.emulator_firmware import EmulatorPort, PortName
 from firmware_host.emulator_pty import PtyServer
+from firmware_host.errors import EmulatorError, ImpossibleAction
+from game.zones import MAX_STACK, POINTS, ZONE_COUNT, ZONES, Capability, ZoneReading
 
 if "firmware_host" not in serial.protocol_handler_packages:
     serial.protocol_handler_packages.append("firmware_host")
 
 DiceWiring = Literal["board", "own port", "none"]
-PortName = Literal["board", "dice"]
 
 
 def _standard_start() -> tuple[str, ...]:
@@ -74,14 +56,6 @@ _registry: dict[str, BoardEmulator] = {}
 _registry_lock = threading.Lock()
 
 
-class EmulatorError(Exception):
-    """Root of the emulator's errors."""
-
-
-class ImpossibleAction(EmulatorError, ValueError):
-    """A physical action the board cannot undergo (lift from an empty zone...)."""
-
-
 @dataclass
 class _Die:
     die_id: int
@@ -92,102 +66,6 @@ class _Die:
 
     def report(self) -> DieReport:
         return DieReport(self.die_id, self.status, self.face, self.battery_pct, self.throws % 65536)
-
-
-class EmulatorPort:
-    """One serial port of the emulator: the firmware's session with whoever is attached."""
-
-    def __init__(self, emulator: BoardEmulator, name: PortName, features: Features) -> None:
-        self.emulator = emulator
-        self.name = name
-        self.features = features
-        self.plugged = True
-        self.vanished = False
-        """Unplugged like a USB device: in-process opens and I/O fail (a pty stays silent)."""
-        self.attached = False
-        self.lit_zones: frozenset[int] = frozenset()
-        self._reader = FrameReader()
-        self._tx = bytearray()
-        self._seq = 0
-        self._streaming = False
-        self._next_beat = 0.0
-
-    def write_from_host(self, data: bytes) -> None:
-        """Bytes the host sent; the firmware answers at once."""
-        with self.emulator.lock:
-            if not self.plugged:
-                return
-            for frame in self._reader.feed(data):
-                try:
-                    message = decode_message(frame)
-                except ValueError:
-                    self.send(Ack(frame.seq, AckStatus.BAD_REQUEST))
-                    continue
-                self._answer(message, frame.seq)
-
-    def read_to_host(self, size: int) -> bytes:
-        """Up to `size` bytes the firmware has sent, taken off its output."""
-        with self.emulator.lock:
-            data = bytes(self._tx[:size])
-            del self._tx[:size]
-            return data
-
-    def pending(self) -> int:
-        with self.emulator.lock:
-            return len(self._tx)
-
-    def send(self, message: BoardMessage) -> None:
-        if not self.plugged:
-            return
-        self._seq = 0 if isinstance(message, Hello) else (self._seq + 1) % 256
-        wire = encode_message(message, self._seq)
-        noise = self.emulator.line_noise
-        if noise and self.emulator.rng.random() < noise:
-            wire = self.emulator.garble(wire)
-        self._tx += wire
-        if len(self._tx) > 64 * 1024:  # nobody reads: a UART would lose it too
-            del self._tx[:-64 * 1024]
-
-    def drop_output(self) -> None:
-        with self.emulator.lock:
-            self._tx.clear()
-
-    def streaming(self) -> bool:
-        return self._streaming and self.plugged
-
-    def beat_if_due(self, now: float) -> None:
-        if self.streaming() and now >= self._next_beat:
-            self._next_beat = now + self.emulator.heartbeat_ms / 1000
-            self.send_full_state()
-
-    def send_full_state(self) -> None:
-        if Features.ZONES in self.features:
-            self.send(self.emulator.snapshot())
-        if Features.DICE in self.features:
-            for die in self.emulator.dice_reports():
-                self.send(die)
-
-    def _answer(self, message: object, seq: int) -> None:
-        emulator = self.emulator
-        match message:
-            case HelloRequest():
-                self._streaming = True
-                self._next_beat = emulator.clock.now() + emulator.heartbeat_ms / 1000
-                self.send(emulator.hello(self.features))
-            case SnapshotRequest() if Features.ZONES in self.features:
-                self.send(emulator.snapshot())
-            case DiceRequest() if Features.DICE in self.features:
-                for die in emulator.dice_reports():
-                    self.send(die)
-            case Ping(token):
-                self.send(Pong(token))
-            case SetZoneLeds(zones) if Features.ZONE_LEDS in self.features:
-                self.lit_zones = zones
-                self.send(Ack(seq, AckStatus.OK))
-            case SnapshotRequest() | DiceRequest() | SetZoneLeds():
-                self.send(Ack(seq, AckStatus.UNSUPPORTED))
-            case _:
-                pass  # a board message echoed back: not for the firmware
 
 
 class BoardEmulator:
@@ -271,6 +149,7 @@ class BoardEmulator:
             return "".join(self._hand)
 
     def port(self, name: PortName = "board") -> EmulatorPort:
+        """The firmware's session on port `name` ("board", or "dice" when the dice have their own)."""
         if name not in self._ports:
             raise EmulatorError(f"this emulator has no {name!r} port (ports: {list(self._ports)})")
         return self._ports[name]
@@ -313,6 +192,7 @@ class BoardEmulator:
             self._zones[zone - 1] += colour
 
     def move(self, source: int, target: int) -> str:
+        """Lift the top checker of `source` and put it on `target`; returns its colour."""
         colour = self.lift(source)
         self.place(target)
         return colour
@@ -357,6 +237,7 @@ class BoardEmulator:
             self._stuck[zone] = sensed if sensed is not None else self._zones[zone - 1]
 
     def unstick(self, zone: int) -> None:
+        """The sensor of `zone` reads true again."""
         with self.lock:
             self._stuck.pop(zone, None)
 
@@ -370,6 +251,7 @@ class BoardEmulator:
             cable.drop_output()
 
     def replug(self, port: PortName = "board") -> None:
+        """Put the cable of `port` back."""
         with self.lock:
             cable = self.port(port)
             cable.plugged = True
@@ -402,30 +284,28 @@ class BoardEmulator:
             self._set_die(self._die(die), DieStatus.SETTLED, face)
 
     def remove_die(self, die: int) -> None:
+        """Take die `die` (0 or 1) off the board."""
         with self.lock:
             self._set_die(self._die(die), DieStatus.REMOVED, None)
 
     def set_battery(self, die: int, percent: int) -> None:
+        """Die `die`'s battery is now at `percent`."""
         with self.lock:
             target = self._die(die)
             target.battery_pct = percent
             self._report_die(target)
 
     def dice_reports(self) -> tuple[DieReport, ...]:
+        """Each die's state as the firmware reports it."""
         with self.lock:
             return tuple(die.report() for die in self._dice)
 
     # ------------------------------------------------------------ firmware
 
-    def hello(self, features: Features) -> Hello:
-        zones = Features.ZONES in features
-        return Hello(self.firmware, features, self.capability if zones else None,
-                     ZONE_COUNT if zones else 0, MAX_STACK if zones else 0,
-                     self.heartbeat_ms, self.board_id)
-
-    def snapshot(self) -> Snapshot:
-        with self.lock:
-            return Snapshot(self._scan_no % 65536, self.capability, tuple(self._reported))
+    @property
+    def scan_number(self) -> int:
+        """Scans made so far."""
+        return self._scan_no
 
     def service(self) -> None:
         """Run the scans and heartbeats that are due by the clock."""
@@ -454,19 +334,6 @@ class BoardEmulator:
                     if board.streaming():
                         board.send(ZoneChange(self._scan_no % 65536, zone, reading))
 
-    def garble(self, wire: bytes) -> bytes:
-        """Line noise on one frame: a flipped byte, a cut, a loss, or garbage before it."""
-        rng = self.rng
-        kind = rng.choice(("flip", "cut", "drop", "garbage"))
-        if kind == "flip":
-            at = rng.randrange(1, len(wire) - 1)
-            return wire[:at] + bytes([wire[at] ^ rng.randint(1, 255)]) + wire[at + 1:]
-        if kind == "cut":
-            return wire[:rng.randrange(1, len(wire) - 1)]
-        if kind == "drop":
-            return b""
-        return rng.randbytes(rng.randint(1, 20)) + wire
-
     def open_pty(self, port: PortName = "board") -> str:
         """Serve `port` on a new pseudo-terminal (until `close`); returns its tty path."""
         server = PtyServer(self.port(port))
@@ -481,6 +348,12 @@ class BoardEmulator:
         with _registry_lock:
             if self.name is not None and _registry.get(self.name) is self:
                 del _registry[self.name]
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # ------------------------------------------------------------ internals
 

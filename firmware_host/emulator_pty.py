@@ -9,7 +9,7 @@ import tty
 from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
-    from firmware_host.emulator import EmulatorPort
+    from firmware_host.emulator_firmware import EmulatorPort
 
 _MAX_PENDING = 64 * 1024
 
@@ -54,6 +54,7 @@ class PtyServer:
                     pass
 
     def close(self) -> None:
+        """Stop serving and close the pseudo-terminal."""
         if self._stop.is_set():
             return
         self._stop.set()

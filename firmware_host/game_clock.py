@@ -8,24 +8,21 @@ is exact in tests and in replays.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from firmware_host.errors import ClockNotRunning
 from game.board import Color
 
 DEFAULT_DELAY = 12.0
 DEFAULT_RESERVE_PER_POINT = 120.0
 
 
-class ClockError(Exception):
-    """Root of the clock's errors."""
-
-
-class ClockNotRunning(ClockError, RuntimeError):
-    """Stopped a clock that was not running."""
-
-
 @dataclass
 class GameClock:
+    """Both players' reserves, whose clock runs, and who has run out of time."""
+
     reserve: dict[Color, float]
     delay: float = DEFAULT_DELAY
     running: Color | None = None
@@ -38,6 +35,12 @@ class GameClock:
         """The defaults: 12 s delay, 2 minutes of reserve per point; a money session gets a 7-point reserve."""
         points = length if length else 7
         return cls({c: reserve_per_point * points for c in Color}, delay)
+
+    def restore(self, history: Iterable[Mapping[str, Any]]) -> None:
+        """Take the reserves of the last `clock` event of a journal (a resumed match)."""
+        for event in history:
+            if event.get("type") == "clock":
+                self.reserve = {Color.WHITE: float(event["white"]), Color.BLACK: float(event["black"])}
 
     def start(self, player: Color, now: float) -> None:
         """Start `player`'s clock (stopping the other's, if it was running)."""
@@ -63,6 +66,7 @@ class GameClock:
         return left
 
     def delay_left(self, now: float) -> float:
+        """Seconds of the running player's delay still free at `now`."""
         if self.running is None:
             return 0.0
         return max(0.0, self.delay - (now - self._started))

@@ -4,7 +4,8 @@ flushed and fsynced line by line, so a controller killed at any moment resumes f
 The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
 emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `dice_stats`,
 `takeback_request`, `choice`), each with a `"t"` time stamp. Each line carries `prev`, the
-hash of the line before, so `python -m game validate` detects any later edit.
+hash of the line before, so `python -m game validate` detects an edit that does not recompute
+the chain.
 
 A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
 (its line number in the file) and its hash: the room's publisher relays them to the director.
@@ -15,9 +16,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-from game.match import Match
 from game.record import RecordWriter, encode_event, read_record, replay_lines
 
 JOURNAL_NAME = "journal.jsonl"
@@ -26,21 +26,40 @@ Listener = Callable[[int, bytes, str], None]
 without the newline, and its SHA-256 (what the next line's `prev` carries)."""
 
 
+def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The events of the journal in `directory` ([] when there is none), the chain and the
+    rules checked (raises `ReplayError`)."""
+    path = Path(directory) / JOURNAL_NAME
+    if not path.exists():
+        return []
+    lines = read_record(path)
+    replay_lines(lines)
+    return [line.event for line in lines if line.event is not None]
+
+
 class Journal:
-    """Appends events to `DIR/journal.jsonl`; `Journal.resume(DIR)` reads what is there."""
+    """Appends events to `DIR/journal.jsonl`, continuing the chain of what is there; a line cut
+    short by a kill is first set aside in `journal.cut`."""
 
     def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.path = self.directory / JOURNAL_NAME
         self.recovered = _drop_cut_line(self.path)
+        """The bytes of a line cut short by a kill, set aside (b"" when there was none)."""
         self._writer = RecordWriter.append(self.path, fsync=fsync)
         self.lines = 0
+        """Lines written by this Journal (not counting what was there before)."""
         self.sequence = _count_lines(self.path)
-        """The number of the last line in the file (0 for an empty journal)."""
+        """The number of the journal's last line (0 while it is empty)."""
         self._listeners: list[Listener] = []
 
+    def history(self) -> list[dict[str, Any]]:
+        """Every event in the journal so far, checked (see `read_journal`)."""
+        return read_journal(self.directory)
+
     def write(self, event: Mapping[str, Any]) -> None:
+        """Append one event, chained, flushed and fsynced; then tell the listeners."""
         prev = self._writer.prev
         digest = self._writer.write(event)
         self.lines += 1
@@ -56,21 +75,14 @@ class Journal:
         self._listeners.append(listener)
 
     def close(self) -> None:
+        """Close the file; the journal can be opened again to go on."""
         self._writer.close()
 
-    @staticmethod
-    def existing(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
-        """The events of the journal in `directory` ([] when there is none), the chain checked."""
-        path = Path(directory) / JOURNAL_NAME
-        if not path.exists():
-            return []
-        lines = read_record(path)
-        replay_lines(lines)  # raises ReplayError on a broken chain or an illegal event
-        return [line.event for line in lines if line.event is not None]
+    def __enter__(self) -> Self:
+        return self
 
-    @staticmethod
-    def replay(events: list[dict[str, Any]]) -> Match:
-        return Match.replay(events)
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def _count_lines(path: Path) -> int:

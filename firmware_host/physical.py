@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONE_COUNT
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
-from game.explain import BAR_ZONE, OFF_ZONE
 from game.plays import Move
 from game.position import Position
+from game.zones import BAR_ZONE, BLACK_BAR, BLACK_OFF, OFF_ZONE, WHITE_BAR, WHITE_OFF, ZONE_COUNT
 
 
 def zones_position(zones: Sequence[str], variant: Variant, turn: Color) -> Position:
@@ -62,11 +61,15 @@ def hand_moves(before: Position, moves: Sequence[Move]) -> list[HandMove]:
 
 @dataclass(frozen=True, slots=True)
 class Lift:
+    """Take the top checker of `zone` into the hand."""
+
     zone: int
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
+    """Put a checker of `colour` from the hand on top of `zone`."""
+
     zone: int
     colour: str
 

@@ -15,6 +15,8 @@ from game.position import Position
 
 
 class Waiting(enum.Enum):
+    """What the table is waiting for; the value is how the view says it."""
+
     SET_BOARD = "set the board"            # sensed board differs from `expected`
     OPENING_ROLL = "opening roll"          # each player throws one die
     ROLL_OR_DOUBLE = "roll or double"      # `player` rolls, or doubles first
@@ -30,6 +32,8 @@ class Waiting(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
+    """What the table waits for now, from whom, about which position, and what the display shows."""
+
     waiting: Waiting
     player: Color | None = None
     dice: tuple[int, int] | None = None
@@ -46,6 +50,7 @@ class Prompt:
     """Changes whenever a new prompt is published, even one like the last."""
 
     def describe(self) -> str:
+        """One line for the view and the log: who, what, the dice, and the message."""
         who = f"{self.player.value}: " if self.player else ""
         dice = f" {self.dice[0]}-{self.dice[1]}" if self.dice else ""
         return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")

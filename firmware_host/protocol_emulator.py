@@ -19,14 +19,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
-from drivers.zones import Capability
-from firmware_host.emulator import (
-    BoardEmulator,
-    DiceWiring,
-    EmulatorError,
-    EmulatorPort,
-    PortName,
-)
+from firmware_host.emulator import BoardEmulator, DiceWiring
+from firmware_host.emulator_firmware import EmulatorPort, PortName
+from firmware_host.errors import EmulatorError
+from game.zones import Capability
 
 
 def port_for_url(url: str) -> EmulatorPort:
@@ -72,6 +68,7 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
     _emulator_port: EmulatorPort | None = None
 
     def open(self) -> None:
+        """Attach to the emulator's port named in the URL."""
         if self.is_open:
             raise SerialException("Port is already open.")
         if self._port is None:
@@ -87,6 +84,7 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
         self.is_open = True
 
     def close(self) -> None:
+        """Detach from the emulator's port."""
         if self._emulator_port is not None:
             self._emulator_port.attached = False
             self._emulator_port = None
@@ -102,11 +100,13 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
 
     @property
     def in_waiting(self) -> int:
+        """Bytes the firmware has sent and this side has not read."""
         port = self._live()
         port.emulator.service()
         return port.pending()
 
     def read(self, size: int = 1) -> bytes:
+        """Up to `size` bytes, waiting up to the timeout on the emulator's clock."""
         port = self._live()
         emulator = port.emulator
         clock = emulator.clock
@@ -123,14 +123,17 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
             self._live()
 
     def write(self, data: Any) -> int:
+        """Bytes to the firmware, which answers at once."""
         payload = bytes(data)
         self._live().write_from_host(payload)
         return len(payload)
 
     def reset_input_buffer(self) -> None:
+        """Throw away what the firmware sent and was not read."""
         self._live().drop_output()
 
     def reset_output_buffer(self) -> None:
+        """Nothing to do: writes reach the firmware at once."""
         self._live()
 
     def _reconfigure_port(self) -> None:
@@ -147,16 +150,20 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
 
     @property
     def cts(self) -> bool:
+        """Always True: the emulated line has no flow control."""
         return True
 
     @property
     def dsr(self) -> bool:
+        """Always True: the emulated device is ready."""
         return True
 
     @property
     def ri(self) -> bool:
+        """Always False: no ring indicator."""
         return False
 
     @property
     def cd(self) -> bool:
+        """Always True: carrier detected."""
         return True

@@ -31,85 +31,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from drivers.zones import ZONE_COUNT, Capability, ZoneReading, zone_name
 from game.board import OWN_TO_BOARD, Variant
-from game.explain import BAR_ZONE, DieMove, Explainer, Explanation, Layout, layout
+from game.explain import DieMove, Explainer, Explanation
 from game.movegen import check_dice, encode, single_move_walk
 from game.plays import Play, format_moves
 from game.position import Position
-
-View = tuple[ZoneReading, ...]
-"""28 zone readings, index z - 1 for zone z, as a board of one capability reports them."""
-
-
-@lru_cache(maxsize=4096)
-def _reading(stack: str, capability: Capability) -> ZoneReading:
-    return ZoneReading.of_stack(stack).at(capability)
-
-
-def view_of(board: Layout, capability: Capability) -> View:
-    """What a board of `capability` reports for checkers standing as in `board`."""
-    return tuple(_reading(stack, capability) for stack in board)
-
-
-def sensed_view(position: Position, capability: Capability) -> View:
-    """What a board of `capability` reports for `position` (a trapped checker reads at the
-    bottom of its stack at STACKS)."""
-    return view_of(layout(position), capability)
-
-
-def _normalised(zones: Sequence[ZoneReading], capability: Capability) -> View:
-    if len(zones) != ZONE_COUNT:
-        raise ValueError(f"a board reports {ZONE_COUNT} zones, got {len(zones)}")
-    return tuple(reading.at(capability) for reading in zones)
-
-
-# -- differences ---------------------------------------------------------------
-
-def _words(reading: ZoneReading) -> str:
-    """ "none", "3", "2 white", "3 (2 white, 1 black)", "3 (2 white on 1 black)"."""
-    if reading.count == 0:
-        return "none"
-    if reading.white is None or reading.black is None:
-        return str(reading.count)
-    if not reading.black or not reading.white:
-        return f"{reading.count} {'white' if reading.white else 'black'}"
-    if reading.stack is None:
-        return f"{reading.count} ({reading.white} white, {reading.black} black)"
-    runs: list[list[str | int]] = []
-    for checker in reversed(reading.stack):
-        if runs and runs[-1][0] == checker:
-            runs[-1][1] = int(runs[-1][1]) + 1
-        else:
-            runs.append([checker, 1])
-    order = " on ".join(f"{n} {'white' if colour == 'w' else 'black'}" for colour, n in runs)
-    return f"{reading.count} ({order})"
-
-
-@dataclass(frozen=True, slots=True)
-class ZoneDiff:
-    """A zone that does not read as expected."""
-
-    zone: int
-    sensed: ZoneReading
-    expected: ZoneReading
-
-    def describe(self) -> str:
-        return f"{zone_name(self.zone)} has {_words(self.sensed)}, expected {_words(self.expected)}"
-
-
-def _diffs(sensed: View, expected: View) -> tuple[ZoneDiff, ...]:
-    return tuple(ZoneDiff(zone, got, want)
-                 for zone, (got, want) in enumerate(zip(sensed, expected, strict=True), start=1) if got != want)
-
-
-def board_diff(expected: Position | Layout, zones: Sequence[ZoneReading],
-               capability: Capability) -> tuple[ZoneDiff, ...]:
-    """The zones where the sensed board differs from `expected`, as `capability` tells them
-    (start-up and resume: "set checkers" until this is empty)."""
-    board = layout(expected) if isinstance(expected, Position) else expected
-    return _diffs(_normalised(zones, capability), view_of(board, capability))
-
+from game.zones import (
+    BAR_ZONE,
+    ZONE_COUNT,
+    Capability,
+    Layout,
+    View,
+    ZoneDiff,
+    ZoneReading,
+    layout,
+    normalised,
+    view_diff,
+    view_of,
+)
 
 # -- verdicts ----------------------------------------------------------------
 
@@ -133,6 +72,8 @@ class Verdict(abc.ABC):
 
 @dataclass(frozen=True, slots=True)
 class Untouched(Verdict):
+    """No checker has moved."""
+
     def short_code(self) -> str:
         return "  "
 
@@ -142,6 +83,8 @@ class Untouched(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Partial(Verdict):
+    """On the way to a legal play: the dice moves made so far and the dice still to play."""
+
     moves: tuple[DieMove, ...]
     dice_left: tuple[int, ...]
     """The dice still to play to complete a legal play."""
@@ -158,6 +101,8 @@ class Partial(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Legal(Verdict):
+    """The board is a legal play's result."""
+
     play: Play
     """The play to commit; no moves when the roll cannot be played."""
 
@@ -170,6 +115,8 @@ class Legal(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Ambiguous(Verdict):
+    """The board is the result of several legal plays that the sensors cannot tell apart."""
+
     plays: tuple[Play, ...]
 
     def short_code(self) -> str:
@@ -186,6 +133,8 @@ class Ambiguous(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Illegal(Verdict):
+    """The board is made by dice moves that break a rule (the simplest explanation)."""
+
     explanation: Explanation
 
     def short_code(self) -> str:
@@ -200,6 +149,8 @@ class Illegal(Verdict):
 
 @dataclass(frozen=True, slots=True)
 class Misplaced(Verdict):
+    """No sequence of the roll makes this board: checkers must be set right."""
+
     diffs: tuple[ZoneDiff, ...]
     nearest: Explanation
     """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on
@@ -273,7 +224,7 @@ class TurnReconciler:
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
-        view = _normalised(zones, self.capability)
+        view = normalised(zones, self.capability)
         key = _view_key(view, self.capability)
         if key in self._seen:
             del self._seen[self._seen.index(key) + 1:]
@@ -323,7 +274,7 @@ class TurnReconciler:
 
         _, explanations = min(self._outcomes_by_key().items(), key=distance)
         nearest = min(explanations, key=rank)
-        return Misplaced(_diffs(view, view_of(nearest.result, self.capability)), nearest)
+        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest)
 
     def _outcomes_by_key(self) -> dict[Key, list[Explanation]]:
         """Every board the roll's dice moves make, by what the sensors tell; listed when first needed."""
@@ -431,49 +382,3 @@ class TurnReconciler:
 
 def _simplicity(explanation: Explanation) -> tuple[int, int]:
     return len(explanation.broken), len(explanation.moves)
-
-
-# -- debounce --------------------------------------------------------------------
-
-class Debouncer:
-    """Reports the board once it has stood unchanged for `settle_seconds`, so a checker in
-    the hand, one slid across points, set down crooked or a flickering sensor is never judged.
-
-    Feed it every board read (`update`) or zone change (`change`), and call `poll` as time
-    passes; each returns the newly stable board, or None. Times are seconds from one
-    monotonic clock.
-    """
-
-    def __init__(self, settle_seconds: float = 0.3) -> None:
-        if settle_seconds < 0:
-            raise ValueError(f"settle time {settle_seconds} is negative")
-        self.settle_seconds = settle_seconds
-        self._board: View | None = None
-        self._since = 0.0
-        self._stable: View | None = None
-
-    @property
-    def stable(self) -> View | None:
-        """The last stable board reported."""
-        return self._stable
-
-    def update(self, zones: Sequence[ZoneReading], now: float) -> View | None:
-        board = tuple(zones)
-        if board != self._board:
-            if self._board is not None and now < self._since:
-                raise ValueError(f"time went back from {self._since} to {now}")
-            self._board, self._since = board, now
-        return self.poll(now)
-
-    def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
-        if self._board is None:
-            raise ValueError("a zone change before any whole board was read")
-        board = list(self._board)
-        board[zone - 1] = reading
-        return self.update(board, now)
-
-    def poll(self, now: float) -> View | None:
-        if self._board is None or now - self._since < self.settle_seconds or self._board == self._stable:
-            return None
-        self._stable = self._board
-        return self._board

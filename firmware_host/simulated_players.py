@@ -18,9 +18,9 @@ from firmware_host.emulator import BoardEmulator
 from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
-from game.explain import layout
 from game.plays import Play
 from game.position import Position
+from game.zones import layout
 
 Press = Callable[[Player, ButtonKind], None]
 
@@ -40,6 +40,8 @@ class Habits:
 
 @dataclass
 class SimulatedTable:
+    """The two people at an emulated table: what they plan on seeing a prompt, and what they do as time passes."""
+
     emulator: BoardEmulator
     press: Press
     rng: random.Random
@@ -79,9 +81,11 @@ class SimulatedTable:
 
     @property
     def busy(self) -> bool:
+        """Something is planned and not yet done."""
         return bool(self._script)
 
     def next_action_at(self) -> float | None:
+        """When the next planned action is due (None: nothing planned)."""
         return self._script[0][0] if self._script else None
 
     # -- plans --------------------------------------------------------------------

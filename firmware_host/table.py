@@ -26,6 +26,8 @@ DiceSource = Literal["board", "roll button"] | str
 
 @dataclass
 class Table:
+    """The drivers of one table, all reporting on one events queue."""
+
     events: queue.Queue[Event]
     board: BoardSensor
     buttons: PlayerButtons
@@ -39,6 +41,8 @@ class Table:
              clock: Clock = SYSTEM_CLOCK, button_pins: dict[tuple[Player, ButtonKind], int] | None = None,
              cube_pins: CubePins = DEFAULT_CUBE_PINS, roll_pin: int = ROLL_BUTTON_PIN,
              bounce_time: float | None = 0.02, display: bool = True) -> Table:
+        """Open the board's link, the dice, the buttons and the display; a part that fails to open closes those
+        opened before."""
         events: queue.Queue[Event] = queue.Queue()
         board_link = SerialLink(board_port, events=events, clock=clock)
         links = [board_link]
@@ -73,6 +77,7 @@ class Table:
             link.start()
 
     def drain(self) -> list[Event]:
+        """Every event waiting on the queue, without waiting."""
         out: list[Event] = []
         while True:
             try:
@@ -81,6 +86,7 @@ class Table:
                 return out
 
     def close(self) -> None:
+        """Close every driver and link."""
         for closing in (self.buttons, self.display, self.roll_button):
             if closing is not None:
                 closing.close()

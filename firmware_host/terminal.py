@@ -13,6 +13,8 @@ CLEAR = "\x1b[H\x1b[2J"
 
 
 def render(controller: Controller, now: float, log_lines: int = 8) -> str:
+    """The live view as text: the match line, the board as sensed, the dice, the display, the link, the clocks,
+    the prompt and the last lines of the log."""
     match = controller.match
     length = f"match to {match.length}" if match.length else "money session"
     crawford = ", Crawford game" if match.crawford else ""

@@ -15,6 +15,8 @@ CHECKERS = 15
 
 
 class Color(enum.Enum):
+    """A player's colour: White moves from board point 24 toward 1, Black the other way (Rungammon: from 12)."""
+
     WHITE = "white"
     BLACK = "black"
 
@@ -25,6 +27,7 @@ class Color(enum.Enum):
 
     @property
     def opponent(self) -> Color:
+        """The other colour."""
         return Color.BLACK if self is Color.WHITE else Color.WHITE
 
     @property
@@ -34,16 +37,20 @@ class Color(enum.Enum):
 
     @classmethod
     def from_char(cls, char: str) -> Color:
+        """The colour of a stack character, "w" or "b"."""
         return cls.WHITE if char == "w" else cls.BLACK
 
 
 class Variant(enum.Enum):
+    """The three games played on the board."""
+
     BACKGAMMON = "backgammon"
     CATCHGAMMON = "catchgammon"
     RUNGAMMON = "rungammon"
 
     @property
     def has_bar(self) -> bool:
+        """Only Backgammon sends hit checkers to the bar."""
         return self is Variant.BACKGAMMON
 
     @property

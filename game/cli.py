@@ -10,15 +10,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.board import Variant
-from game.errors import DiceError, GameError, PositionError
+from game.errors import DiceError, GameError, PositionError, UsageError
 from game.formats import parse_position
 from game.movegen import check_dice, count_plays, legal_plays
 from game.position import Position
 from game.text import draw
-
-
-class UsageError(GameError, ValueError):
-    """Command-line input that cannot be used (a file that cannot be read, a bad line)."""
 
 
 def read_position(arg: str, variant: Variant | None = None) -> Position:
@@ -62,7 +58,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
 
 def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read batch file {path!r}: {exc.strerror}") from None
     with handle:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from game.board import Color
-from game.match_errors import CubeNotAvailable, NotYourTurn, WrongPhase
+from game.errors import CubeNotAvailable, NotYourTurn, WrongPhase
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +31,12 @@ class Cube:
 
     @property
     def offered(self) -> bool:
+        """A double is offered and not yet answered."""
         return self.offered_by is not None
 
     @property
     def centred(self) -> bool:
+        """Nobody owns the cube: either player may double."""
         return self.owner is None
 
     def may_double(self, player: Color) -> bool:

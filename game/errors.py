@@ -1,9 +1,21 @@
-"""Errors of the rules engine: one root, each also the matching builtin."""
+"""Every error of the rules engine: one root, `GameError`, each class also the matching builtin.
+
+Messages carry what is needed to reproduce the problem: the position, the dice, the line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.replay import Problem
 
 
 class GameError(Exception):
     """Root of every error raised by the rules engine."""
 
+
+# -- positions, plays and notation ---------------------------------------------
 
 class PositionError(GameError, ValueError):
     """A position that is malformed or impossible in its variant."""
@@ -19,3 +31,83 @@ class DiceError(GameError, ValueError):
 
 class IllegalPlayError(GameError, ValueError):
     """A play that is not legal for the position and dice."""
+
+
+class ZoneError(GameError, ValueError):
+    """A zone id or a sensor reading that cannot be (a negative count, colours that do not add up,
+    a reading told at more than its sensor knows)."""
+
+
+# -- the cube and the match ------------------------------------------------------
+
+class MatchActionError(GameError, ValueError):
+    """An action that the rules do not allow in the current state of the match.
+
+    `reason` says which rule forbids it; `context` (game, score, move, cube, dice,
+    position) says where, enough to reproduce it. The message carries both.
+    """
+
+    def __init__(self, reason: str, context: str = "") -> None:
+        super().__init__(f"{reason} [{context}]" if context else reason)
+        self.reason = reason
+        self.context = context
+
+
+class NotYourTurn(MatchActionError):
+    """The player acting is not the one whose action is expected."""
+
+
+class WrongPhase(MatchActionError):
+    """The action does not fit the phase: rolling before a double is answered, playing before rolling."""
+
+
+class MatchOver(MatchActionError):
+    """The match has ended: no further action is possible."""
+
+
+class CubeNotAvailable(MatchActionError):
+    """The cube is owned by the opponent, already offered, or at its maximum."""
+
+
+class CrawfordNoDouble(CubeNotAvailable):
+    """Nobody may double in the Crawford game."""
+
+
+class OptionDisabled(MatchActionError):
+    """The action needs an option that this match does not play (beavers in match play, ...)."""
+
+
+class InvalidDice(MatchActionError, DiceError):
+    """Dice values that are not faces from 1 to 6."""
+
+
+class IllegalMove(MatchActionError, IllegalPlayError):
+    """A play that is not one of the legal plays for the position and dice."""
+
+
+# -- records -----------------------------------------------------------------------
+
+class RecordError(GameError, ValueError):
+    """A record or .mat file that cannot be read: bad JSON, missing fields, unknown format."""
+
+
+class ChainError(RecordError):
+    """The hash chain of a record is broken: a line was edited, removed or inserted."""
+
+
+class MatFormatError(RecordError):
+    """Text that is not a .mat transcript, or a match the format cannot hold."""
+
+
+class ReplayError(GameError, ValueError):
+    """The first problem of a record replayed strictly."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.describe())
+        self.problem = problem
+
+
+# -- the command line -----------------------------------------------------------------
+
+class UsageError(GameError, ValueError):
+    """Command-line input that cannot be used (a file that cannot be read, a bad line)."""

@@ -47,24 +47,12 @@ import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
+from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.errors import ZoneError
 from game.movegen import check_dice
 from game.plays import Move, Play, format_moves
 from game.position import Position
-
-Layout = tuple[str, ...]
-"""A board as it physically stands: 28 stacks read bottom to top ("w"/"b"), index z - 1 for
-sensor zone z: board points 1-24, White's bar, Black's bar, White's tray, Black's tray."""
-
-LAYOUT_SIZE = 28
-BAR_ZONE = {Color.WHITE: 25, Color.BLACK: 26}
-OFF_ZONE = {Color.WHITE: 27, Color.BLACK: 28}
-
-
-def layout(position: Position) -> Layout:
-    """Where the position's checkers physically stand."""
-    bar, off = position.bar, position.off
-    return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
+from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout
 
 
 class Breach(enum.Enum):
@@ -83,6 +71,7 @@ class Breach(enum.Enum):
 
     @property
     def code(self) -> str:
+        """The two characters the cube display shows for this rule."""
         return self.value
 
 
@@ -115,12 +104,15 @@ class Explanation:
 
     @property
     def legal(self) -> bool:
+        """No rule is broken: the board is a legal play's result."""
         return not self.broken
 
     def notation(self) -> str:
+        """The dice moves in standard notation."""
         return format_moves([m.move for m in self.moves])
 
     def describe(self) -> str:
+        """One sentence for the log: the play, and each rule it breaks."""
         if self.legal:
             return f"legal play {self.notation()}"
         return f"illegal play {self.notation()}: " + "; ".join(rule.message for rule in self.broken)
@@ -130,6 +122,7 @@ class Explanation:
         return self.broken[0].breach.code if self.broken else "  "
 
     def zones(self) -> frozenset[int]:
+        """The zones (1-28) the broken rules concern, to light on the board."""
         return frozenset(zone for rule in self.broken for zone in rule.zones)
 
 
@@ -179,8 +172,8 @@ class Explainer:
         """The simplest sequence of the roll's dice moves that makes `target`, with the rules it
         breaks (none for a legal play's result); None when no sequence makes it."""
         goal = layout(target) if isinstance(target, Position) else tuple(target)
-        if len(goal) != LAYOUT_SIZE:
-            raise ValueError(f"a layout has {LAYOUT_SIZE} stacks, got {len(goal)}")
+        if len(goal) != ZONE_COUNT:
+            raise ZoneError(f"a layout has {ZONE_COUNT} stacks, got {len(goal)}")
         if _census(goal) != _census(self._start):
             return None  # checkers missing, added or of another colour
         found = self._explore(self._toward(goal))

@@ -48,6 +48,7 @@ def from_gnubg_board(board: tuple[Side, Side], turn: Color = Color.WHITE) -> Pos
 
 
 def position_id(position: Position) -> str:
+    """GNU Backgammon's Position ID of a Backgammon position, the player on roll's side first."""
     bits: list[int] = []
     for side in gnubg_board(position):
         for count in side:

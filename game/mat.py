@@ -23,12 +23,12 @@ takes them as an argument, and automatic doubles cannot be written at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from game.board import BAR, OFF, Color, Variant
-from game.match import NO_OPTIONS, Event, Match, MatchOptions, Phase
-from game.match_errors import RecordError
+from game.errors import MatFormatError
+from game.match import NO_OPTIONS, Match, MatchOptions, Phase
 from game.position import Position
 from game.replay import MAT_WINS, UNREADABLE, Replayer
 
@@ -43,10 +43,6 @@ _CUBE = re.compile(r"(Doubles|Beavers)(?:\s*=>\s*(\d+))?", re.IGNORECASE)
 _ANSWER = re.compile(r"(Takes|Drops)", re.IGNORECASE)
 
 
-class MatFormatError(RecordError):
-    """Text that is not a .mat transcript, or a match the format cannot hold."""
-
-
 # -- writing ------------------------------------------------------------------------
 
 def export_mat(match: Match) -> str:
@@ -57,7 +53,7 @@ def export_mat(match: Match) -> str:
         raise MatFormatError(".mat transcripts cannot show automatic doubles")
     white, black = match.players
     out = [f" {match.length or 0} point match\n\n"]
-    games: list[list[Event]] = []
+    games: list[list[Mapping[str, Any]]] = []
     for event in match.events:
         if event["type"] == "game_start":
             games.append([])
@@ -69,14 +65,14 @@ def export_mat(match: Match) -> str:
     return "".join(out)
 
 
-def _export_game(events: list[Event], left_name: str, right_name: str) -> str:
+def _export_game(events: list[Mapping[str, Any]], left_name: str, right_name: str) -> str:
     start = events[0]
     out = [f" Game {start['game']}\n"]
     left = f"{left_name} : {start['score']['black']}"
     out.append(f" {left:<31}{right_name} : {start['score']['white']}\n")
     cells: list[tuple[Color, str]] = []
     position = Position.from_document(start["position"])
-    rolled: Event | None = None
+    rolled: Mapping[str, Any] | None = None
     ending = ""
     for event in events[1:]:
         kind = event["type"]

@@ -17,9 +17,9 @@ from typing import Any
 
 from game.board import Color, Variant
 from game.cube import Cube
-from game.errors import GameError
-from game.match_errors import (
+from game.errors import (
     CrawfordNoDouble,
+    GameError,
     IllegalMove,
     InvalidDice,
     MatchActionError,
@@ -28,11 +28,27 @@ from game.match_errors import (
     OptionDisabled,
     WrongPhase,
 )
+from game.events import (
+    CubeOffer,
+    Forfeit,
+    GameEnd,
+    GameStart,
+    MatchEnd,
+    MatchEvent,
+    MatchStart,
+    OpeningRoll,
+    PlayerAction,
+    PlayerName,
+    PlayMade,
+    Resign,
+    Roll,
+    ScoreDoc,
+    Take,
+)
 from game.movegen import check_dice
 from game.plays import Move, Play, parse_moves
 from game.position import Position, ResultKind
 
-Event = dict[str, Any]
 Score = tuple[int, int]
 Steps = Sequence[tuple[int, int]]
 
@@ -40,6 +56,8 @@ RECORD_VERSION = 1
 
 
 class Phase(enum.Enum):
+    """Where a game stands: what the match waits for next."""
+
     OPENING = "opening"    # waiting for the opening roll
     ROLL = "roll"          # the player on roll may double, or roll
     MOVE = "move"          # the dice are rolled: the player on roll plays
@@ -55,6 +73,7 @@ def kind_name(kind: ResultKind, variant: Variant) -> str:
 
 
 def kind_from_name(name: Any, variant: Variant) -> ResultKind:
+    """The result kind a record names (`single`, `gammon`, or the variant's triple name)."""
     for kind in ResultKind:
         if kind_name(kind, variant) == name:
             return kind
@@ -72,11 +91,13 @@ class MatchOptions:
     max_cube: int | None = None
 
     def to_document(self) -> dict[str, Any]:
+        """The options as the record's `match_start` event writes them."""
         return {"jacoby": self.jacoby, "beavers": self.beavers,
                 "automatic_doubles": self.automatic_doubles, "max_cube": self.max_cube}
 
     @classmethod
     def from_document(cls, doc: Any) -> MatchOptions:
+        """Read the options of a `match_start` event (raises `OptionDisabled` on a bad one)."""
         if not isinstance(doc, Mapping) or set(doc) - set(cls().to_document()):
             raise OptionDisabled(f"options must be an object with keys among "
                                  f"{sorted(cls().to_document())}, got {doc!r}")
@@ -142,7 +163,7 @@ class Match:
         self.options = options
         self.players = players
         self._clock = clock
-        self._events: list[Event] = []
+        self._events: list[MatchEvent] = []
         self._games: list[GameSummary] = []
         self._score = [0, 0]
         self._game = 0
@@ -151,8 +172,9 @@ class Match:
         self._winner: Color | None = None
         self._s = _State(Position.initial(variant), Cube(max_value=options.max_cube))
         self._undo: _State | None = None  # the state before the last play, while it may be taken back
-        self._emit("match_start", variant=variant.value, length=length or 0, options=options.to_document(),
-                   players={"white": players[0], "black": players[1]}, version=RECORD_VERSION)
+        self._emit(MatchStart(type="match_start", t=self._clock(), variant=variant.value, length=length or 0,
+                              options=options.to_document(), players={"white": players[0], "black": players[1]},
+                              version=RECORD_VERSION))
         self._start_game()
 
     def use_clock(self, clock: Callable[[], float]) -> None:
@@ -169,23 +191,28 @@ class Match:
     # -- read-only state ----------------------------------------------------
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[MatchEvent, ...]:
+        """Every event so far, in order (see game/RECORD.md)."""
         return tuple(self._events)
 
     @property
     def games(self) -> tuple[GameSummary, ...]:
+        """How each finished game ended."""
         return tuple(self._games)
 
     @property
     def position(self) -> Position:
+        """The position now (the player on roll, or the mover during a play)."""
         return self._s.position
 
     @property
     def cube(self) -> Cube:
+        """The doubling cube of the game in progress."""
         return self._s.cube
 
     @property
     def score(self) -> Score:
+        """Points so far, (white, black)."""
         return self._score[0], self._score[1]
 
     @property
@@ -195,14 +222,17 @@ class Match:
 
     @property
     def post_crawford(self) -> bool:
+        """The Crawford game has been played and a player is still one point from the match."""
         return self._crawford_done
 
     @property
     def phase(self) -> Phase:
+        """What the game in progress waits for."""
         return self._s.phase
 
     @property
     def game_number(self) -> int:
+        """The game in progress (1, 2, ...)."""
         return self._game
 
     @property
@@ -212,6 +242,7 @@ class Match:
 
     @property
     def dice(self) -> tuple[int, int] | None:
+        """The dice rolled and not yet played, if any."""
         return self._s.dice
 
     @property
@@ -235,15 +266,18 @@ class Match:
 
     @property
     def resignation(self) -> tuple[Color, ResultKind] | None:
+        """The resignation offered and not yet answered: who, and what they give up."""
         r = self._s.resignation
         return None if r is None else (r.player, r.kind)
 
     @property
     def is_over(self) -> bool:
+        """The match (or money session) has ended."""
         return self._s.phase is Phase.OVER
 
     @property
     def winner(self) -> Color | None:
+        """Who won the match, once it is over (None for a tied money session)."""
         return self._winner
 
     def legal_plays(self) -> tuple[Play, ...]:
@@ -253,6 +287,7 @@ class Match:
         return self._s.position.legal_plays(self._s.dice)
 
     def may_double(self, player: Color) -> bool:
+        """Whether `player` may double now (cube available, not the Crawford game, within the maximum)."""
         try:
             self._check_double(player)
         except MatchActionError:
@@ -266,7 +301,7 @@ class Match:
         self._require(Phase.OPENING)
         self._check_dice((white_die, black_die), "opening roll")
         s = self._s
-        self._emit("opening_roll", game=self._game, white=white_die, black=black_die)
+        self._emit(OpeningRoll(type="opening_roll", t=self._clock(), game=self._game, white=white_die, black=black_die))
         if white_die == black_die:
             if self.options.automatic_doubles and not s.auto_doubled and s.cube.room_to_double():
                 s.cube = s.cube.automatic_double()
@@ -283,7 +318,8 @@ class Match:
         self._check_dice((d1, d2), "roll")
         self._s.dice = (d1, d2)
         self._s.phase = Phase.MOVE
-        self._emit("roll", game=self._game, player=self._s.position.turn.value, dice=[d1, d2])
+        self._emit(Roll(type="roll", t=self._clock(), game=self._game, player=_name(self._s.position.turn),
+                        dice=[d1, d2]))
 
     def play(self, moves: Play | Steps | str, hits: Iterable[int] | None = None) -> Play | None:
         """The player on roll plays the dice: a `Play`, (source, target) steps, or notation.
@@ -329,22 +365,26 @@ class Match:
         if undo is None or undo.phase is not Phase.MOVE:
             raise WrongPhase("there is no play to take back in this game", self._context())
         self._s, self._undo = undo, None
-        self._emit("takeback", game=self._game, player=undo.position.turn.value)
+        self._emit(PlayerAction(type="takeback", t=self._clock(), game=self._game, player=_name(undo.position.turn)))
 
     def forfeit(self, player: Color, reason: str) -> None:
         """`player` loses the match (on time, or by a referee's decision); the score stands."""
         if self._s.phase is Phase.OVER:
             raise MatchOver("the match is already over", self._context())
-        self._emit("forfeit", game=self._game, player=player.value, reason=reason)
+        self._emit(Forfeit(type="forfeit", t=self._clock(), game=self._game, player=_name(player), reason=reason))
         self._winner = player.opponent
         self._finish()
 
-    def _played(self, mover: Color, moves: list[list[int]], after: Position, **extra: Any) -> None:
+    def _played(self, mover: Color, moves: list[list[int]], after: Position, accepted_illegal: str | None = None
+                ) -> None:
         s = self._s
         assert s.dice is not None
         undo = replace(s, move_number=s.move_number - 1)
-        self._emit("play", game=self._game, player=mover.value, dice=list(s.dice), moves=moves,
-                   position=after.to_document(), **extra)
+        event = PlayMade(type="play", t=self._clock(), game=self._game, player=_name(mover), dice=list(s.dice),
+                         moves=moves, position=after.to_document())
+        if accepted_illegal is not None:
+            event["accepted_illegal"] = accepted_illegal
+        self._emit(event)
         self._undo = undo
         s.position = after
         s.dice = None
@@ -363,7 +403,8 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.double(player))
         s.phase = Phase.DOUBLED
-        self._emit("double", game=self._game, player=player.value, value=2 * s.cube.value)
+        self._emit(CubeOffer(type="double", t=self._clock(), game=self._game, player=_name(player),
+                             value=2 * s.cube.value))
 
     def take(self, player: Color) -> None:
         """`player` accepts the pending double or beaver."""
@@ -371,13 +412,13 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.take(player))
         s.phase = Phase.ROLL
-        self._emit("take", game=self._game, player=player.value, value=s.cube.value)
+        self._emit(Take(type="take", t=self._clock(), game=self._game, player=_name(player), value=s.cube.value))
 
     def pass_(self, player: Color) -> None:
         """`player` refuses the pending double or beaver: the offerer wins the value before it."""
         self._require(Phase.DOUBLED, Phase.BEAVERED, player=self.expected, actor=player)
         points = self._s.cube.pass_points(player)
-        self._emit("pass", game=self._game, player=player.value)
+        self._emit(PlayerAction(type="pass", t=self._clock(), game=self._game, player=_name(player)))
         self._end_game(player.opponent, ResultKind.SINGLE, "pass", points)
 
     drop = pass_
@@ -391,7 +432,8 @@ class Match:
         s = self._s
         s.cube = self._cube_op(lambda: s.cube.beaver(player))
         s.phase = Phase.BEAVERED
-        self._emit("beaver", game=self._game, player=player.value, value=2 * s.cube.value)
+        self._emit(CubeOffer(type="beaver", t=self._clock(), game=self._game, player=_name(player),
+                             value=2 * s.cube.value))
 
     def resign(self, player: Color, kind: ResultKind | str = ResultKind.SINGLE) -> None:
         """`player` offers to lose the game as a single game, gammon or triple."""
@@ -401,21 +443,24 @@ class Match:
         s = self._s
         s.resignation = _Resignation(player, ResultKind(kind), s.phase)
         s.phase = Phase.RESIGNED
-        self._emit("resign", game=self._game, player=player.value, kind=kind_name(kind, self.variant))
+        self._emit(Resign(type="resign", t=self._clock(), game=self._game, player=_name(player),
+                          kind=kind_name(kind, self.variant)))
 
     def accept_resignation(self, player: Color) -> None:
+        """`player` accepts the opponent's resignation: the game ends at what was offered."""
         self._require(Phase.RESIGNED, player=self.expected, actor=player)
         r = self._s.resignation
         assert r is not None
-        self._emit("resign_accept", game=self._game, player=player.value)
+        self._emit(PlayerAction(type="resign_accept", t=self._clock(), game=self._game, player=_name(player)))
         self._end_game(player, r.kind, "resign")
 
     def decline_resignation(self, player: Color) -> None:
+        """`player` declines the opponent's resignation: the game goes on where it was."""
         self._require(Phase.RESIGNED, player=self.expected, actor=player)
         r = self._s.resignation
         assert r is not None
         self._s.phase, self._s.resignation = r.resume, None
-        self._emit("resign_decline", game=self._game, player=player.value)
+        self._emit(PlayerAction(type="resign_decline", t=self._clock(), game=self._game, player=_name(player)))
 
     def stop(self) -> None:
         """End a money session between games (before the next opening roll)."""
@@ -499,9 +544,9 @@ class Match:
     def _kind_of_play(self) -> str:
         return "money session" if self.length is None else "match"
 
-    def _emit(self, event_type: str, /, **fields: Any) -> None:
+    def _emit(self, event: MatchEvent) -> None:
         self._undo = None  # only the play just made can be taken back, before anything else happens
-        self._events.append({"type": event_type, "t": self._clock(), **fields})
+        self._events.append(event)
 
     def _points(self, kind: ResultKind) -> int:
         s = self._s
@@ -522,8 +567,9 @@ class Match:
         summary = GameSummary(self._game, winner, name, points, reason, self.score)
         self._games.append(summary)
         s.phase, s.dice, s.resignation = Phase.OVER, None, None
-        self._emit("game_end", game=self._game, winner=winner.value if winner else None, kind=name,
-                   points=points, reason=reason, score=_score_doc(self.score))
+        self._emit(GameEnd(type="game_end", t=self._clock(), game=self._game,
+                           winner=_name(winner) if winner else None, kind=name, points=points, reason=reason,
+                           score=_score_doc(self.score)))
         if self.length is not None and winner is not None and self._score[winner.index] >= self.length:
             self._winner = winner
             self._finish()
@@ -532,8 +578,8 @@ class Match:
 
     def _finish(self) -> None:
         self._s.phase = Phase.OVER
-        self._emit("match_end", winner=self._winner.value if self._winner else None,
-                   score=_score_doc(self.score))
+        self._emit(MatchEnd(type="match_end", t=self._clock(), winner=_name(self._winner) if self._winner else None,
+                            score=_score_doc(self.score)))
 
     def _start_game(self) -> None:
         self._game += 1
@@ -544,19 +590,22 @@ class Match:
             self._crawford = False
         self._s = _State(Position.initial(self.variant), Cube(max_value=self.options.max_cube))
         self._undo = None
-        self._emit("game_start", game=self._game, score=_score_doc(self.score), crawford=self._crawford,
-                   position=self._s.position.to_document())
+        self._emit(GameStart(type="game_start", t=self._clock(), game=self._game, score=_score_doc(self.score),
+                             crawford=self._crawford, position=self._s.position.to_document()))
 
-    def events_from(self, index: int) -> list[Event]:
+    def events_from(self, index: int) -> list[MatchEvent]:
         """The events from number `index` on (0 = match_start)."""
         return self._events[index:]
 
     @property
     def event_count(self) -> int:
+        """How many events the match has emitted."""
         return len(self._events)
 
-    def _resync(self, game: int, score: Score, crawford: bool | None) -> None:
-        """Start game `game` at `score` as a record says, after a problem left the rules behind."""
+    def restore_game(self, game: int, score: Score, crawford: bool | None = None) -> None:
+        """Start game `game` afresh at `score`, as a record says: for a reader that goes on after a
+        problem left the rules behind, or a record that starts mid-match. `crawford` says whether
+        this game is the Crawford game (None: as the rules derive it)."""
         self._winner = None
         self._score = [score[0], score[1]]
         self._game = game - 1
@@ -608,8 +657,12 @@ def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play |
     return found[0]
 
 
-def _score_doc(score: Score) -> dict[str, int]:
+def _score_doc(score: Score) -> ScoreDoc:
     return {"white": score[0], "black": score[1]}
+
+
+def _name(color: Color) -> PlayerName:
+    return "white" if color is Color.WHITE else "black"
 
 
 def _steps(moves: Steps | str) -> Iterable[tuple[int, int]]:

@@ -27,6 +27,8 @@ _CENTRED = 3
 
 
 class GameState(enum.IntEnum):
+    """The game's state as GNU Backgammon's Match ID encodes it."""
+
     NONE = 0
     PLAYING = 1
     OVER = 2
@@ -40,6 +42,7 @@ def player(color: Color) -> int:
 
 
 def color(number: int) -> Color:
+    """The colour of a Match ID player number (1 White, 0 Black)."""
     return Color.WHITE if number else Color.BLACK
 
 
@@ -61,6 +64,7 @@ class MatchIdState:
     jacoby: bool = False
 
     def encode(self) -> str:
+        """The 12-character Match ID."""
         values = {
             "cube": self.cube_value.bit_length() - 1,
             "owner": _CENTRED if self.cube_owner is None else player(self.cube_owner),
@@ -80,6 +84,7 @@ class MatchIdState:
 
     @classmethod
     def decode(cls, text: str) -> MatchIdState:
+        """Read a 12-character Match ID (raises `NotationError`)."""
         try:
             raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
@@ -141,4 +146,5 @@ def _high_first(dice: tuple[int, int] | None) -> tuple[int, int]:
 
 
 def match_id(match: Match) -> str:
+    """GNU Backgammon's Match ID of a Backgammon match as it stands."""
     return MatchIdState.of_match(match).encode()

@@ -30,16 +30,24 @@ class Move:
 class Play:
     """A legal play: its moves in the order played, and the position it produces.
 
-    `position` keeps the mover's turn; pass the turn with `position.pass_turn()`.
+    `position` is the board after the play with the mover still to play (as the play is made);
+    `next_position` is the same with the turn passed, the position the opponent rolls in.
     """
 
     moves: tuple[Move, ...]
     position: Position
 
+    @property
+    def next_position(self) -> Position:
+        """The position after the play, the opponent on roll."""
+        return self.position.pass_turn()
+
     def notation(self) -> str:
+        """The play in standard notation."""
         return format_moves(self.moves)
 
     def to_document(self) -> dict[str, Any]:
+        """The play as `plays --json` prints it: notation, moves, the position after it."""
         return {
             "notation": self.notation(),
             "moves": [[m.source, m.target] for m in self.moves],

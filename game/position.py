@@ -6,7 +6,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
@@ -27,37 +27,66 @@ class ResultKind(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
+    """Who won a game, and how it scores."""
+
     winner: Color
     kind: ResultKind
 
     def describe(self, variant: Variant) -> str:
+        """ "white wins a gammon", with the variant's name for the triple game."""
         names = {ResultKind.SINGLE: "single game", ResultKind.GAMMON: "gammon",
                  ResultKind.TRIPLE: variant.triple_name}
         return f"{self.winner.value} wins a {names[self.kind]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Position:
     """A position: where every checker stands and who is to play.
 
     `points[i]` is the stack on board point i + 1, bottom to top, one character
     per checker ("w" or "b"); a Catchgammon stack such as "bww" is a black
     checker trapped under two white ones. `bar` and `off` are (white, black).
+
+    Make one field by field, or from any of its notations (`Position("XGID=...")`, a Position
+    ID, a JSON position document), as `repr` writes it:
+
+        >>> from game import Position
+        >>> start = Position.initial()
+        >>> start
+        Position('XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10')
+        >>> Position(start.xgid()) == start and Position.from_position_id(start.position_id()) == start
+        True
     """
 
     variant: Variant
     turn: Color
     points: tuple[str, ...]
-    bar: Pair = (0, 0)
-    off: Pair = (0, 0)
+    bar: Pair
+    off: Pair
 
-    def __post_init__(self) -> None:
+    @overload
+    def __init__(self, notation: str, /) -> None: ...
+
+    @overload
+    def __init__(self, variant: Variant, turn: Color, points: tuple[str, ...], bar: Pair = (0, 0),
+                 off: Pair = (0, 0)) -> None: ...
+
+    def __init__(self, variant: Variant | str, turn: Color | None = None, points: tuple[str, ...] | None = None,
+                 bar: Pair = (0, 0), off: Pair = (0, 0)) -> None:
+        if isinstance(variant, str) and turn is None and points is None:
+            parsed = Position.parse(variant)
+            variant, turn, points, bar, off = parsed.variant, parsed.turn, parsed.points, parsed.bar, parsed.off
+        if turn is None or points is None:
+            raise PositionError("a position needs its variant, turn and points, or one notation")
+        for name, value in (("variant", variant), ("turn", turn), ("points", points), ("bar", bar), ("off", off)):
+            object.__setattr__(self, name, value)
         _validate(self)
 
     # -- construction ---------------------------------------------------
 
     @classmethod
     def initial(cls, variant: Variant = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
+        """The starting position of `variant` with `turn` to play (White by default; the opening roll decides)."""
         points = [""] * 24
         if variant is Variant.BACKGAMMON:
             for own, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
@@ -91,7 +120,30 @@ class Position:
         return cls(variant, turn, tuple(points), _pair(doc, "bar"), _pair(doc, "off"))
 
     @classmethod
+    def parse(cls, text: str, variant: Variant | None = None) -> Position:
+        """Any notation of a position: an XGID, a GNU Backgammon Position ID (White on roll) or
+        an inline JSON position document; `variant`, when given, must agree."""
+        from game.formats import parse_position
+
+        return parse_position(text, variant)
+
+    @classmethod
+    def from_xgid(cls, text: str) -> Position:
+        """The position of an XGID (its cube, dice and score are left out: see `game.xgid.Xgid`)."""
+        from game.xgid import Xgid
+
+        return Xgid.parse(text).position
+
+    @classmethod
+    def from_position_id(cls, text: str, turn: Color = Color.WHITE) -> Position:
+        """The position of a GNU Backgammon Position ID, with `turn` on roll (the ID does not say)."""
+        from game.gnubg_ids import from_position_id
+
+        return from_position_id(text, turn)
+
+    @classmethod
     def from_json(cls, text: str) -> Position:
+        """Read the JSON position document."""
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -99,6 +151,7 @@ class Position:
         return cls.from_document(doc)
 
     def to_document(self) -> dict[str, Any]:
+        """The JSON position document (not yet encoded)."""
         return {
             "variant": self.variant.value,
             "turn": self.turn.value,
@@ -108,9 +161,24 @@ class Position:
         }
 
     def to_json(self) -> str:
+        """The JSON position document, compact."""
         return json.dumps(self.to_document(), separators=(",", ":"))
 
+    def xgid(self) -> str:
+        """The XGID of this Backgammon position (cube centred, no dice, money: see `game.xgid.Xgid`
+        for the rest of the XGID)."""
+        from game.xgid import Xgid
+
+        return str(Xgid(self))
+
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID of this Backgammon position (it does not say who is on roll)."""
+        from game.gnubg_ids import position_id
+
+        return position_id(self)
+
     def with_turn(self, turn: Color) -> Position:
+        """The same checkers with `turn` to play."""
         return self if turn is self.turn else replace(self, turn=turn)
 
     def pass_turn(self) -> Position:
@@ -120,6 +188,7 @@ class Position:
     # -- queries ----------------------------------------------------------
 
     def stack(self, board_point: int) -> str:
+        """The stack on board point `board_point` (1-24), bottom to top."""
         return self.points[board_point - 1]
 
     def own_stack(self, color: Color, own: int) -> str:
@@ -127,6 +196,7 @@ class Position:
         return self.points[OWN_TO_BOARD[self.variant, color][own] - 1]
 
     def pip_count(self, color: Color) -> int:
+        """The pips `color` must move to bear every checker off (a checker on the bar counts 25)."""
         table = OWN_TO_BOARD[self.variant, color]
         char = color.char
         pips = BAR * self.bar[color.index]
@@ -169,6 +239,10 @@ class Position:
 
     def __str__(self) -> str:
         return self.to_json()
+
+    def __repr__(self) -> str:
+        text = self.xgid() if self.variant is Variant.BACKGAMMON else self.to_json()
+        return f"Position({text!r})"
 
 
 def _validate(pos: Position) -> None:

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from game.errors import ReplayError
 from game.match import Match
-from game.replay import Problem, Replayer, ReplayError
+from game.replay import Problem, Replayer
 
 GENESIS = "0" * 64
 
@@ -69,6 +70,7 @@ class RecordWriter:
         return cls(open(path, "ab"), chain=chain, fsync=fsync, prev=prev)
 
     def write(self, event: Mapping[str, Any]) -> str:
+        """Append one event, chained to the line before."""
         self.prev = write_event(self._fp, event, self.prev if self._chain else None)
         self._fp.flush()
         if self._fsync:
@@ -76,10 +78,12 @@ class RecordWriter:
         return self.prev
 
     def write_all(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Append every event, in order."""
         for event in events:
             self.write(event)
 
     def close(self) -> None:
+        """Close the file."""
         self._fp.close()
 
     def __enter__(self) -> RecordWriter:
@@ -91,6 +95,8 @@ class RecordWriter:
 
 @dataclass(frozen=True, slots=True)
 class RecordLine:
+    """One line of a record as read: its number, its bytes and its event (None when it is not a JSON object)."""
+
     number: int  # 1-based line number in the file
     raw: bytes
     event: dict[str, Any] | None  # None when the line is not a JSON object
@@ -132,6 +138,7 @@ def chain_problems(lines: Iterable[RecordLine]) -> list[Problem]:
 
 
 def read_record(path: str | os.PathLike[str]) -> list[RecordLine]:
+    """Every line of the record at `path`, in order (the chain is checked on replay)."""
     return list(read_lines(Path(path).read_bytes()))
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.board import Color, Variant
-from game.errors import GameError
-from game.match import Event, Match, MatchOptions, Phase
-from game.match_errors import MatchActionError, RecordError
+from game.errors import GameError, MatchActionError, RecordError, ReplayError
+from game.events import MatchEvent
+from game.match import Match, MatchOptions, Phase
 from game.plays import Move, Play, parse_moves
 from game.position import Position, ResultKind
 from game.xgid import Xgid
@@ -51,14 +51,6 @@ class Problem:
         return text + (f"\n    position: {self.position}" if self.position else "")
 
 
-class ReplayError(GameError, ValueError):
-    """The first problem of a record replayed strictly."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.describe())
-        self.problem = problem
-
-
 def replay(events: Iterable[Mapping[str, Any]]) -> Match:
     """Rebuild the match of a record; raises `ReplayError` at the first problem."""
     replayer = Replayer(strict=True)
@@ -81,7 +73,7 @@ class Replayer:
         self.problems: list[Problem] = []
         self.unknown: Counter[str] = Counter()
         self.skipped_games: list[int] = []
-        self._pending: deque[Event] = deque()
+        self._pending: deque[MatchEvent] = deque()
         self._skipping = False
         self._dead = False
         self._now = 0.0
@@ -274,7 +266,7 @@ class Replayer:
         self._compare(own, event, line)
         self._pending.extend(derived)
 
-    def _compare(self, expected: Event, recorded: Mapping[str, Any], line: int | None) -> None:
+    def _compare(self, expected: MatchEvent, recorded: Mapping[str, Any], line: int | None) -> None:
         """Check the rules' event against the record's; the rebuilt event takes the record's time."""
         if isinstance(recorded.get("t"), (int, float)):
             expected["t"] = recorded["t"]
@@ -298,7 +290,7 @@ class Replayer:
             self.report("game_start needs 'game' and 'score' to carry on", line)
             return
         crawford = event.get("crawford")
-        m._resync(game, (int(score.get("white", 0)), int(score.get("black", 0))),
+        m.restore_game(game, (int(score.get("white", 0)), int(score.get("black", 0))),
                   crawford if isinstance(crawford, bool) else None)
         self._skipping = False
         self._pending.clear()

@@ -35,6 +35,8 @@ def _half(position: Position, points: list[int], top: bool) -> list[str]:
 
 
 def draw(position: Position) -> str:
+    """The position as text (board points numbered, White O and Black X, a trapped checker in lower case), with
+    each side's pips, bar and borne-off checkers."""
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
     numbers_top = " " + "".join(f"{p:^3}" for p in top[:6]) + "     " + "".join(f"{p:^3}" for p in top[6:])

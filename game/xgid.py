@@ -22,6 +22,8 @@ _COLOR_SIGN = {Color.WHITE: 1, Color.BLACK: -1}
 
 @dataclass(frozen=True, slots=True)
 class Xgid:
+    """An XGID's fields: the position, the cube, the dice, the score and the match's settings."""
+
     position: Position
     cube_value: int = 1
     cube_owner: Color | None = None
@@ -36,6 +38,7 @@ class Xgid:
 
     @classmethod
     def parse(cls, text: str) -> Xgid:
+        """Read an XGID (with or without `XGID=`); raises `NotationError` naming the field."""
         body = text.strip()
         if body.upper().startswith("XGID="):
             body = body[5:]

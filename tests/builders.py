@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
 from game.board import CHECKERS, Color, Variant
+from game.match import Match
 from game.position import Position
+from game.zones import ZoneReading
 
 
 def board(variant: Variant, turn: Color, white: dict[int, int], black: dict[int, int],
@@ -48,3 +51,22 @@ def precondition() -> Iterator[None]:
         yield
     except AssertionError as exc:
         pytest.fail(f"precondition failed: {exc}")
+
+
+def reading(short: str | tuple[int, int] | int) -> ZoneReading:
+    """A zone reading from a short form: a stack "bww", colour counts (white, black), or a count."""
+    if isinstance(short, str):
+        return ZoneReading.of_stack(short)
+    if isinstance(short, tuple):
+        return ZoneReading.of_colours(*short)
+    return ZoneReading.of_count(short)
+
+
+def readings(shorts: dict[int, str | tuple[int, int] | int]) -> dict[int, ZoneReading]:
+    """Zone readings by zone id, from short forms."""
+    return {zone: reading(short) for zone, short in shorts.items()}
+
+
+def records(match: Match) -> Sequence[Mapping[str, Any]]:
+    """A match's events read as the plain records a file holds (any field, no narrowing by type)."""
+    return match.events

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from firmware_host.controller import Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
+from firmware_host.settings import Settings
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -155,5 +155,5 @@ def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     for thing in reversed(opened):
         try:
             thing.close()
-        except Exception:  # noqa: BLE001  (a test that closed it itself)
+        except Exception:
             pass

@@ -10,14 +10,13 @@ from typing import Any
 import pytest
 
 from drivers.events import ButtonKind, Player
-from drivers.zones import Capability
-from firmware_host.controller import Profile, Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.prompts import Waiting
+from firmware_host.settings import Profile, Settings
 from game.board import Color, Variant
 from game.cli import main as game_main
-from game.explain import layout
 from game.match import MatchOptions
+from game.zones import Capability, layout
 
 
 def journal(table: EmulatedTable) -> list[dict[str, Any]]:
@@ -344,7 +343,7 @@ def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
         make: Callable[..., EmulatedTable], monkeypatch: pytest.MonkeyPatch) -> None:
     """Counts-only sensing can leave two legal plays alike (tests/test_reconcile.py finds such
     cases); here the reconciler is made to say so, to show what the table does then."""
-    import firmware_host.controller as controller_module
+    import firmware_host.turn as turn_module
     from firmware_host.reconcile import Ambiguous, TurnReconciler
 
     class Undecided(TurnReconciler):
@@ -352,7 +351,7 @@ def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
             verdict = super().judge(zones, done=done)
             return Ambiguous(self.plays[:2]) if done else verdict
 
-    monkeypatch.setattr(controller_module, "TurnReconciler", Undecided)
+    monkeypatch.setattr(turn_module, "TurnReconciler", Undecided)
     table = make()
     opening(table, 3, 1)
     hand(table, (8, 5), (6, 5))

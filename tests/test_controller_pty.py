@@ -26,20 +26,19 @@ from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, DieState, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import DieStatus
-from drivers.zones import Capability
-from firmware_host.controller import Controller, Settings
+from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import hand_moves
 from firmware_host.prompts import Waiting
-from firmware_host.reconcile import sensed_view, view_of
+from firmware_host.settings import Settings
 from firmware_host.table import Table
 from game.board import Color, Variant
-from game.explain import layout
 from game.plays import Play
 from game.position import Position
+from game.zones import Capability, layout, sensed_view, view_of
 
-HANG_GUARD = 20.0
+HANG_GUARD = 60.0  # seconds: only to fail instead of hanging on a loaded machine; nothing is timed
 """Seconds: only to fail instead of hanging; nothing is timed."""
 HEARTBEAT_MS = 100
 """The emulator's heartbeat: a pulled cable is noticed after 3 silent heartbeats."""
@@ -124,8 +123,8 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
         assert path.startswith("/dev/")
         pins = MockFactory()
         table = Table.open(path, pin_factory=pins)
-        controller = Controller(Settings(variant=variant, length=length, settle_seconds=settle),
-                                Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
+        controller = Controller.new(Settings(variant=variant, length=length, settle_seconds=settle),
+                                    Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
         pty = PtyTable(emulator, pins, table, controller)
         opened.append(pty)
         table.start()

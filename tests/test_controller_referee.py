@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from drivers.events import ButtonKind
-from firmware_host.controller import Profile, Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.prompts import Waiting
+from firmware_host.settings import Profile, Settings
 from game.board import Color
 from game.cli import main as game_main
 

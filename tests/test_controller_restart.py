@@ -32,20 +32,20 @@ from gpiozero.pins.mock import MockFactory
 from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
-from drivers.zones import Capability
-from firmware_host.controller import Controller, Settings
+from firmware_host.controller import Controller
 from firmware_host.emulated import TICK, EmulatedTable
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import Lift, Place, rearrangement
 from firmware_host.prompts import Waiting
-from firmware_host.reconcile import Partial, TurnReconciler, view_of
+from firmware_host.reconcile import Partial, TurnReconciler
+from firmware_host.settings import Settings
 from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Color, Variant
-from game.explain import layout
 from game.position import Position
 from game.validate import validate_file
+from game.zones import Capability, layout, view_of
 
 REPO = Path(__file__).resolve().parent.parent
 HANG_GUARD = 120.0
@@ -215,8 +215,8 @@ class Tables:
         table.table = Table.open(f"emulator://{table.emulator.name}", pin_factory=table.pins, clock=table.clock,
                                  bounce_time=None)
         table.journal = Journal(table.record)
-        table.controller = Controller(table.settings, table.journal, display=table.table.display,
-                                      wall_clock=table.clock.now)
+        table.controller = Controller.resume(table.settings, table.journal, display=table.table.display,
+                                             wall_time=table.clock.now)
         table.people = SimulatedTable(table.emulator, table.press, random.Random(table.seed), table.habits)
         return table.controller
 
@@ -352,8 +352,8 @@ def test_a_line_cut_mid_write_is_moved_aside_and_a_real_table_goes_on(tmp_path: 
     journal = Journal(record)
     table = Table.open(emulator.open_pty("board"), pin_factory=(pins := MockFactory()))
     try:
-        controller = Controller(Settings(variant=Variant.BACKGAMMON, length=1, settle_seconds=0.05), journal,
-                                display=table.display)
+        controller = Controller.resume(Settings(variant=Variant.BACKGAMMON, length=1, settle_seconds=0.05),
+                                       journal, display=table.display)
         table.start()
         assert journal.recovered == cut and (record / "journal.cut").read_bytes() == cut + b"\n"
         assert controller.resumed and controller.prompt.waiting is Waiting.SET_BOARD

@@ -4,8 +4,7 @@ import pytest
 
 from game.board import Color
 from game.cube import Cube
-from game.errors import GameError
-from game.match_errors import CubeNotAvailable, NotYourTurn, WrongPhase
+from game.errors import CubeNotAvailable, GameError, NotYourTurn, WrongPhase
 
 W, B = Color.WHITE, Color.BLACK
 

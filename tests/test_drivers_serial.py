@@ -10,22 +10,23 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+import firmware_host.emulator_firmware as emulator_firmware
 from drivers.board import BoardSensor
 from drivers.clock import ManualClock
 from drivers.dice import Dice
 from drivers.errors import (
-    ConfigError,
+    DriverConfigError,
     DriverError,
+    DriverStateError,
     LinkError,
     ReplyTimeout,
     UnsupportedFeature,
-    UsageError,
 )
 from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff, SerialLink
 from drivers.protocol import DieStatus, Features, Hello, Ping
-from drivers.zones import Capability, ZoneReading
 from firmware_host.emulator import STANDARD_START, BoardEmulator
+from game.zones import Capability, ZoneReading
 
 _names = itertools.count()
 
@@ -236,7 +237,7 @@ def test_zone_leds_reach_the_board(clock: ManualClock,
     with connected(url, clock) as board:
         board.set_zone_leds({13, 8, 27})
         assert emu.port().lit_zones == {8, 13, 27}
-        with pytest.raises(ConfigError, match=r"\[0, 29\] are not zone ids"):
+        with pytest.raises(DriverConfigError, match=r"\[0, 29\] are not zone ids"):
             board.set_zone_leds({0, 29})
 
 
@@ -262,14 +263,14 @@ def test_zone_leds_without_waiting_for_the_ack(clock: ManualClock,
     dark.close()
 
 
-def test_a_board_with_another_zone_count_is_refused(clock: ManualClock,
-                                                    emulator: tuple[BoardEmulator, str]) -> None:
-    emu, url = emulator
+def test_a_board_with_another_zone_count_is_refused(clock: ManualClock, emulator: tuple[BoardEmulator, str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _, url = emulator
 
-    def hello(features: Features) -> Hello:
+    def hello(board: BoardEmulator, features: Features) -> Hello:
         return Hello((1, 0, 0), features, Capability.COUNTS, 26, 15, 1000, 1)
 
-    emu.hello = hello  # type: ignore[method-assign]
+    monkeypatch.setattr(emulator_firmware, "hello", hello)
     with BoardSensor(url, clock=clock) as board:
         with pytest.raises(ReplyTimeout, match="board has 26 zones, the host expects 28"):
             board.connect(0.5)
@@ -350,14 +351,14 @@ def test_noisy_line_and_sensors_still_end_in_the_true_position(clock: ManualCloc
 
 
 def test_misuse_is_refused(clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
-    with pytest.raises(ConfigError, match="protocol 'nosuch' not known") as caught:
+    with pytest.raises(DriverConfigError, match="protocol 'nosuch' not known") as caught:
         BoardSensor("nosuch://x")
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, DriverError)
     link = SerialLink(emulator[1], clock=clock)
-    with pytest.raises(ConfigError, match=r"link options \['clock'\] given with a shared link"):
+    with pytest.raises(DriverConfigError, match=r"link options \['clock'\] given with a shared link"):
         BoardSensor(link, clock=clock)
     link.close()
-    with pytest.raises(UsageError, match="closed link"):
+    with pytest.raises(DriverStateError, match="closed link"):
         link.poll()
     with pytest.raises(LinkError, match="cannot send Ping"):
         SerialLink(emulator[1], clock=clock).send(Ping(1))

@@ -17,8 +17,10 @@ from drivers.protocol import (
     decode_message,
     encode_message,
 )
-from drivers.zones import BLACK_BAR, WHITE_OFF, Capability, ZoneReading
-from firmware_host.emulator import STANDARD_START, BoardEmulator, ImpossibleAction
+from firmware_host.emulator import STANDARD_START, BoardEmulator
+from firmware_host.emulator_firmware import hello
+from firmware_host.errors import ImpossibleAction
+from game.zones import BLACK_BAR, WHITE_OFF, Capability, ZoneReading
 
 
 def stacks(emulator: BoardEmulator) -> tuple[str | None, ...]:
@@ -204,12 +206,12 @@ def test_the_url_makes_a_named_emulator_once() -> None:
         with pytest.raises(serial.SerialException, match="already open"):
             serial.serial_for_url("emulator://url-test")
         port.write(encode_message(HelloRequest(), 0))
-        [hello] = FrameReader().feed(port.read(100))
+        [hello_frame] = FrameReader().feed(port.read(100))
     with serial.serial_for_url("emulator://url-test") as again:
         assert BoardEmulator.named("url-test") is emu and again.is_open
     emu.close()
     assert BoardEmulator.named("url-test") is None
-    assert decode_message(hello) == emu.hello(emu.port().features)
+    assert decode_message(hello_frame) == hello(emu, emu.port().features)
     for bad, complaint in [("emulator://", "expected emulator://NAME"),
                            ("emulator://x?colour=red", r"unknown options \['colour'\]"),
                            ("emulator://y?capability=smell", "SMELL"),

@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 from strategies import dice, positions
 
 from drivers.cube_display import CubeDisplay
-from drivers.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF
 from game import explain as explain_module
 from game.board import BAR, OFF, Color, Variant, board_point
-from game.explain import BAR_ZONE, OFF_ZONE, Breach, DieMove, Explainer, Explanation, Layout, explain, layout
+from game.explain import Breach, DieMove, Explainer, Explanation, explain
 from game.movegen import single_moves
 from game.plays import parse_moves
 from game.position import Position
 from game.selfplay import random_positions
+from game.zones import BAR_ZONE, BLACK_BAR, BLACK_OFF, OFF_ZONE, WHITE_BAR, WHITE_OFF, Layout, layout
 
 BG, CG, RG = Variant.BACKGAMMON, Variant.CATCHGAMMON, Variant.RUNGAMMON
 W, B = Color.WHITE, Color.BLACK

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import load_config, run_hardware
+from firmware_host.config import load_config
+from firmware_host.hardware import run_hardware
 from game.cli import main as game_main
 from game.mat import import_mat
 
@@ -68,11 +69,23 @@ dir = "{tmp_path / 'rec'}"
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("[board]\nport = 3\n[nonsense]\n", "unknown sections ['nonsense']"),
+    ("[board]\nport = 3\n[nonsense]\n", "[nonsense] is not a section"),
     ("[dice]\nsource = 'board'\n", "[board] port is required"),
-    ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_jump = 4\n", "'white_jump' is not PLAYER_BUTTON"),
+    ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_jump = 4\n", "[gpio.buttons] white_jump is not a key"),
     ("[board\n", "is not valid TOML"),
-    ("[board]\nport = 'x'\n[match]\nvariant = 'chess'\n", "'chess' is not a valid Variant"),
+    ("[board]\nport = 'x'\n[match]\nvariant = 'chess'\n", "variant = 'chess': must be one of \"backgammon\""),
+    ("[board]\nport = 'x'\n[match]\nplayers = []\n", "players = []: must be a list of 2 names"),
+    ("[board]\nport = 'x'\nsettle_seconds = -1\n", "settle_seconds = -1: must be at least 0"),
+    ("[board]\nport = 'x'\n[match]\nlength = 0\nmax_cube = 'abc'\n", "max_cube = 'abc': must be a whole number"),
+    ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_done = 999\n", "white_done = 999: is not a GPIO pin"),
+    ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_done = 6\n", "[gpio.buttons] white_double: pin 6 is already"),
+    ("[board]\nport = 'x'\n[gpio.cube]\nsegments = 5\n", "segments = 5: must be a list of 7 pins"),
+    ("[board]\nport = 'x'\n[gpio.cube]\ndigits = [8]\n", "digits = [8]: must be a list of 2 pins"),
+    ("[board]\nport = 'x'\n[clock]\nenabled = 'no'\n", "enabled = 'no': must be true or false"),
+    ("[board]\nport = 'x'\n[match]\nlenght = 5\n", "[match] lenght is not a key (did you mean length?)"),
+    ("[board]\nport = 'x'\n[match]\nlength = 2.7\n", "length = 2.7: must be a whole number"),
+    ("[board]\nport = 'x'\n[match]\nbeavers = true\n", "are for money sessions (length = 0) only"),
+    ("port = 'x'\n", "port = 'x' is outside any section"),
 ])
 def test_a_bad_config_is_one_clear_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,3 +94,10 @@ def test_a_bad_config_is_one_clear_line_and_exit_2(tmp_path: Path, text: str, me
     assert main(["run", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_config_that_is_not_text_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "binary.toml"
+    config.write_bytes(bytes(range(256)))
+    assert main(["run", "--config", str(config)]) == 2
+    assert "is not a text file" in capsys.readouterr().err

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from game.board import Color, Variant
-from game.mat import MatFormatError, export_mat, import_mat, mat_events, replay_mat
+from game.errors import MatFormatError, ReplayError
+from game.mat import export_mat, import_mat, mat_events, replay_mat
 from game.match import Match, MatchOptions, Phase
 from game.match_sim import random_match
-from game.replay import ReplayError
 
 W, B = Color.WHITE, Color.BLACK
 

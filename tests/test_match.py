@@ -4,10 +4,10 @@ import random
 from itertools import count
 
 import pytest
+from builders import records
 
 from game.board import Color, Variant
-from game.match import Match, MatchOptions, Phase, resolve_play
-from game.match_errors import (
+from game.errors import (
     CrawfordNoDouble,
     CubeNotAvailable,
     IllegalMove,
@@ -18,6 +18,7 @@ from game.match_errors import (
     OptionDisabled,
     WrongPhase,
 )
+from game.match import Match, MatchOptions, Phase, resolve_play
 from game.match_sim import step
 from game.position import Position, ResultKind
 
@@ -31,7 +32,7 @@ def new(length: int | None = 5, variant: Variant = Variant.BACKGAMMON, **options
 
 
 def types(match: Match, since: int = 0) -> list[str]:
-    return [e["type"] for e in match.events[since:]]
+    return [e["type"] for e in records(match)[since:]]
 
 
 def start_white(match: Match) -> None:
@@ -54,12 +55,12 @@ def white_wins_by_pass(match: Match) -> None:
 def test_a_new_match_records_its_start_and_waits_for_the_opening_roll() -> None:
     match = new(7)
     assert types(match) == ["match_start", "game_start"]
-    start = match.events[0]
+    start = records(match)[0]
     assert start["variant"] == "backgammon" and start["length"] == 7
     assert start["players"] == {"white": "Ann", "black": "Bob"}
     assert start["options"] == {"jacoby": False, "beavers": False, "automatic_doubles": False,
                                 "max_cube": None}
-    assert match.events[1]["position"] == Position.initial().to_document()
+    assert records(match)[1]["position"] == Position.initial().to_document()
     assert (match.phase, match.game_number, match.expected, match.on_roll) == (Phase.OPENING, 1, None, None)
     assert match.score == (0, 0) and match.cube.value == 1
 
@@ -70,7 +71,7 @@ def test_the_higher_opening_die_starts_and_plays_both_numbers() -> None:
     assert (match.phase, match.on_roll, match.dice) == (Phase.MOVE, B, (5, 2))
     assert match.position.turn is B
     match.play("13/8 13/11")
-    play = match.events[-1]
+    play = records(match)[-1]
     assert (play["type"], play["player"], play["dice"]) == ("play", "black", [5, 2])
     assert play["moves"] in ([[13, 8], [13, 11]], [[13, 11], [13, 8]])
     assert play["position"]["turn"] == "black"
@@ -201,7 +202,7 @@ def test_double_take_and_redouble_action_by_action() -> None:
         match.double(W)
     match.double(B)
     assert (match.phase, match.expected) == (Phase.DOUBLED, W)
-    assert match.events[-1] == {"type": "double", "t": match.events[-1]["t"], "game": 1,
+    assert records(match)[-1] == {"type": "double", "t": records(match)[-1]["t"], "game": 1,
                                 "player": "black", "value": 2}
     with pytest.raises(NotYourTurn):
         match.take(B)
@@ -209,7 +210,7 @@ def test_double_take_and_redouble_action_by_action() -> None:
         match.roll(5, 2)
     match.take(W)
     assert (match.cube.value, match.cube.owner, match.phase, match.on_roll) == (2, W, Phase.ROLL, B)
-    assert match.events[-1]["value"] == 2
+    assert records(match)[-1]["value"] == 2
     with pytest.raises(CubeNotAvailable, match="white owns the cube"):
         match.double(B)
     match.roll(5, 2)
@@ -234,11 +235,11 @@ def test_a_double_is_only_before_rolling() -> None:
 def test_a_pass_ends_the_game_and_the_doubler_scores_the_cube_before_the_double() -> None:
     match = new()
     white_wins_by_pass(match)
-    end = match.events[-2]
+    end = records(match)[-2]
     assert (end["type"], end["winner"], end["kind"], end["points"], end["reason"]) == (
         "game_end", "white", "single", 1, "pass")
     assert end["score"] == {"white": 1, "black": 0}
-    assert match.events[-1]["type"] == "game_start" and match.events[-1]["game"] == 2
+    assert records(match)[-1]["type"] == "game_start" and records(match)[-1]["game"] == 2
     assert (match.score, match.game_number, match.phase, match.cube.value) == ((1, 0), 2, Phase.OPENING, 1)
     assert match.games[0].points == 1 and match.games[0].winner is W
 
@@ -247,7 +248,7 @@ def test_the_match_ends_at_its_length_and_refuses_further_actions() -> None:
     match = new(1)
     white_wins_by_pass(match)
     assert types(match)[-2:] == ["game_end", "match_end"]
-    assert match.events[-1]["winner"] == "white" and match.events[-1]["score"] == {"white": 1, "black": 0}
+    assert records(match)[-1]["winner"] == "white" and records(match)[-1]["score"] == {"white": 1, "black": 0}
     assert match.is_over and match.winner is W and match.phase is Phase.OVER
     with pytest.raises(MatchOver):
         match.opening_roll(3, 1)
@@ -260,14 +261,14 @@ def test_no_double_in_the_crawford_game_and_doubling_returns_after_it() -> None:
     white_wins_by_pass(match)
     assert not match.crawford
     white_wins_by_pass(match)
-    assert match.score == (2, 0) and match.crawford and match.events[-1]["crawford"] is True
+    assert match.score == (2, 0) and match.crawford and records(match)[-1]["crawford"] is True
     start_white(match)
     with pytest.raises(CrawfordNoDouble):
         match.double(B)
     match.resign(W, ResultKind.SINGLE)
     match.accept_resignation(B)
     assert match.score == (2, 1)
-    assert not match.crawford and match.post_crawford and match.events[-1]["crawford"] is False
+    assert not match.crawford and match.post_crawford and records(match)[-1]["crawford"] is False
     start_white(match)
     match.double(B)  # post-Crawford: the trailer may double
     match.take(W)
@@ -297,7 +298,7 @@ def resign_gammon(match: Match, cube_turned: bool) -> int:
         match.take(W)
     match.resign(B, ResultKind.GAMMON)
     match.accept_resignation(W)
-    return int(match.events[-2]["points"])
+    return int(records(match)[-2]["points"])
 
 
 def test_jacoby_counts_a_gammon_as_single_until_the_cube_is_turned() -> None:
@@ -314,7 +315,7 @@ def test_beaver_action_by_action() -> None:
         match.beaver(B)
     match.beaver(W)
     assert (match.phase, match.expected, match.cube.value, match.cube.owner) == (Phase.BEAVERED, B, 2, W)
-    assert match.events[-1]["value"] == 4
+    assert records(match)[-1]["value"] == 4
     with pytest.raises(WrongPhase):
         match.beaver(W)
     match.take(B)
@@ -361,7 +362,7 @@ def test_a_money_session_runs_until_stopped_between_games() -> None:
     match.accept_resignation(B)
     match.stop()
     assert match.is_over and match.winner is W and match.score == (2, 1)
-    assert match.events[-1] == {"type": "match_end", "t": match.events[-1]["t"], "winner": "white",
+    assert records(match)[-1] == {"type": "match_end", "t": records(match)[-1]["t"], "winner": "white",
                                 "score": {"white": 2, "black": 1}}
     with pytest.raises(WrongPhase):
         new(5).stop()
@@ -390,9 +391,9 @@ def test_resignation_accepted_scores_its_kind_times_the_cube() -> None:
     match.double(B)
     match.take(W)
     match.resign(B, ResultKind.TRIPLE)
-    assert match.events[-1]["kind"] == "backgammon"
+    assert records(match)[-1]["kind"] == "backgammon"
     match.accept_resignation(W)
-    end = match.events[-2]
+    end = records(match)[-2]
     assert (end["winner"], end["kind"], end["points"], end["reason"]) == ("white", "backgammon", 6, "resign")
 
 
@@ -408,7 +409,7 @@ def test_result_kinds_are_named_by_variant() -> None:
     match = new(9, Variant.RUNGAMMON)
     match.opening_roll(3, 1)
     match.resign(B, "rungammon")
-    assert match.events[-1]["kind"] == "rungammon"
+    assert records(match)[-1]["kind"] == "rungammon"
     with pytest.raises(MatchActionError):
         match.resign(B, "backgammon")
 
@@ -433,7 +434,7 @@ def test_a_catchgammon_remi_scores_nothing_and_the_game_is_replayed() -> None:
             break
     else:
         pytest.fail("no Remi in 200 random Catchgammon games")
-    end = match.events[-2]
+    end = records(match)[-2]
     assert (end["game"], end["winner"], end["kind"], end["points"], end["reason"]) == (
         2, None, "remi", 0, "remi")
     assert match.score == (1, 0) and match.game_number == 3 and match.phase is Phase.OPENING
@@ -504,7 +505,16 @@ def test_an_accepted_illegal_play_stands_and_is_recorded_as_such() -> None:
     with pytest.raises(IllegalMove):
         match.play([(13, 7)])  # the 1 left unused: not one of the legal plays
     match.accept_illegal_play(position, [(13, 7)], "only the 6 played")
-    play = match.events[-1]
+    play = records(match)[-1]
     assert play["type"] == "play" and play["accepted_illegal"] == "only the 6 played"
     assert match.phase is Phase.ROLL and match.position == position.pass_turn()
     assert Match.replay(match.events).position == match.position
+
+
+def test_a_match_is_restored_at_the_game_and_score_a_record_states() -> None:
+    match = Match(length=3, clock=lambda: 0.0)
+    match.restore_game(3, (2, 1))
+    assert (match.game_number, match.score, match.crawford) == (3, (2, 1), True)
+    assert records(match)[-1]["type"] == "game_start" and records(match)[-1]["score"] == {"white": 2, "black": 1}
+    match.restore_game(4, (2, 1), crawford=False)  # the record says the Crawford game was played
+    assert not match.crawford and match.post_crawford

@@ -1,17 +1,19 @@
 """Whole random matches of every variant: invariants of the score, the cube and the Crawford rule."""
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from builders import records
 
 from game.board import Variant
 from game.match import Match, MatchOptions
 from game.match_sim import random_match
 
 
-def games_of(match: Match) -> list[list[dict[str, Any]]]:
-    games: list[list[dict[str, Any]]] = []
+def games_of(match: Match) -> list[list[Mapping[str, Any]]]:
+    games: list[list[Mapping[str, Any]]] = []
     for event in match.events:
         if event["type"] == "game_start":
             games.append([])
@@ -38,7 +40,7 @@ def test_match_play_invariants(variant: Variant) -> None:
                 if end["reason"] == "bearoff":
                     assert end["points"] == cube * {"single": 1, "gammon": 2}.get(end["kind"], 3)
         assert match.is_over and tuple(score) == match.score and max(score) >= 5
-        assert match.events[-1]["type"] == "match_end" and match.winner is not None
+        assert records(match)[-1]["type"] == "match_end" and match.winner is not None
         assert match.score[match.winner.index] >= 5
 
 

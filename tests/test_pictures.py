@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import readings
 from PIL import Image, ImageChops
 
 from game.board import OWN_TO_BOARD, Color, Variant
@@ -32,9 +33,9 @@ from game.pictures import (
     resolve_play,
     style,
 )
-from game.pictures.board import BLACK_BAR, WHITE_BAR, ZONES
 from game.position import Position
 from game.selfplay import random_positions
+from game.zones import BLACK_BAR, WHITE_BAR, ZONES
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -91,8 +92,8 @@ GOLDEN_BOARDS: dict[str, Any] = {
     "catchgammon_play_trap": lambda: draw_play(CATCHGAMMON_TRAPS, "19/14* 17/14", dice=(5, 3)),
     "discrepancy": lambda: draw_discrepancy(
         Position.initial(Variant.BACKGAMMON),
-        {**{z: s for z, s in enumerate(Position.initial(Variant.BACKGAMMON).points, 1)},
-         24: "w", 23: "w", 13: (4, 1), 8: 2, WHITE_BAR: 0, BLACK_BAR: 0, 27: 0},
+        readings({**{z: s for z, s in enumerate(Position.initial(Variant.BACKGAMMON).points, 1)},
+                  24: "w", 23: "w", 13: (4, 1), 8: 2, WHITE_BAR: 0, BLACK_BAR: 0, 27: 0}),
         title="Flag 3: the sensed board is not a legal play"),
 }
 

@@ -30,7 +30,7 @@ from drivers.protocol import (
     encode_frame,
     encode_message,
 )
-from drivers.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading
 
 COBS_VECTORS = [  # the examples of Cheshire & Baker's COBS paper, as listed on Wikipedia
     (b"", b"\x01"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import drivers.protocol as protocol
-import drivers.zones as zones
+import game.zones as zones
 from drivers.protocol import FrameReader, decode_message, encode_message
 from firmware_host.emulator import STANDARD_START
 

@@ -17,7 +17,7 @@ from drivers.protocol import (
     encode_frame,
     encode_message,
 )
-from drivers.zones import ZoneReading
+from game.zones import ZoneReading
 
 frames = st.builds(
     Frame, st.just(PROTOCOL_VERSION), st.integers(0, 255), st.sampled_from(list(MsgType)),

@@ -15,29 +15,27 @@ from hypothesis import strategies as st
 from strategies import positions
 
 from drivers.cube_display import CubeDisplay
-from drivers.zones import BLACK_BAR, ZONE_COUNT, Capability, ZoneReading
+from firmware_host.debounce import Debouncer
 from firmware_host.emulator import BoardEmulator
-from firmware_host.reconcile import (
-    Ambiguous,
-    Debouncer,
-    Illegal,
-    Legal,
-    Misplaced,
-    Partial,
-    TurnReconciler,
-    Untouched,
-    Verdict,
-    View,
-    ZoneDiff,
-    board_diff,
-    sensed_view,
-)
+from firmware_host.reconcile import Ambiguous, Illegal, Legal, Misplaced, Partial, TurnReconciler, Untouched, Verdict
 from game.board import Color, Variant
-from game.explain import Breach, Layout, layout
+from game.explain import Breach
 from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
 from game.selfplay import random_positions
+from game.zones import (
+    BLACK_BAR,
+    ZONE_COUNT,
+    Capability,
+    Layout,
+    View,
+    ZoneDiff,
+    ZoneReading,
+    layout,
+    sensed_view,
+    zone_diff,
+)
 
 BG, CG, RG = Variant.BACKGAMMON, Variant.CATCHGAMMON, Variant.RUNGAMMON
 W, B = Color.WHITE, Color.BLACK
@@ -312,14 +310,14 @@ def test_a_board_seen_again_undoes_what_followed_it() -> None:
 def test_start_up_shows_the_differences_until_the_board_is_set() -> None:
     start = Position.initial(BG)
     emulator = emulated(tuple([""] * ZONE_COUNT), Capability.COLOR_COUNTS)
-    diffs = board_diff(start, read(emulator), Capability.COLOR_COUNTS)
+    diffs = zone_diff(start, read(emulator), Capability.COLOR_COUNTS)
     assert {d.zone for d in diffs} == {1, 6, 8, 12, 13, 17, 19, 24}
     emulator.set_zones(layout(start))
     emulator.move(6, 5)
-    assert [d.describe() for d in board_diff(start, read(emulator), Capability.COLOR_COUNTS)] == [
+    assert [d.describe() for d in zone_diff(start, read(emulator), Capability.COLOR_COUNTS)] == [
         "point 5 has 1 white, expected none", "point 6 has 4 white, expected 5 white"]
     emulator.move(5, 6)
-    assert board_diff(start, read(emulator), Capability.COLOR_COUNTS) == ()
+    assert zone_diff(start, read(emulator), Capability.COLOR_COUNTS) == ()
 
 
 @pytest.mark.parametrize(("sensed", "expected", "words"), [

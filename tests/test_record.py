@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import records
 
 from game.board import Color, Variant
+from game.errors import ReplayError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
 from game.match_sim import random_match
 from game.position import Position
@@ -24,7 +26,7 @@ from game.record import (
     replay_record,
     write_event,
 )
-from game.replay import Replayer, ReplayError
+from game.replay import Replayer
 
 MONEY = MatchOptions(jacoby=True, beavers=True, automatic_doubles=True, max_cube=64)
 CASES = [(variant, length, options) for variant in Variant
@@ -66,7 +68,7 @@ def test_every_event_has_a_type_and_a_timestamp_and_is_one_json_line() -> None:
 def test_a_replay_of_a_partial_record_stops_where_the_record_does() -> None:
     match = sample()
     rolls = [i for i, e in enumerate(match.events) if e["type"] == "roll"]
-    cut = match.events[:rolls[len(rolls) // 2] + 1]
+    cut = records(match)[:rolls[len(rolls) // 2] + 1]
     partial = Match.replay(cut)
     assert partial.events == cut and not partial.is_over
     assert partial.phase is Phase.MOVE and partial.dice == tuple(cut[-1]["dice"])
@@ -140,7 +142,7 @@ def test_strict_replay_refuses_a_broken_chain() -> None:
 
 
 def test_unknown_event_types_are_ignored_and_counted() -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     events.insert(5, {"type": "referee_flag", "t": 0.0, "note": "checker knocked"})
     events.insert(9, {"type": "sensor", "t": 0.0})
     events.insert(9, {"type": "sensor", "t": 0.0})
@@ -158,7 +160,7 @@ def first_index(events: list[dict[str, Any]], kind: str, nth: int = 0) -> int:
 
 
 def test_a_play_to_a_position_no_legal_play_reaches_is_refused() -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     i = first_index(events, "play", 3)
     doc = json.loads(json.dumps(events[i]["position"]))
     doc["points"][0], doc["points"][1] = doc["points"][1], doc["points"][0]
@@ -171,7 +173,7 @@ def test_a_play_to_a_position_no_legal_play_reaches_is_refused() -> None:
 
 
 def test_a_wrong_score_is_refused() -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     i = first_index(events, "game_end")
     events[i]["points"] += 1
     with pytest.raises(ReplayError, match="'points' is .*, the rules give"):
@@ -184,21 +186,21 @@ def test_an_impossible_cube_action_is_refused() -> None:
     match.play("8/5 6/5")
     match.double(Color.BLACK)
     match.take(Color.WHITE)
-    events = [dict(e) for e in match.events]
+    events = [dict(e) for e in records(match)]
     events.append({"type": "double", "t": 0.0, "game": 1, "player": "black", "value": 4})
     with pytest.raises(ReplayError, match="white owns the cube"):
         Match.replay(events)
 
 
 def test_a_missing_derived_event_is_refused_in_a_json_record() -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     del events[first_index(events, "game_start", 1)]
     with pytest.raises(ReplayError, match="lacks game_start"):
         Match.replay(events)
 
 
 def test_an_action_out_of_turn_is_refused() -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     i = first_index(events, "roll")
     events[i]["player"] = Color(events[i]["player"]).opponent.value
     with pytest.raises(ReplayError, match="'s turn"):

@@ -20,7 +20,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 from room_fixtures import Proxy, require, wait_until
 
 from drivers.events import ButtonKind
-from firmware_host.controller import Profile, Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
@@ -28,6 +27,7 @@ from firmware_host.room.messages import EventMessage, match_id
 from firmware_host.room.mosquitto import Mosquitto, find_mosquitto
 from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
+from firmware_host.settings import Profile, Settings
 from game.cli import main as game_main
 from game.record import line_hash
 

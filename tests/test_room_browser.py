@@ -17,11 +17,11 @@ import pytest
 from room_fixtures import require, wait_until
 
 from drivers.events import ButtonKind
-from firmware_host.controller import Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.mosquitto import Mosquitto, free_port
 from firmware_host.room.web import create_app
+from firmware_host.settings import Settings
 
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.room.errors import MessageRejected
+from firmware_host.errors import MessageRejected
 from firmware_host.room.messages import (
     MAX_PAYLOAD,
     decode_ack,

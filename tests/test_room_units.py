@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import load_config
+from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.auth import DirectorConfig, Sessions, check_password, hash_password
 from firmware_host.room.broker import BrokerConfig
-from firmware_host.room.errors import MessageRejected, RoomConfigError
 from firmware_host.room.flags import FlagBook
 from firmware_host.room.messages import (
     MAX_PAYLOAD,
@@ -91,7 +91,7 @@ def test_topics_are_parsed_or_rejected() -> None:
                 "smartgammon/v1/hall/table/" + "x" * 33 + "/event", "smartgammon/v1/hall/tables"):
         with pytest.raises(MessageRejected, match="topic"):
             topics.parse(bad)
-    with pytest.raises(RoomConfigError, match="venue id"):
+    with pytest.raises(ConfigError, match="venue id"):
         Topics("a/b")
 
 
@@ -186,9 +186,9 @@ def test_passwords_are_stored_hashed_and_checked() -> None:
 def test_a_director_config_refuses_a_plain_password() -> None:
     config = DirectorConfig.parse({"venue": "hall", "referee": [{"name": "Anna", "password": hash_password("x")}]})
     assert config.venue == "hall" and list(config.referees) == ["Anna"]
-    with pytest.raises(RoomConfigError, match="must be a hash"):
+    with pytest.raises(ConfigError, match="must be a hash"):
         DirectorConfig.parse({"referee": [{"name": "Anna", "password": "hunter2"}]})
-    with pytest.raises(RoomConfigError, match="unknown keys"):
+    with pytest.raises(ConfigError, match="unknown keys"):
         DirectorConfig.parse({"referees": []})
 
 
@@ -199,16 +199,19 @@ def test_broker_urls_and_the_tables_broker_section(tmp_path: Path) -> None:
     assert plain.describe() == "mqtt://t07@10.0.0.2:1883"
     assert BrokerConfig.from_url("mqtts://h").port == 8883
     for bad, why in (("http://h", "is not mqtt://"), ("mqtt://h:99999", "bad port")):
-        with pytest.raises(RoomConfigError, match=why):
+        with pytest.raises(ConfigError, match=why):
             BrokerConfig.from_url(bad)
-    with pytest.raises(RoomConfigError, match="table id"):
+    with pytest.raises(ConfigError, match="table id"):
         BrokerConfig.from_url("mqtt://h", table="t 1")
     config = tmp_path / "table.toml"
     config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h:1884"\ntable = "t03"\n', encoding="utf-8")
     broker = load_config(config).broker
     assert broker is not None and (broker.port, broker.table, broker.venue) == (1884, "t03", "room")
     config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h"\ntabel = "t03"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"table.toml: \[broker\]: unknown keys \['tabel'\]"):
+    with pytest.raises(ConfigError, match=r"table.toml: \[broker\] tabel is not a key \(did you mean table\?\)"):
+        load_config(config)
+    config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[broker\] needs url and table"):
         load_config(config)
 
 
@@ -281,7 +284,7 @@ def test_the_outbox_sends_in_order_within_its_window_and_again_from_the_last_ack
         client.publish(topic, payload, 1, retain)
     assert client.events() == [2, 3, 4] and publisher.stats.rewinds == 1
     assert publisher.unacknowledged == 5
-    with pytest.raises(RoomConfigError, match="does not follow"):
+    with pytest.raises(ConfigError, match="does not follow"):
         publisher.offer(match, 9, b"{}", "0" * 64)
 
 
@@ -320,3 +323,14 @@ def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeyp
     monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
     assert demo.run_demo(2, 4.0, ("127.0.0.1", 8080), None, tmp_path / "demo", 1.0) == 2
     assert "apt-get install mosquitto" in capsys.readouterr().out
+
+
+def test_the_example_configs_broker_section_is_read(tmp_path: Path) -> None:
+    example = (Path(__file__).parents[1] / "hardware_docs" / "example-config.toml").read_text(encoding="utf-8")
+    head, _, room = example.partition("# [broker]")
+    lines = ["[broker]", *(line[2:] for line in room.splitlines() if line.startswith("# "))]
+    (tmp_path / "table.toml").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
+    broker = load_config(tmp_path / "table.toml").broker
+    assert broker is not None and (broker.host, broker.port, broker.tls) == ("10.0.0.2", 8883, True)
+    assert broker.table == "t07"
+    assert broker.username == "t07" and broker.ca_file == "/etc/smartgammon/ca.crt"

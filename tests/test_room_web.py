@@ -14,7 +14,6 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from drivers.events import ButtonKind
-from firmware_host.controller import Settings
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
@@ -24,6 +23,7 @@ from firmware_host.room.messages import EventMessage, encode_state, match_id
 from firmware_host.room.table_link import table_state
 from firmware_host.room.topics import Topics
 from firmware_host.room.web import create_app
+from firmware_host.settings import Settings
 from game.board import Variant
 from game.mat import import_mat
 from game.record import line_hash
@@ -53,7 +53,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     finished.run()
     standing = EmulatedTable(Settings(variant=Variant.CATCHGAMMON, length=1), root / "t02", 2, players=False)
     standing.wait(1.0)
-    from game.explain import layout
+    from game.zones import layout
 
     standing.emulator.set_zones(layout(standing.controller.match.position))
     standing.wait(0.6)

@@ -3,8 +3,11 @@
 import io
 import json
 import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from builders import records
 
 from game.board import Variant
 from game.mat import export_mat
@@ -25,7 +28,7 @@ def run(path: Path) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def write_events(path: Path, events: list[dict[str, Any]]) -> Path:
+def write_events(path: Path, events: Sequence[Mapping[str, Any]]) -> Path:
     path.write_bytes(b"".join(encode_event(e) + b"\n" for e in events))
     return path
 
@@ -52,7 +55,7 @@ def test_every_variant_and_money_play_validate(tmp_path: Path) -> None:
 
 
 def test_an_illegal_play_is_reported_with_game_move_position_and_rule(tmp_path: Path) -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     plays = [i for i, e in enumerate(events) if e["type"] == "play" and e["game"] == 2]
     i = plays[5]
     events[i]["position"] = events[plays[3]]["position"]
@@ -67,7 +70,7 @@ def test_an_illegal_play_is_reported_with_game_move_position_and_rule(tmp_path: 
 
 def test_after_a_problem_the_following_games_are_still_judged(tmp_path: Path) -> None:
     match = sample()
-    events = [dict(e) for e in match.events]
+    events = [dict(e) for e in records(match)]
     end = next(i for i, e in enumerate(events) if e["type"] == "game_end")
     events[end]["points"] += 1  # a wrong score in game 1
     verdict = validate_file(str(write_events(tmp_path / "score.jsonl", events)))
@@ -81,7 +84,7 @@ def test_after_a_problem_the_following_games_are_still_judged(tmp_path: Path) ->
 
 
 def test_an_impossible_cube_action_is_reported(tmp_path: Path) -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     take = next(i for i, e in enumerate(events) if e["type"] == "take")
     events[take]["player"] = events[take - 1]["player"]  # the doubler takes his own cube
     code, text = run(write_events(tmp_path / "cube.jsonl", events))
@@ -100,14 +103,14 @@ def test_an_edited_chained_record_reports_the_line(tmp_path: Path) -> None:
 
 
 def test_unknown_events_are_ignored_and_counted(tmp_path: Path) -> None:
-    events = [dict(e) for e in sample().events]
+    events = [dict(e) for e in records(sample())]
     events[3:3] = [{"type": "referee_flag", "t": 1.0}, {"type": "sensor", "t": 1.0}, {"type": "sensor"}]
     code, text = run(write_events(tmp_path / "extra.jsonl", events))
     assert code == 0 and "ignored 3 events of other types: referee_flag x1, sensor x2" in text
 
 
 def test_an_unfinished_record_is_legal_and_says_so(tmp_path: Path) -> None:
-    events = list(sample().events[:30])
+    events = list(records(sample())[:30])
     verdict = validate_file(str(write_events(tmp_path / "part.jsonl", events)))
     assert verdict.exit_code == 0 and not verdict.complete and "not finished" in verdict.render()
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.room.errors import RoomConfigError
+from firmware_host.errors import ConfigError
 
 SESSION_SECONDS = 12 * 3600
 _N, _R, _P = 2 ** 14, 8, 1
@@ -64,30 +64,30 @@ class DirectorConfig:
         try:
             raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise RoomConfigError(f"cannot read director config {path}: {exc.strerror}") from None
+            raise ConfigError(f"cannot read director config {path}: {exc.strerror}") from None
         except tomllib.TOMLDecodeError as exc:
-            raise RoomConfigError(f"director config {path} is not valid TOML: {exc}") from None
+            raise ConfigError(f"director config {path} is not valid TOML: {exc}") from None
         return cls.parse(raw, str(path))
 
     @classmethod
     def parse(cls, raw: dict[str, Any], where: str = "director config") -> DirectorConfig:
         unknown = set(raw) - {"venue", "data", "referee"}
         if unknown:
-            raise RoomConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
         referees: dict[str, str] = {}
         for number, entry in enumerate(raw.get("referee", []), 1):
             if not isinstance(entry, dict) or set(entry) != {"name", "password"}:
-                raise RoomConfigError(f"{where}: [[referee]] {number} needs exactly name and password")
+                raise ConfigError(f"{where}: [[referee]] {number} needs exactly name and password")
             name, stored = entry["name"], entry["password"]
             if not isinstance(name, str) or not 0 < len(name) <= 64:
-                raise RoomConfigError(f"{where}: [[referee]] {number}: name must be 1 to 64 characters")
+                raise ConfigError(f"{where}: [[referee]] {number}: name must be 1 to 64 characters")
             if not isinstance(stored, str) or not stored.startswith("scrypt$") or stored.count("$") != 5:
-                raise RoomConfigError(f"{where}: [[referee]] {name!r}: password must be a hash from "
+                raise ConfigError(f"{where}: [[referee]] {name!r}: password must be a hash from "
                                       "`python -m firmware_host director --hash-password`, not the password")
             referees[name] = stored
         venue, data = raw.get("venue"), raw.get("data")
         if venue is not None and not isinstance(venue, str) or data is not None and not isinstance(data, str):
-            raise RoomConfigError(f"{where}: venue and data are strings")
+            raise ConfigError(f"{where}: venue and data are strings")
         return cls(venue, Path(data) if data else None, referees)
 
 

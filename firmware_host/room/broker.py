@@ -1,5 +1,6 @@
-"""Where the broker is and how to log in: `BrokerConfig`, from a URL, a [broker] table or the
-command line; `new_client` makes the paho-mqtt client both sides use.
+"""Where the broker is and how to log in: `BrokerConfig`, from a URL (the command line, or the
+table's [broker] section, which `firmware_host.config` checks); `new_client` makes the paho-mqtt
+client both sides use.
 
     mqtt://[USER[:PASSWORD]@]HOST[:PORT]     plain TCP, port 1883 by default
     mqtts://[USER[:PASSWORD]@]HOST[:PORT]    TLS, port 8883 by default (`ca_file` to trust a private CA)
@@ -7,13 +8,11 @@ command line; `new_client` makes the paho-mqtt client both sides use.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from firmware_host.room.errors import RoomConfigError
+from firmware_host.errors import ConfigError
 from firmware_host.room.topics import check_name
 
 if TYPE_CHECKING:
@@ -43,39 +42,23 @@ class BrokerConfig:
         if self.table:
             check_name("table", self.table)
         if not 0 < self.port < 65536:
-            raise RoomConfigError(f"broker port {self.port} is not 1 to 65535")
+            raise ConfigError(f"broker port {self.port} is not 1 to 65535")
 
     @classmethod
     def from_url(cls, url: str, **fields: Any) -> BrokerConfig:
         """A config from `mqtt://user:password@host:port` (and any other field by keyword)."""
         parts = urlsplit(url)
         if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
-            raise RoomConfigError(f"broker URL {url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            raise ConfigError(f"broker URL {url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
         try:
             port = parts.port
         except ValueError:
-            raise RoomConfigError(f"broker URL {url!r} has a bad port") from None
+            raise ConfigError(f"broker URL {url!r} has a bad port") from None
         tls = parts.scheme == "mqtts"
         credentials = {"username": unquote(parts.username) if parts.username else None,
                        "password": unquote(parts.password) if parts.password else None}
         given = {k: v for k, v in fields.items() if v is not None}
         return cls(parts.hostname, port or (8883 if tls else 1883), tls, **{**credentials, **given})
-
-    @classmethod
-    def from_table(cls, raw: Mapping[str, Any], where: str = "[broker]") -> BrokerConfig:
-        """A config from a TOML table: url (required), username, password, ca_file, cert_file,
-        key_file, venue, table, keepalive."""
-        known = {f.name for f in dataclasses.fields(cls)} - {"host", "port", "tls"} | {"url"}
-        unknown = set(raw) - known
-        if unknown:
-            raise RoomConfigError(f"{where}: unknown keys {sorted(unknown)} (known: {sorted(known)})")
-        if not isinstance(raw.get("url"), str):
-            raise RoomConfigError(f'{where}: url is required, e.g. url = "mqtt://192.168.1.10:1883"')
-        fields = {k: v for k, v in raw.items() if k != "url"}
-        for key, value in fields.items():
-            if not isinstance(value, int if key == "keepalive" else str):
-                raise RoomConfigError(f"{where}: {key} = {value!r} has the wrong type")
-        return cls.from_url(raw["url"], **fields)
 
     def describe(self) -> str:
         """Where, without the password."""

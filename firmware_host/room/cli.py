@@ -15,8 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from firmware_host.errors import ConfigError
 from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
-from firmware_host.room.errors import RoomConfigError
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -37,10 +37,10 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
     """The broker a table was given on the command line (None: no room)."""
     if not args.broker:
         if args.table:
-            raise RoomConfigError("--table needs --broker")
+            raise ConfigError("--table needs --broker")
         return None
     if not args.table:
-        raise RoomConfigError("--broker needs --table ID (this table's id in the room)")
+        raise ConfigError("--broker needs --table ID (this table's id in the room)")
     return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
 
 
@@ -63,7 +63,7 @@ def cmd_director(args: argparse.Namespace) -> int:
         print(hash_password(password))
         return 0
     if not args.broker:
-        raise RoomConfigError("director needs --broker mqtt://HOST[:PORT]")
+        raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
     from firmware_host.room.auth import DirectorConfig, Sessions
     from firmware_host.room.director import Director
     from firmware_host.room.web import create_app
@@ -89,7 +89,7 @@ def cmd_room_demo(args: argparse.Namespace) -> int:
     from firmware_host.room.demo import run_demo
 
     if not 1 <= args.tables <= 99:
-        raise RoomConfigError(f"--tables {args.tables}: 1 to 99")
+        raise ConfigError(f"--tables {args.tables}: 1 to 99")
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
                     args.seconds)
 

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.controller import Profile, Settings
 from firmware_host.emulated import TICK, EmulatedTable
 from firmware_host.room.broker import BrokerConfig
+from firmware_host.settings import Profile, Settings
 from game.board import Variant
 
 NAMES = ("Anna", "Bram", "Chen", "Dara", "Emil", "Fay", "Goran", "Hana", "Ivo", "Jun", "Kai", "Lena", "Mo", "Nia",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.broker import BrokerConfig, new_client
-from firmware_host.room.errors import MessageRejected, RoomConfigError
 from firmware_host.room.messages import (
     ACTIONS,
     Ack,
@@ -201,7 +201,7 @@ class Director:
              seconds: float = 0.0) -> Ruling:
         """Send a referee's ruling to a table (again every few seconds until it answers)."""
         if action not in ACTIONS:
-            raise RoomConfigError(f"unknown ruling {action!r} (one of {', '.join(ACTIONS)})")
+            raise ConfigError(f"unknown ruling {action!r} (one of {', '.join(ACTIONS)})")
         ruling = Ruling(secrets.token_hex(8), referee, action, flag, player, float(seconds))
         with self.lock:
             record = self._table(table)

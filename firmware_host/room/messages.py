@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from firmware_host.room.errors import MessageRejected
+from firmware_host.errors import MessageRejected
 from game.position import Position
 from game.record import GENESIS, line_hash
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Self
 
-from firmware_host.room.errors import BrokerUnavailable
+from firmware_host.errors import BrokerUnavailable
 
 INSTALL_HINT = ("Mosquitto is not installed: sudo apt-get install mosquitto (Debian, Ubuntu, Raspberry Pi OS), "
                 "or give --broker mqtt://HOST of a running broker")

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.broker import BrokerConfig, new_client
-from firmware_host.room.errors import MessageRejected, RoomConfigError
 from firmware_host.room.messages import (
     Ack,
     EventMessage,
@@ -80,7 +80,7 @@ class TablePublisher:
 
     def __post_init__(self) -> None:
         if not self.config.table:
-            raise RoomConfigError("a table on the broker needs a table id ([broker] table, or --table)")
+            raise ConfigError("a table on the broker needs a table id ([broker] table, or --table)")
         self.table = self.config.table
         self.topics = Topics(self.config.venue)
         self._cond = threading.Condition()
@@ -126,7 +126,7 @@ class TablePublisher:
         with self._cond:
             stream = self._streams[-1]
             if stream.match != match or seq != len(stream.lines) + 1:
-                raise RoomConfigError(f"line {seq} of match {match} does not follow line {len(stream.lines)} "
+                raise ConfigError(f"line {seq} of match {match} does not follow line {len(stream.lines)} "
                                       f"of match {stream.match}")
             stream.lines.append((line, digest))
             self._cond.notify()

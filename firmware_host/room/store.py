@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from firmware_host.room.errors import MessageRejected
+from firmware_host.errors import MessageRejected
 from firmware_host.room.messages import EventMessage, match_id
 from firmware_host.room.topics import NAME
 from game.record import GENESIS, line_hash

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from firmware_host.room.errors import MessageRejected, RoomConfigError
+from firmware_host.errors import ConfigError, MessageRejected
 
 ROOT = "smartgammon"
 VERSION = "v1"
@@ -29,9 +29,9 @@ TO_TABLE: frozenset[str] = frozenset({"ack", "ruling"})
 
 
 def check_name(kind: str, name: str) -> str:
-    """`name` if it is a usable venue or table id, else RoomConfigError saying why."""
+    """`name` if it is a usable venue or table id, else ConfigError saying why."""
     if not NAME.fullmatch(name):
-        raise RoomConfigError(f"{kind} id {name!r} must be 1 to 32 characters of A-Z a-z 0-9 _ -")
+        raise ConfigError(f"{kind} id {name!r} must be 1 to 32 characters of A-Z a-z 0-9 _ -")
     return name
 
 

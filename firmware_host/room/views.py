@@ -9,7 +9,6 @@ functions from the director's copy. Each function takes the director's lock itse
 from __future__ import annotations
 
 import io
-import re
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -18,13 +17,11 @@ from typing import TYPE_CHECKING, Any
 from firmware_host.room.flags import FlagBook
 from game.board import Color
 from game.position import Position
+from game.zones import ZoneReading
 
 if TYPE_CHECKING:
     from firmware_host.room.director import Director, TableRecord
     from firmware_host.room.store import MatchCopy
-
-_COUNTS = re.compile(r"(\d+)w(\d+)b")
-
 
 class NotAvailable(LookupError):
     """A page or file that does not exist (or not for this match); the message says why."""
@@ -157,14 +154,6 @@ def sheet_pdf(director: Director, table: str, match: str) -> bytes:
         return path.read_bytes()
 
 
-def sensed_reading(text: str) -> str | tuple[int, int] | int:
-    """A zone as the journal's flag event writes it ("bww" a stack, "2w1b" colour counts, "3" a count)."""
-    counts = _COUNTS.fullmatch(text)
-    if counts:
-        return int(counts[1]), int(counts[2])
-    return int(text) if text.isdigit() else text
-
-
 def flag_picture(director: Director, table: str, match: str, number: int) -> bytes:
     """Flag `number`'s evidence: the sensed board beside the expected one, as the table drew it (PNG)."""
     from game.pictures import draw_discrepancy
@@ -177,7 +166,7 @@ def flag_picture(director: Director, table: str, match: str, number: int) -> byt
     if not event.get("expected") or not event.get("sensed"):
         raise NotAvailable(f"flag {number} ({event.get('kind')}) has no board to show")
     expected = Position.from_document(event["expected"])
-    sensed = {zone: sensed_reading(str(text)) for zone, text in enumerate(event["sensed"], start=1)}
+    sensed = {zone: ZoneReading.parse(str(text)) for zone, text in enumerate(event["sensed"], start=1)}
     out = io.BytesIO()
     draw_discrepancy(expected, sensed, title=f"flag {number}").save(out, "PNG")
     return out.getvalue()

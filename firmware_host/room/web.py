@@ -87,32 +87,38 @@ class Broadcaster:
                 queue.put_nowait(None)
 
 
-def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
-    """The director's web application."""
-    broadcaster = Broadcaster(director, frame)
+class Pages:
+    """The endpoints: the pages, their JSON, the live stream, the files, logins and rulings."""
 
+    def __init__(self, director: Director, sessions: Sessions, broadcaster: Broadcaster) -> None:
+        self.director = director
+        self.sessions = sessions
+        self.broadcaster = broadcaster
+
+    @staticmethod
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
         async def serve(request: Request) -> Response:
             return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
         return serve
 
-    def referee_of(request: Request) -> str | None:
-        return sessions.referee(request.cookies.get(COOKIE))
+    def referee_of(self, request: Request) -> str | None:
+        return self.sessions.referee(request.cookies.get(COOKIE))
 
-    async def api_room(request: Request) -> Response:
-        return JSONResponse({**broadcaster.room(), "referee": referee_of(request)})
+    async def room(self, request: Request) -> Response:
+        return JSONResponse({**self.broadcaster.room(), "referee": self.referee_of(request)})
 
-    async def api_table(request: Request) -> Response:
+    async def table(self, request: Request) -> Response:
         try:
-            page_doc = views.table_page(director, request.path_params["table"])
+            page_doc = views.table_page(self.director, request.path_params["table"])
         except views.NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
-        return JSONResponse({**page_doc, "referee": referee_of(request)})
+        return JSONResponse({**page_doc, "referee": self.referee_of(request)})
 
-    async def api_results(request: Request) -> Response:
-        return JSONResponse(views.results(director))
+    async def results(self, request: Request) -> Response:
+        return JSONResponse(views.results(self.director))
 
-    async def stream(request: Request) -> Response:
+    async def stream(self, request: Request) -> Response:
+        broadcaster = self.broadcaster
         queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         broadcaster.clients.add(queue)
 
@@ -132,34 +138,35 @@ def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -
         return StreamingResponse(messages(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    def download(request: Request) -> Response:
+    def download(self, request: Request) -> Response:
         table, match, name = (request.path_params[k] for k in ("table", "match", "name"))
+        makers: dict[str, tuple[Callable[[], bytes], str]] = {
+            "journal.jsonl": (lambda: views.journal_bytes(self.director, table, match), "application/jsonl"),
+            "match.mat": (lambda: views.mat_text(self.director, table, match).encode("utf-8"),
+                          "text/plain; charset=utf-8"),
+            "sheet.pdf": (lambda: views.sheet_pdf(self.director, table, match), "application/pdf")}
+        if name not in makers:
+            return JSONResponse({"error": f"no file {name!r}: journal.jsonl, match.mat or sheet.pdf"}, status_code=404)
+        make, kind = makers[name]
         try:
-            if name == "journal.jsonl":
-                body, kind = views.journal_bytes(director, table, match), "application/jsonl"
-            elif name == "match.mat":
-                body, kind = views.mat_text(director, table, match).encode("utf-8"), "text/plain; charset=utf-8"
-            elif name == "sheet.pdf":
-                body, kind = views.sheet_pdf(director, table, match), "application/pdf"
-            else:
-                raise views.NotAvailable(f"no file {name!r}: journal.jsonl, match.mat or sheet.pdf")
+            body = make()
         except views.NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         filename = f"{table}-{match}-{name}"
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
-    def picture(request: Request) -> Response:
+    def picture(self, request: Request) -> Response:
         p = request.path_params
         try:
-            png = views.flag_picture(director, p["table"], p["match"], int(p["number"]))
+            png = views.flag_picture(self.director, p["table"], p["match"], int(p["number"]))
         except views.NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
-    async def me(request: Request) -> Response:
-        return JSONResponse({"referee": referee_of(request)})
+    async def me(self, request: Request) -> Response:
+        return JSONResponse({"referee": self.referee_of(request)})
 
-    async def login(request: Request) -> Response:
+    async def login(self, request: Request) -> Response:
         if not _same_origin(request):
             return JSONResponse({"error": "a login from another site"}, status_code=403)
         try:
@@ -167,45 +174,49 @@ def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -
             name, password = str(doc["name"]), str(doc["password"])
         except (ValueError, KeyError, TypeError):
             return JSONResponse({"error": "send JSON {name, password}"}, status_code=400)
-        token = sessions.login(name, password)
+        token = self.sessions.login(name, password)
         if token is None:
             return JSONResponse({"error": "wrong name or password"}, status_code=401)
         response = JSONResponse({"referee": name})
         response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
         return response
 
-    async def logout(request: Request) -> Response:
-        sessions.logout(request.cookies.get(COOKIE))
+    async def logout(self, request: Request) -> Response:
+        self.sessions.logout(request.cookies.get(COOKIE))
         response = JSONResponse({"referee": None})
         response.delete_cookie(COOKIE)
         return response
 
-    async def ruling(request: Request) -> Response:
-        referee = referee_of(request)
+    async def ruling(self, request: Request) -> Response:
+        referee = self.referee_of(request)
         if referee is None:
             return JSONResponse({"error": "spectators cannot act: log in as a referee"}, status_code=403)
         if not _same_origin(request):
             return JSONResponse({"error": "a ruling from another site"}, status_code=403)
         table = request.path_params["table"]
         try:
-            doc = await request.json()
-            action, flag, player, seconds = _ruling_fields(doc)
+            action, flag, player, seconds = _ruling_fields(await request.json())
         except (ValueError, TypeError, KeyError) as exc:
             return JSONResponse({"error": f"not a ruling: {exc}"}, status_code=400)
-        if not NAME.fullmatch(table) or table not in director.tables:
+        if not NAME.fullmatch(table) or table not in self.director.tables:
             return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
-        sent = director.rule(table, referee, action, flag=flag, player=player, seconds=seconds)
+        sent = self.director.rule(table, referee, action, flag=flag, player=player, seconds=seconds)
         return JSONResponse({"id": sent.id, "referee": referee, "action": action})
 
+
+def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
+    """The director's web application."""
+    broadcaster = Broadcaster(director, frame)
+    pages = Pages(director, sessions, broadcaster)
     routes = [
-        Route("/", page("index.html")), Route("/table/{table}", page("table.html")),
-        Route("/results", page("results.html")), Mount("/static", StaticFiles(directory=STATIC)),
-        Route("/api/room", api_room), Route("/api/table/{table}", api_table), Route("/api/results", api_results),
-        Route("/api/me", me), Route("/stream", stream),
-        Route("/download/{table}/{match}/{name}", download),
-        Route("/picture/{table}/{match}/flag-{number:int}.png", picture),
-        Route("/login", login, methods=["POST"]), Route("/logout", logout, methods=["POST"]),
-        Route("/api/table/{table}/ruling", ruling, methods=["POST"]),
+        Route("/", pages.page("index.html")), Route("/table/{table}", pages.page("table.html")),
+        Route("/results", pages.page("results.html")), Mount("/static", StaticFiles(directory=STATIC)),
+        Route("/api/room", pages.room), Route("/api/table/{table}", pages.table), Route("/api/results", pages.results),
+        Route("/api/me", pages.me), Route("/stream", pages.stream),
+        Route("/download/{table}/{match}/{name}", pages.download),
+        Route("/picture/{table}/{match}/flag-{number:int}.png", pages.picture),
+        Route("/login", pages.login, methods=["POST"]), Route("/logout", pages.logout, methods=["POST"]),
+        Route("/api/table/{table}/ruling", pages.ruling, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=broadcaster.lifespan)
     app.state.broadcaster = broadcaster

@@ -7,11 +7,11 @@ Every drawing function takes plain values and returns a Pillow image; only
 from game.pictures.arrows import draw_play, play_arrows, resolve_play
 from game.pictures.board import CubeView, Geometry, ScoreView, draw_board
 from game.pictures.commands import render_command, report_command
-from game.pictures.discrepancy import SensedZone, ZoneDiff, compare_zones, draw_discrepancy
+from game.pictures.discrepancy import compare_zones, draw_discrepancy
 from game.pictures.sheet import MatchSheet, SheetGame, SheetRow, draw_sheet, save_sheet, sheet_from_events
 
 __all__ = [
-    "CubeView", "Geometry", "MatchSheet", "ScoreView", "SensedZone", "SheetGame", "SheetRow", "ZoneDiff",
+    "CubeView", "Geometry", "MatchSheet", "ScoreView", "SheetGame", "SheetRow",
     "compare_zones", "draw_board", "draw_discrepancy", "draw_play", "draw_sheet", "play_arrows",
     "render_command", "report_command", "resolve_play", "save_sheet", "sheet_from_events",
 ]

@@ -25,13 +25,12 @@ from game.pictures.board import (
     CubeView,
     Geometry,
     ScoreView,
-    bar_zone,
     draw_board,
-    tray_zone,
     zone_slots,
 )
 from game.plays import Move, Play, format_moves, parse_moves
 from game.position import Position
+from game.zones import BAR_ZONE, OFF_ZONE
 
 Step = tuple[int, int]
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -48,6 +47,9 @@ class Arrow:
 
 @dataclass(frozen=True, slots=True)
 class PlayArrows:
+    """Where a play's arrows go: one per move, one per hit checker sent to the bar, the places left empty and
+    the hit or trap labels."""
+
     moves: tuple[Arrow, ...]  # one per move of the play, in order
     knocked: tuple[Arrow, ...]  # from each hit point to the bar (Backgammon only)
     ghosts: tuple[tuple[Centre, Color], ...]  # places left empty by the play
@@ -127,13 +129,13 @@ def play_arrows(before: Position, moves: Sequence[Move], geometry: Geometry) -> 
     knocked: list[Arrow] = []
     sources: list[tuple[int, int]] = []
     for move in moves:
-        source = bar_zone(mover) if move.source == BAR else table[move.source]
-        target = tray_zone(mover) if move.target == OFF else table[move.target]
+        source = BAR_ZONE[mover] if move.source == BAR else table[move.source]
+        target = OFF_ZONE[mover] if move.target == OFF else table[move.target]
         heights[source] -= 1
         start = geometry.checker_centre(source, heights[source])
         sources.append((source, heights[source]))
         if move.hit and before.variant is Variant.BACKGAMMON:
-            victim = bar_zone(mover.opponent)
+            victim = BAR_ZONE[mover.opponent]
             knocked.append(Arrow(geometry.checker_centre(target, 0),
                                  geometry.checker_centre(victim, heights[victim]), hit=True))
             heights[victim] += 1
@@ -168,6 +170,7 @@ def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
 
 
 def paint_arrows(image: Image.Image, geometry: Geometry, arrows: PlayArrows, hit_word: str) -> None:
+    """Draw a play's arrows, the checkers' ghosts where they left, and the hit or trap labels."""
     diameter = geometry.checker
     for centre, color in arrows.ghosts:
         ghost = _ghost_sprite(diameter, color)

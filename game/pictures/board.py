@@ -5,7 +5,7 @@ bottom right and both trays on the right, so a referee can hold the picture
 next to the table. Only the point numbers follow a player: by default the one
 on roll, optionally both.
 
-Zones are numbered as the sensors number them: 1-24 board points (White's own
+Zones are numbered as the sensors number them (`game.zones`): 1-24 board points (White's own
 numbers), 25 White's bar, 26 Black's bar, 27 White's tray, 28 Black's tray.
 """
 
@@ -20,9 +20,8 @@ from PIL import Image, ImageDraw
 from game.board import BOARD_TO_OWN, Color, Variant
 from game.pictures import style
 from game.position import Position
+from game.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONES, layout
 
-WHITE_BAR, BLACK_BAR, WHITE_TRAY, BLACK_TRAY = 25, 26, 27, 28
-ZONES = range(1, 29)
 POINT_SLOTS = 5  # checkers drawn on a point before the top one shows a count
 BAR_SLOTS = 4
 
@@ -33,19 +32,6 @@ Centre = tuple[int, int]
 def zone_slots(zone: int) -> int:
     """How many checkers a zone shows before the rest fold into a count."""
     return POINT_SLOTS if zone <= 24 else BAR_SLOTS if zone <= BLACK_BAR else 15
-
-
-def bar_zone(color: Color) -> int:
-    return WHITE_BAR if color is Color.WHITE else BLACK_BAR
-
-
-def tray_zone(color: Color) -> int:
-    return WHITE_TRAY if color is Color.WHITE else BLACK_TRAY
-
-
-def zone_color(zone: int) -> Color:
-    """The owner of a bar or tray zone (25-28)."""
-    return Color.WHITE if zone in (WHITE_BAR, WHITE_TRAY) else Color.BLACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +66,7 @@ class Geometry:
     both_sides: bool = False
 
     def px(self, units: float) -> int:
+        """Board units (the picture at scale 1) in pixels at this scale."""
         return round(units * self.scale)
 
     def text(self, units: float) -> int:
@@ -108,31 +95,38 @@ class Geometry:
 
     @property
     def size(self) -> tuple[int, int]:
+        """The picture's width and height in pixels."""
         width = self._tray_x + _SIDE + _FRAME + _MARGIN
         height = 2 * self._field_top + _FIELD_H
         return self.px(width), self.px(height)
 
     @property
     def checker(self) -> int:
+        """A checker's diameter in pixels."""
         return self.px(_CHECKER)
 
     def frame(self) -> Box:
+        """The wooden frame's box."""
         top = _MARGIN + _INFO
         return self._box(_MARGIN, top, self._tray_x + _SIDE + _FRAME, top + 2 * _NUMBERS * self._number_rows
                          + _FIELD_H)
 
     def field(self) -> Box:
+        """The playing field's box, the bar included."""
         return self._box(self._left_half, self._field_top, self._tray_x - _FRAME, self._field_top + _FIELD_H)
 
     def half(self, right: bool) -> Box:
+        """The box of the right or left half of the field."""
         x = self._right_half if right else self._left_half
         return self._box(x, self._field_top, x + 6 * _POINT_W, self._field_top + _FIELD_H)
 
     def bar(self) -> Box:
+        """The bar's box."""
         x = self._left_half + 6 * _POINT_W
         return self._box(x, self._field_top, x + _BAR_W, self._field_top + _FIELD_H)
 
     def side_column(self, tray: bool) -> Box:
+        """The box of the trays' column (`tray`) or of the cube's column on the left."""
         x = self._tray_x if tray else _MARGIN + _FRAME
         return self._box(x, self._field_top, x + _SIDE, self._field_top + _FIELD_H)
 
@@ -164,6 +158,7 @@ class Geometry:
         return self._box(x, self._field_top + _FIELD_H / 2, x + _POINT_W, self._field_top + _FIELD_H)
 
     def triangle(self, point: int) -> tuple[Centre, Centre, Centre]:
+        """The three corners of board point `point`'s triangle."""
         x = self._column_x(point)
         edge = self._field_top if point > 12 else self._field_top + _FIELD_H
         tip = edge + _TRIANGLE_H if point > 12 else edge - _TRIANGLE_H
@@ -180,7 +175,7 @@ class Geometry:
             return (x0, y0, x1, middle) if zone == WHITE_BAR else (x0, middle, x1, y1)
         x0, y0, x1, y1 = self.side_column(tray=True)
         middle = (y0 + y1) // 2
-        return (x0, y0, x1, middle) if zone == BLACK_TRAY else (x0, middle, x1, y1)
+        return (x0, y0, x1, middle) if zone == BLACK_OFF else (x0, middle, x1, y1)
 
     def checker_centre(self, zone: int, slot: int) -> Centre:
         """The centre of the `slot`-th checker (0 at the base) of a point or bar zone.
@@ -203,7 +198,7 @@ class Geometry:
         slot = min(slot, 14)
         x = self._tray_x + _SIDE / 2
         offset = 6 + _SLAB_PITCH * slot + _SLAB_H / 2
-        y = self._field_top + offset if zone == BLACK_TRAY else self._field_top + _FIELD_H - offset
+        y = self._field_top + offset if zone == BLACK_OFF else self._field_top + _FIELD_H - offset
         return self.px(x), self.px(y)
 
     def dice_centres(self, color: Color) -> tuple[Centre, Centre]:
@@ -214,6 +209,7 @@ class Geometry:
         return (round(mid_x - gap), round(mid_y)), (round(mid_x + gap), round(mid_y))
 
     def cube_centre(self, owner: Color | None) -> Centre:
+        """Where the cube stands: in the middle of its column when centred, else toward its owner."""
         x0, y0, x1, y1 = self.side_column(tray=False)
         x = (x0 + x1) // 2
         inset = self.px(_CUBE * 0.5 + 8)
@@ -240,10 +236,8 @@ class Contents:
 
     @classmethod
     def of_position(cls, position: Position) -> Contents:
-        white_bar, black_bar = position.bar
-        white_off, black_off = position.off
-        return cls(("", *position.points, "w" * white_bar, "b" * black_bar, "w" * white_off,
-                    "b" * black_off))
+        """What stands where in `position`."""
+        return cls(("", *layout(position)))
 
     def trapped_zone(self, zone: int) -> bool:
         """True if the bottom checker of the point is trapped under the other colour."""
@@ -340,7 +334,7 @@ def paint_contents(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geom
         stack = contents.stacks[zone]
         if not stack:
             continue
-        if zone in (WHITE_TRAY, BLACK_TRAY):
+        if zone in (WHITE_OFF, BLACK_OFF):
             _paint_tray(image, draw, geometry, zone, stack)
             continue
         slots = zone_slots(zone)
@@ -372,7 +366,7 @@ def _paint_tray(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometr
         slab = style.slab_sprite(width, height, colour)
         image.paste(slab, (x - width // 2, y - height // 2), slab)
     x, y = geometry.checker_centre(zone, min(len(stack), 15))
-    y += (-height if zone == WHITE_TRAY else height) // 2
+    y += (-height if zone == WHITE_OFF else height) // 2
     draw.text((x, y), str(len(stack)), fill=style.FRAME_TEXT, font=style.font(geometry.px(13), bold=True),
               anchor="mm")
 
@@ -391,6 +385,7 @@ def mark_trapped(draw: ImageDraw.ImageDraw, geometry: Geometry, zone: int) -> No
 
 
 def paint_dice(image: Image.Image, geometry: Geometry, dice: Sequence[int], roller: Color) -> None:
+    """Draw the dice on the roller's half of the board."""
     size = geometry.px(_DIE)
     for face, (x, y) in zip(dice, geometry.dice_centres(roller), strict=True):
         die = style.die_sprite(size, face, roller)

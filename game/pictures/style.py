@@ -21,6 +21,7 @@ RGB = tuple[int, int, int]
 
 
 def rgb(hex_colour: str) -> RGB:
+    """A colour written "#rrggbb" as an (r, g, b) triple."""
     value = int(hex_colour.lstrip("#"), 16)
     return (value >> 16) & 255, (value >> 8) & 255, value & 255
 

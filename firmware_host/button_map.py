@@ -1,0 +1,42 @@
+"""What each button does, by what the table is waiting for: one table instead of nested branches.
+
+The buttons (done, double, take, pass) mean different things at different moments; a press
+that the moment gives no meaning, or by the player who is not asked, does nothing and says so.
+The whole map, as the referee document lists it (hardware_docs/referee.md):
+
+    waiting for        done            double            take                pass
+    roll or double     -               double            -                   resign (R1)
+    choosing to resign offer it        -                 cancel              more (R2, R3)
+    take or pass       -               beaver            take                pass
+    accept or decline  -               -                 accept              decline
+    play / correct     end the turn    next look-alike   -                   -
+    accept or correct  -               -                 accept the play     have it corrected
+    takeback?          -               -                 agree (either)      refuse (either)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from drivers.events import ButtonKind
+from firmware_host.prompts import Waiting
+from game.board import Color
+
+Action = Callable[[Color], None]
+"""What a press does, given who pressed."""
+
+
+@dataclass(frozen=True)
+class ButtonMap:
+    """The action of each button at each moment; `anyone` lists the moments where either player
+    may press (elsewhere only the player the prompt names)."""
+
+    actions: Mapping[Waiting, Mapping[ButtonKind, Action]]
+    anyone: frozenset[Waiting] = frozenset()
+
+    def action(self, waiting: Waiting, prompted: Color | None, player: Color, button: ButtonKind) -> Action | None:
+        """The action of `player`'s press of `button` now, or None when it has none."""
+        if waiting not in self.anyone and player is not prompted:
+            return None
+        return self.actions.get(waiting, {}).get(button)

@@ -1,0 +1,78 @@
+"""Collecting a throw from the two electronic dice: when it counts, and what a cocked or early
+die means.
+
+A die counts toward a throw when it is seen rolling and settling, or settling with a new throw
+count, while a throw is expected; a die merely re-reported after a reconnection (`resync`)
+never does. The dice are read in the order of their ids: at the opening roll the die with the
+lower id is White's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.events import DieState
+from drivers.protocol import DieStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown:
+    """Both dice have settled: the faces, lower die id first."""
+
+    faces: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Cocked:
+    """A die landed cocked: roll both again (`rethrow`), or lay that one flat."""
+
+    rethrow: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EarlyRoll:
+    """The dice were thrown while the other player was still to move (reported once a turn)."""
+
+
+DiceOutcome = Thrown | Cocked | EarlyRoll
+
+
+class DiceCollector:
+    """The dice between two prompts: `expect()` when a throw is asked for, then `report()` each
+    die state; it tells when the throw is complete, or what went wrong."""
+
+    def __init__(self, *, rethrow_cocked: bool) -> None:
+        self.rethrow_cocked = rethrow_cocked
+        self._fresh: dict[int, DieState] = {}
+        self._early_told = False
+
+    def expect(self) -> None:
+        """A new prompt: dice seen before it do not count, and an early roll may be told again."""
+        self._fresh.clear()
+        self._early_told = False
+
+    def report(self, state: DieState, *, throw_expected: bool, moving: bool) -> DiceOutcome | None:
+        """One die's new state; `throw_expected`: the table asks for a throw now; `moving`: a
+        player is moving checkers (a throw now is early)."""
+        if not throw_expected:
+            if moving and state.status is DieStatus.ROLLING and not self._early_told:
+                self._early_told = True
+                return EarlyRoll()
+            return None
+        if state.status is DieStatus.COCKED:
+            if self.rethrow_cocked:
+                self._fresh.clear()
+            else:
+                self._fresh.pop(state.die_id, None)
+            return Cocked(self.rethrow_cocked)
+        if state.status is DieStatus.REMOVED:
+            self._fresh.pop(state.die_id, None)
+            return None
+        if state.resync and state.status is DieStatus.SETTLED:
+            return None  # how the die lies after a reconnection: not a throw
+        self._fresh[state.die_id] = state
+        settled = [s for _, s in sorted(self._fresh.items()) if s.status is DieStatus.SETTLED]
+        if len(settled) < 2 or len(self._fresh) < 2:
+            return None
+        self._fresh.clear()
+        return Thrown(((settled[0].face or 0), (settled[1].face or 0)))

@@ -1,0 +1,54 @@
+"""Every error of the table's host software: one root, `TableError`, each also the matching builtin."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Root of every error raised by `firmware_host`."""
+
+
+class ConfigError(TableError, ValueError):
+    """A configuration (file or command line) that cannot be used; the message names the key and the file."""
+
+
+class DebounceError(TableError, ValueError):
+    """Boards fed to a debouncer out of order: time going back, a zone change before any board."""
+
+
+class ClockError(TableError, RuntimeError):
+    """The chess clock asked to do what it cannot (stop while not running)."""
+
+
+class ClockNotRunning(ClockError):
+    """The clock was stopped while no player's clock ran."""
+
+
+class EmulatorError(TableError, RuntimeError):
+    """The board emulator cannot do what it was asked (a port it has not, a name in use)."""
+
+
+class ImpossibleAction(EmulatorError, ValueError):
+    """A physical action the board cannot undergo (lift from an empty zone...)."""
+
+
+
+class JournalError(TableError, ValueError):
+    """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
+
+
+class BrokerUnavailable(TableError, ConnectionError):
+    """The room's broker cannot be reached or started (Mosquitto missing): the message says where or how."""
+
+
+class MessageRejected(TableError, ValueError):
+    """A message on the room's broker that the room does not accept.
+
+    `reason` is a short stable key the director counts by (`topic`, `payload`, `schema`,
+    `table-id`, `hash`, `chain`, `conflict`, `match-id`, `too-large`, `unexpected`: see
+    hardware_docs/room.md); the text says what was wrong.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail

@@ -1,0 +1,63 @@
+"""A table of real hardware: the drivers opened from a configuration, run by the table loop."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sys
+
+from drivers.clock import SYSTEM_CLOCK
+from drivers.events import Event
+from firmware_host.config import HardwareConfig
+from firmware_host.controller import Controller
+from firmware_host.journal import Journal
+from firmware_host.table import Table
+from firmware_host.table_loop import TableLoop, write_mat
+from firmware_host.terminal import CLEAR, render
+
+
+def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
+    """Play a match at a real table until it is over (or Ctrl-C); the journal resumes it.
+    Exit status: 0 when the match finished, 1 when it stopped first, 130 on Ctrl-C."""
+    pin_factory = None
+    if config.pin_factory == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        pin_factory = MockFactory()
+    logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
+    with Journal(config.record) as journal:
+        table = Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
+                           button_pins=config.button_pins, cube_pins=config.cube_pins)
+        with table:
+            start = Controller.resume if journal.history() else Controller.new
+            controller = start(config.settings, journal, display=table.display, zone_leds=table.board.light_zones)
+            table.start()
+
+            def next_events() -> list[Event]:
+                try:
+                    return [table.events.get(timeout=0.05), *table.drain()]
+                except queue.Empty:
+                    return []
+
+            def frame() -> None:
+                sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now()) + "\n")
+                sys.stdout.flush()
+
+            link = None
+            if config.broker is not None:  # the room: publishing never blocks this loop
+                from firmware_host.room.table_link import connect_table
+
+                link = connect_table(controller, config.broker)
+            loop = TableLoop(controller, next_events, SYSTEM_CLOCK.now,
+                             after_step=None if link is None else link.poll)
+            try:
+                finished = loop.run(max_seconds=max_seconds, on_frame=None if quiet else frame, frame_every=0.5)
+            except KeyboardInterrupt:
+                print(f"\nstopped; run again with the same config to resume from {journal.path}")
+                return 130
+            finally:
+                if link is not None:
+                    link.close()
+    write_mat(controller, config.record)
+    return 0 if finished else 1
+

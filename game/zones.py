@@ -1,0 +1,247 @@
+"""The sensing model: the board's 28 zones, what a sensor reads on one, and how a sensed board
+differs from a position.
+
+Every layer speaks of the physical board in these terms: the drivers decode readings off the
+wire, the reconciler and the explainer judge them, the pictures draw them. Zone ids:
+
+    1-24  board points, numbered as White's own points (White moves 24 -> 1)
+    25    White's bar        26  Black's bar
+    27    White's tray       28  Black's tray (borne-off checkers)
+
+A stack is a str read bottom to top, one character a checker ("w"/"b"): "bww" is a black
+checker trapped under two white ones (Catchgammon).
+
+    >>> from game import Position
+    >>> start = layout(Position.initial())
+    >>> start[23], ZoneReading.of_stack(start[23]).at(Capability.COUNTS)
+    ('ww', ZoneReading(count=2, white=None, black=None, stack=None))
+    >>> zone_name(25)
+    "White's bar"
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from game.board import BOARD_TO_OWN, Color, Variant
+from game.errors import ZoneError
+from game.position import Position
+
+POINTS = range(1, 25)
+WHITE_BAR, BLACK_BAR, WHITE_OFF, BLACK_OFF = 25, 26, 27, 28
+ZONE_COUNT = 28
+ZONES = range(1, ZONE_COUNT + 1)
+BAR_ZONE = {Color.WHITE: WHITE_BAR, Color.BLACK: BLACK_BAR}
+OFF_ZONE = {Color.WHITE: WHITE_OFF, Color.BLACK: BLACK_OFF}
+MAX_STACK = 30
+"""Design limit of checkers in one zone: both colours' 15 (Catchgammon traps under a stack)."""
+
+Layout = tuple[str, ...]
+"""A board as it physically stands: 28 stacks, index z - 1 for zone z."""
+
+
+def layout(position: Position) -> Layout:
+    """Where the position's checkers physically stand (a hit checker on its own colour's bar)."""
+    bar, off = position.bar, position.off
+    return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
+
+
+def zone_name(zone: int, perspective: tuple[Variant, Color] | None = None) -> str:
+    """A zone in words: "point 13", "White's bar", "Black's tray".
+
+    Points are named by their board number, or by a player's own number when `perspective`
+    (variant, player) is given, as the referee's messages name them to that player.
+    """
+    if zone in POINTS:
+        return f"point {BOARD_TO_OWN[perspective][zone] if perspective else zone}"
+    if zone not in ZONES:
+        raise ZoneError(f"zone {zone} is not a zone id 1..{ZONE_COUNT}")
+    owner = "White's" if zone in (WHITE_BAR, WHITE_OFF) else "Black's"
+    return f"{owner} {'bar' if zone in (WHITE_BAR, BLACK_BAR) else 'tray'}"
+
+
+def zone_owner(zone: int) -> Color:
+    """The colour whose bar or tray zone (25-28) this is."""
+    return Color.WHITE if zone in (WHITE_BAR, WHITE_OFF) else Color.BLACK
+
+
+class Capability(enum.IntEnum):
+    """What a board's sensors can tell about a zone; the values are the wire codes."""
+
+    COUNTS = 1
+    """How many checkers, colour unknown."""
+    COLOR_COUNTS = 2
+    """How many white and how many black checkers, order unknown."""
+    STACKS = 3
+    """The ordered stack, bottom to top."""
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneReading:
+    """What the sensor of one zone reports, at the board's capability level.
+
+    `count` is always known; `white` and `black` from COLOR_COUNTS up; `stack` at STACKS.
+    Build one with `of_count`, `of_colours`, `of_stack`, or `parse` its text form.
+    """
+
+    count: int
+    white: int | None = None
+    black: int | None = None
+    stack: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ZoneError(f"negative checker count {self.count}")
+        if (self.white is None) != (self.black is None):
+            raise ZoneError(f"white={self.white} and black={self.black} must be known together")
+        if self.white is not None and self.black is not None:
+            if self.white < 0 or self.black < 0 or self.white + self.black != self.count:
+                raise ZoneError(f"white={self.white} + black={self.black} does not make count={self.count}")
+        if self.stack is not None:
+            if self.stack.strip("wb"):
+                raise ZoneError(f"stack {self.stack!r} holds colours other than 'w' and 'b'")
+            if self.white != self.stack.count("w") or self.black != self.stack.count("b"):
+                raise ZoneError(f"stack {self.stack!r} does not match white={self.white}, black={self.black}")
+
+    @classmethod
+    def of_count(cls, count: int) -> ZoneReading:
+        """A COUNTS reading."""
+        return cls(count)
+
+    @classmethod
+    def of_colours(cls, white: int, black: int) -> ZoneReading:
+        """A COLOR_COUNTS reading."""
+        return cls(white + black, white, black)
+
+    @classmethod
+    def of_stack(cls, stack: str) -> ZoneReading:
+        """A STACKS reading."""
+        return _of_stack(stack)
+
+    @classmethod
+    def parse(cls, text: str) -> ZoneReading:
+        """The reading `text()` wrote: a stack "bww", colour counts "2w1b", a count "3".
+
+        >>> ZoneReading.parse("2w1b") == ZoneReading.of_colours(2, 1)
+        True
+        """
+        if not text.strip("wb"):
+            return cls.of_stack(text)
+        if text.isascii() and text.isdigit():
+            return cls.of_count(int(text))
+        white, sep, rest = text.partition("w")
+        black = rest.removesuffix("b")
+        if sep and rest.endswith("b") and white.isascii() and white.isdigit() and black.isascii() and black.isdigit():
+            return cls.of_colours(int(white), int(black))
+        raise ZoneError(f"{text!r} is not a zone reading (a stack like 'bww', colours like '2w1b', or a count)")
+
+    def text(self) -> str:
+        """The short form kept in records: the stack, "2w1b", or the count."""
+        if self.stack is not None:
+            return self.stack
+        if self.white is not None:
+            return f"{self.white}w{self.black}b"
+        return str(self.count)
+
+    @property
+    def capability(self) -> Capability:
+        """The most a sensor giving this reading can tell."""
+        if self.stack is not None:
+            return Capability.STACKS
+        if self.white is not None:
+            return Capability.COLOR_COUNTS
+        return Capability.COUNTS
+
+    def at(self, capability: Capability) -> ZoneReading:
+        """This reading as a sensor of `capability` (no more than this one knows) reports it."""
+        if capability > self.capability:
+            raise ZoneError(f"a {self.capability.name} reading cannot be told at {capability.name}")
+        if capability is Capability.COUNTS:
+            return ZoneReading(self.count)
+        if capability is Capability.COLOR_COUNTS:
+            return ZoneReading(self.count, self.white, self.black)
+        return self
+
+    def drawn(self) -> tuple[str, bool]:
+        """The stack to draw ("?" for a checker of unknown colour) and whether its order is known."""
+        if self.stack is not None:
+            return self.stack, True
+        if self.white is not None and self.black is not None:
+            return "w" * self.white + "b" * self.black, not (self.white and self.black)
+        return "?" * self.count, False
+
+    def words(self) -> str:
+        """ "none", "3", "2 white", "3 (2 white, 1 black)", "3 (2 white on 1 black)"."""
+        if self.count == 0:
+            return "none"
+        if self.white is None or self.black is None:
+            return str(self.count)
+        if not self.black or not self.white:
+            return f"{self.count} {'white' if self.white else 'black'}"
+        if self.stack is None:
+            return f"{self.count} ({self.white} white, {self.black} black)"
+        runs = [f"{len(list(group))} {'white' if colour == 'w' else 'black'}"
+                for colour, group in itertools.groupby(reversed(self.stack))]
+        return f"{self.count} ({' on '.join(runs)})"
+
+
+@lru_cache(maxsize=4096)
+def _of_stack(stack: str) -> ZoneReading:
+    return ZoneReading(len(stack), stack.count("w"), stack.count("b"), stack)
+
+
+View = tuple[ZoneReading, ...]
+"""28 zone readings, index z - 1 for zone z, as a board of one capability reports them."""
+
+
+@lru_cache(maxsize=4096)
+def _reading(stack: str, capability: Capability) -> ZoneReading:
+    return _of_stack(stack).at(capability)
+
+
+def view_of(board: Layout, capability: Capability) -> View:
+    """What a board of `capability` reports for checkers standing as in `board`."""
+    return tuple(_reading(stack, capability) for stack in board)
+
+
+def sensed_view(position: Position, capability: Capability) -> View:
+    """What a board of `capability` reports for `position` (a trapped checker reads at the
+    bottom of its stack at STACKS)."""
+    return view_of(layout(position), capability)
+
+
+def normalised(zones: Sequence[ZoneReading], capability: Capability) -> View:
+    """28 readings as a board of `capability` tells them (raises ZoneError if they cannot be)."""
+    if len(zones) != ZONE_COUNT:
+        raise ZoneError(f"a board reports {ZONE_COUNT} zones, got {len(zones)}")
+    return tuple(reading.at(capability) for reading in zones)
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDiff:
+    """A zone that does not read as expected, both readings at the sensor's capability."""
+
+    zone: int
+    sensed: ZoneReading
+    expected: ZoneReading
+
+    def describe(self, perspective: tuple[Variant, Color] | None = None) -> str:
+        """ "point 9 has 1 white, expected none" (points by `perspective`'s numbers when given)."""
+        return f"{zone_name(self.zone, perspective)} has {self.sensed.words()}, expected {self.expected.words()}"
+
+
+def view_diff(sensed: View, expected: View) -> tuple[ZoneDiff, ...]:
+    """The zones where two views of one capability differ, in zone order."""
+    return tuple(ZoneDiff(zone, got, want)
+                 for zone, (got, want) in enumerate(zip(sensed, expected, strict=True), start=1) if got != want)
+
+
+def zone_diff(expected: Position | Layout, zones: Sequence[ZoneReading],
+              capability: Capability) -> tuple[ZoneDiff, ...]:
+    """The zones where a sensed board differs from `expected`, as far as `capability` tells."""
+    board = layout(expected) if isinstance(expected, Position) else expected
+    return view_diff(normalised(zones, capability), view_of(board, capability))
