@@ -95,15 +95,15 @@ def flood_worker(first: int, count: int, url: str, journals: list[str], seconds:
     client.max_inflight_messages_set(1000)
     client.connect("127.0.0.1", int(url.rsplit(":", 1)[1]))
     client.loop_start()
-    # each virtual table plays every recorded journal in turn, each as a match of its own
-    stream = [(match_id(lines[0]), seq, line) for lines in recorded for seq, line in enumerate(lines, 1)]
+    # each virtual table plays the recorded journals one after the other, each a match of its own
+    stream = [(match_id(lines[0]), seq, line, line_hash(line)) for lines in recorded
+              for seq, line in enumerate(lines, 1)]
     names = [f"f{first + i:03d}" for i in range(count)]
     sent, deadline = 0, time.monotonic() + seconds
     in_flight: collections.deque[mqtt.MQTTMessageInfo] = collections.deque()
-    for match, seq, line in stream:
+    for match, seq, line, digest in stream:
         if time.monotonic() > deadline:
             break
-        digest = line_hash(line)
         for name in names:
             message = EventMessage(name, match, seq, digest, line)
             in_flight.append(client.publish(topics.table(name, "event"), message.encode(), qos=1))
@@ -222,12 +222,16 @@ def main() -> int:
         achieved = statistics.mean(r["speed"] for r in reports)
         print(f"room: {args.tables} emulated tables in {args.workers} processes at {args.speed:g}x "
               f"(achieved {achieved:.2f}x), one Mosquitto, one director; "
-              f"{window:.0f} s measured after {args.warmup:.0f} s warm-up, {os.cpu_count()} cores")
+              f"{window:.0f} s measured after {args.warmup:.0f} s warm-up, {os.cpu_count()} cores, "
+              f"load average {os.getloadavg()[0]:.1f} at the start")
         if latencies:
             print(f"  committed play -> director's page: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
                   f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
                   f"over {len(latencies)} plays ({missing} not seen)")
-        print(f"  director: {100 * (cpu1 - cpu0) / window:.1f} % of one core, RSS {rss:.0f} MB (peak {peak:.0f} MB)")
+        handled = counts1.get("messages", 0) - counts0.get("messages", 0)
+        per_message = (cpu1 - cpu0) / max(1, handled)
+        print(f"  director: {100 * (cpu1 - cpu0) / window:.1f} % of one core ({1000 * per_message:.2f} ms of CPU "
+              f"per message, its idle work included), RSS {rss:.0f} MB (peak {peak:.0f} MB)")
         print(f"  broker: {100 * (broker_cpu1 - broker_cpu0) / window:.1f} % of one core")
         print(f"  director in: {messages:.0f} messages/s ({events:.0f} journal lines/s, the rest states and status); "
               f"{messages / args.tables / achieved:.2f} messages/s and {events / args.tables / achieved:.2f} lines/s "
@@ -239,6 +243,7 @@ def main() -> int:
             journals = [j for r in reports for j in r["journals"]]
             per = -(-args.flood // args.workers)
             held0, cpu0, t0 = director_status(port)["counts"].get("events", 0), cpu_seconds(director.pid), time.time()
+            broker_cpu0 = cpu_seconds(broker.process.pid)  # type: ignore[union-attr]
             floods = [context.Process(target=flood_worker, args=(w * per, min(per, args.flood - w * per), broker.url,
                                                                  journals, args.flood_seconds, results))
                       for w in range(args.workers)]
@@ -251,11 +256,16 @@ def main() -> int:
             while director_status(port)["counts"].get("events", 0) - held0 < sent and time.time() - t_sent < 30:
                 time.sleep(0.2)
             t1, cpu1 = time.time(), cpu_seconds(director.pid)
+            broker_cpu1 = cpu_seconds(broker.process.pid)  # type: ignore[union-attr]
             held = director_status(port)["counts"].get("events", 0) - held0
             rss, peak = memory_mb(director.pid)
-            print(f"capacity: {args.flood} virtual tables publishing recorded journals flat out: {sent} lines sent, "
-                  f"{held} stored in {t1 - t0:.1f} s = {held / (t1 - t0):.0f} journal lines/s; director "
-                  f"{100 * (cpu1 - cpu0) / (t1 - t0):.0f} % of one core, RSS {rss:.0f} MB (peak {peak:.0f} MB)")
+            per_line = (cpu1 - cpu0) / max(1, held)
+            print(f"capacity: {args.flood} virtual tables publishing recorded journals flat out "
+                  f"(load average {os.getloadavg()[0]:.1f}): {sent} lines sent, {held} stored in {t1 - t0:.1f} s "
+                  f"= {held / (t1 - t0):.0f} journal lines/s")
+            print(f"  director: {100 * (cpu1 - cpu0) / (t1 - t0):.0f} % of one core, {1000 * per_line:.2f} ms of CPU "
+                  f"per line stored (so about {1 / per_line:.0f} lines/s on one core), RSS {rss:.0f} MB "
+                  f"(peak {peak:.0f} MB); broker {100 * (broker_cpu1 - broker_cpu0) / (t1 - t0):.0f} % of one core")
     finally:
         director.terminate()
         try:
