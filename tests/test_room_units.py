@@ -334,3 +334,15 @@ def test_the_example_configs_broker_section_is_read(tmp_path: Path) -> None:
     assert broker is not None and (broker.host, broker.port, broker.tls) == ("10.0.0.2", 8883, True)
     assert broker.table == "t07"
     assert broker.username == "t07" and broker.ca_file == "/etc/smartgammon/ca.crt"
+
+
+def test_a_table_keeps_one_open_file_its_earlier_matches_are_on_disk_and_closed(tmp_path: Path) -> None:
+    first, second = chain(3), chain(2, "match_start_2")
+    store = Store(tmp_path / "data")
+    for seq in (1, 2, 3):
+        store.receive(event(first, seq))
+    store.receive(event(second, 1))
+    earlier = store.find("t01", match_id(first[0]))
+    assert earlier is not None and earlier._fp is None and earlier.held == 3
+    assert store.latest("t01") is store.find("t01", match_id(second[0]))
+    store.close()

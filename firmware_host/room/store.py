@@ -227,8 +227,13 @@ class Store:
         return copy
 
     def copy(self, table: str, match: str) -> MatchCopy:
+        """The copy of `match` at `table` (a new, empty one for a new match: the table's earlier
+        copies are then forced to disk and closed, so a room keeps one open file per table)."""
         matches = self.copies.setdefault(table, {})
         if match not in matches:
+            for earlier in matches.values():
+                earlier.close()
+                self._dirty.discard((table, earlier.match))
             matches[match] = MatchCopy(table, match, self.directory / table / f"{match}.jsonl")
         return matches[match]
 
