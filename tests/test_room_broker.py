@@ -251,3 +251,32 @@ def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path: Path) -
         finally:
             table.close()
             director.close()
+
+
+def test_a_second_venue_sees_every_table_through_a_mosquitto_bridge(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
+    bridge = doc.split("```bridge\n", 1)[1].split("```", 1)[0].replace("CENTRAL:1883", f"127.0.0.1:{mosquitto.port}")
+    venue = Mosquitto(tmp_path / "venue", extra=tuple(line for line in bridge.splitlines()
+                                                      if line.strip() and not line.startswith("#")))
+    venue.start()
+    try:
+        here = Director(BrokerConfig.from_url(venue.url, venue="hall"), tmp_path / "here", ack_interval=0.05)
+        central = Director(BrokerConfig.from_url(mosquitto.url, venue="hall"), tmp_path / "central",
+                           ack_interval=0.05)
+        here.start()
+        central.start()
+        table = EmulatedTable(Settings(length=1), tmp_path / "t01", 6,
+                              broker=BrokerConfig.from_url(venue.url, venue="hall", table="t01"))
+        try:
+            finish(table, here)
+            wait_until(lambda: held(central, table) == table.journal.sequence, 20,
+                       "the central director's copy", step=lambda: pace(table, 0.01))
+            assert_same(table, here)
+            assert_same(table, central)
+            assert central.tables["t01"].state is not None and central.rejected == {}
+        finally:
+            table.close()
+            here.close()
+            central.close()
+    finally:
+        venue.stop()

@@ -39,7 +39,8 @@ class Mosquitto:
 
     def __init__(self, directory: str | os.PathLike[str], port: int | None = None, *,
                  acl_file: str | os.PathLike[str] | None = None,
-                 password_file: str | os.PathLike[str] | None = None, executable: str | None = None) -> None:
+                 password_file: str | os.PathLike[str] | None = None, executable: str | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         found = executable or find_mosquitto()
         if found is None:
             raise BrokerUnavailable(INSTALL_HINT)
@@ -49,6 +50,8 @@ class Mosquitto:
         self.port = port or free_port()
         self.acl_file = acl_file
         self.password_file = password_file
+        self.extra = extra
+        """More configuration lines (a bridge, say), appended as they are."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -73,7 +76,7 @@ class Mosquitto:
         if self.password_file:
             lines.append(f"password_file {self.password_file}")
         path = self.directory / "mosquitto.conf"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        path.write_text("\n".join([*lines, *self.extra]) + "\n", encoding="utf-8")
         return path
 
     def start(self, timeout: float = 10.0) -> None:
