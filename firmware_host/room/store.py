@@ -112,7 +112,13 @@ class MatchCopy:
             os.fsync(self._fp.fileno())
 
     def read_bytes(self) -> bytes:
-        return self.path.read_bytes() if self.held else b""
+        """The copy's lines so far (read outside the director's lock: a copy only grows, and only
+        its first `size` bytes are read)."""
+        size = self.size
+        if not size:
+            return b""
+        with open(self.path, "rb") as copy:
+            return copy.read(size)
 
     def event(self, seq: int) -> dict[str, Any]:
         """The event of line `seq` (read from the file)."""

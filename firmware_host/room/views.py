@@ -75,9 +75,9 @@ def table_page(director: Director, table: str) -> dict[str, Any]:
             copy = _copy(director, table)
         except NotAvailable:
             return {"tile": tile, "match": None, "games": [], "flags": [], "referee": [], "matches": []}
-        events = copy.events()
         matches = [{"match": c.match, "held": c.held, **c.summary}
                    for c in director.store.copies.get(table, {}).values()]
+    events = copy.events()  # outside the lock: the copy only grows, and is read up to its size then
     book = FlagBook()
     for seq, event in enumerate(events, 1):
         book.add(seq, event)
@@ -92,7 +92,7 @@ def table_page(director: Director, table: str) -> dict[str, Any]:
              for f in book.flags.values()]
     referee = [{k: e.get(k) for k in ("referee", "action", "flag", "player", "seconds", "applied", "outcome", "t")}
                for e in events if e.get("type") == "referee"]
-    return {"tile": tile, "match": copy.match, "held": copy.held, "summary": copy.summary, "games": games,
+    return {"tile": tile, "match": copy.match, "held": len(events), "summary": copy.summary, "games": games,
             "flags": flags, "referee": referee, "matches": matches}
 
 
@@ -126,7 +126,8 @@ def results(director: Director) -> dict[str, Any]:
 
 def journal_bytes(director: Director, table: str, match: str) -> bytes:
     with director.lock:
-        return _copy(director, table, match).read_bytes()
+        copy = _copy(director, table, match)
+    return copy.read_bytes()
 
 
 def mat_text(director: Director, table: str, match: str) -> str:
@@ -136,7 +137,7 @@ def mat_text(director: Director, table: str, match: str) -> str:
 
     with director.lock:
         copy = _copy(director, table, match)
-        events = copy.events()
+    events = copy.events()
     if copy.summary.get("variant") != "backgammon":
         raise NotAvailable(f".mat is a Backgammon format; this match is {copy.summary.get('variant')}")
     return export_mat(Match.replay(events))
@@ -147,7 +148,8 @@ def sheet_pdf(director: Director, table: str, match: str) -> bytes:
     from game.pictures import draw_sheet, save_sheet, sheet_from_events
 
     with director.lock:
-        events = _copy(director, table, match).events()
+        copy = _copy(director, table, match)
+    events = copy.events()
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "sheet.pdf"
         save_sheet(draw_sheet(sheet_from_events(events)), path)
