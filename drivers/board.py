@@ -20,7 +20,7 @@ from drivers.protocol import (
     SnapshotRequest,
     ZoneChange,
 )
-from game.zones import ZONE_COUNT, ZONES, ZoneReading
+from game.zones import ZONE_COUNT, ZONES, ZoneReading, implausible_board, implausible_reading
 
 
 class BoardSensor(DeviceRole):
@@ -86,10 +86,16 @@ class BoardSensor(DeviceRole):
                 self.link.send(SnapshotRequest())
 
     def receive(self, message: BoardMessage, timestamp: float) -> None:
-        """A message from the board: snapshots and zone changes become events; the rest is not the board
-        sensor's."""
+        """A message from the board: snapshots and zone changes become events (unless they cannot
+        be true of the board that announced itself: those are rejected and counted); the rest is
+        not the board sensor's."""
+        if isinstance(message, Snapshot | ZoneChange):
+            why = self._implausible(message)
+            if why:
+                self.reject("snapshot" if isinstance(message, Snapshot) else "zone change", why, message, timestamp)
+                return
         source = self.link.source
-        if isinstance(message, Snapshot) and len(message.zones) == ZONE_COUNT:
+        if isinstance(message, Snapshot):
             if self._want_snapshot or message.zones != self._zones:
                 self._latest = SensorSnapshot(
                     source=source, timestamp=timestamp, capability=message.capability,
@@ -97,10 +103,26 @@ class BoardSensor(DeviceRole):
                 self.events.put(self._latest)
             self._zones = message.zones
             self._want_snapshot = False
-        elif isinstance(message, ZoneChange) and message.zone in ZONES:
+        elif isinstance(message, ZoneChange):
             if self._zones is not None:
                 zones = list(self._zones)
                 zones[message.zone - 1] = message.reading
                 self._zones = tuple(zones)
             self.events.put(ZoneChanged(source=source, timestamp=timestamp, zone=message.zone,
                                         reading=message.reading, scan=message.scan))
+
+    def _implausible(self, message: Snapshot | ZoneChange) -> str | None:
+        """Why the message cannot be true of the board that announced itself (None if it can)."""
+        hello = self.link.hello
+        announced = hello.capability if hello is not None else None
+        if hello is None or announced is None or Features.ZONES not in hello.features:
+            return "zones from a board that announced no zone sensing"
+        if isinstance(message, Snapshot):
+            if message.capability is not announced:
+                return f"a {message.capability.name} snapshot from a board that announced {announced.name}"
+            return implausible_board(message.zones, announced)
+        if message.zone not in ZONES:
+            return f"zone {message.zone} (zones are 1-{ZONE_COUNT})"
+        # Only the zone itself: a scan's changes arrive one by one, so the board between two of
+        # them may hold a checker twice (one that moved, seen landed and not yet gone).
+        return implausible_reading(message.reading, announced)

@@ -10,6 +10,10 @@ from drivers.events import DieState
 from drivers.link import DeviceRole, LinkOptions, SerialLink
 from drivers.protocol import BoardMessage, DiceRequest, DieReport, Features, Hello
 
+DICE_COUNT = 2
+"""A board has two dice: their ids are the first two it reports (in its answer to DICE_REQUEST
+after the first handshake); a report from any other die is rejected."""
+
 
 class Dice(DeviceRole):
     """Delivers a `DieState` when a die's status, face, battery or throw count changes, and every
@@ -23,6 +27,9 @@ class Dice(DeviceRole):
     def __init__(self, port: SerialLink | str, **options: Unpack[LinkOptions]) -> None:
         super().__init__(port, options)
         self._states: dict[int, DieState] = {}
+        self._ids: set[int] = set()
+        """The board's dice: the first DICE_COUNT ids it reported since the first handshake."""
+        self._board_id: int | None = None
 
     def states(self) -> tuple[DieState, ...]:
         """The last state of every die heard from since the last LinkUp, by die id."""
@@ -32,6 +39,8 @@ class Dice(DeviceRole):
         """After each handshake: forget the dice and ask for their states (each is reported as it lies, marked
         `resync`)."""
         self._states.clear()
+        if hello.board_id != self._board_id:  # another board: its own dice
+            self._board_id, self._ids = hello.board_id, set()
         if Features.DICE in hello.features:
             with suppress(LinkError):
                 self.link.send(DiceRequest())
@@ -40,6 +49,12 @@ class Dice(DeviceRole):
         """A die report from the link becomes a `DieState` event when the die's state changed."""
         if not isinstance(message, DieReport):
             return
+        if message.die_id not in self._ids:
+            if len(self._ids) >= DICE_COUNT:
+                self.reject("die report", f"die {message.die_id:#x} is not one of the board's dice "
+                            f"({', '.join(f'{i:#x}' for i in sorted(self._ids))})", message, timestamp)
+                return
+            self._ids.add(message.die_id)
         known = self._states.get(message.die_id)
         if known is not None and (known.status, known.face, known.battery_pct, known.throw) == (
                 message.status, message.face, message.battery_pct, message.throw):

@@ -50,6 +50,19 @@ class LinkDown(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FrameRejected(Event):
+    """A well-formed frame whose content cannot be true of the board that announced itself (a
+    reading of another capability, more checkers than there are, a die it does not have): it
+    was not acted on. Delivered for the 1st, 10th, 100th ... rejection of each reason, with the
+    count so far, so a storm of them cannot flood the table."""
+
+    reason: str
+    detail: str
+    """The message, as decoded."""
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SensorSnapshot(Event):
     """Every zone's reading at one board scan; `zones[0]` is zone 1."""
 

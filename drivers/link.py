@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +33,7 @@ from drivers.errors import (
     UnsupportedFeature,
     UnsupportedVersion,
 )
-from drivers.events import Event, LinkDown, LinkUp
+from drivers.events import Event, FrameRejected, LinkDown, LinkUp
 from drivers.protocol import (
     BAUD_RATE,
     BoardMessage,
@@ -430,6 +431,8 @@ class DeviceRole:
             self.link, self._owns_link = port, False
         else:
             self.link, self._owns_link = SerialLink(port, **options), True
+        self.rejected: Counter[str] = Counter()
+        """Frames refused for their content, by reason (see `reject`)."""
         self.link.add_listener(self)
 
     @property
@@ -467,6 +470,16 @@ class DeviceRole:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def reject(self, kind: str, why: str, message: BoardMessage, timestamp: float) -> None:
+        """Refuse a well-formed frame whose content cannot be true: count it by `kind`, log it
+        with the message, and tell the table for the 1st, 10th, 100th ... of each kind."""
+        self.rejected[kind] += 1
+        count = self.rejected[kind]
+        if _is_power_of_ten(count):
+            _log.warning("%s: rejected %s, %s (%d so far): %r", self.link.source, kind, why, count, message)
+            self.events.put(FrameRejected(source=self.link.source, timestamp=timestamp, reason=f"{kind}: {why}",
+                                          detail=repr(message), count=count))
+
     def _require(self, feature: Features) -> Hello:
         hello = self.link.hello
         if hello is None or not self.link.is_up:
@@ -476,3 +489,9 @@ class DeviceRole:
                 f"{self.link.source} (board {hello.board_id:#x}, firmware "
                 f"{'.'.join(map(str, hello.firmware))}) has no {feature.name}")
         return hello
+
+
+def _is_power_of_ten(n: int) -> bool:
+    while n % 10 == 0:
+        n //= 10
+    return n == 1

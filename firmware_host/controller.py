@@ -21,7 +21,17 @@ from dataclasses import replace
 from typing import Any
 
 from drivers.cube_display import CubeDisplay
-from drivers.events import ButtonKind, ButtonPressed, DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
+from drivers.events import (
+    ButtonKind,
+    ButtonPressed,
+    DieState,
+    Event,
+    FrameRejected,
+    LinkDown,
+    LinkUp,
+    SensorSnapshot,
+    ZoneChanged,
+)
 from firmware_host.button_map import ButtonMap
 from firmware_host.dice_stats import DiceStats
 from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown
@@ -38,13 +48,16 @@ from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Choose, Commit, Flag, Turn
 from game.board import Color
 from game.errors import GameError, MatchActionError
-from game.events import GameEnd, MatchEnd
+from game.events import MATCH_EVENT_TYPES, GameEnd, MatchEnd
 from game.match import Match, Phase
 from game.plays import Play
 from game.position import Position, ResultKind
 from game.zones import View, ZoneReading, sensed_view, zone_diff
 
 WallTime = Callable[[], float]
+
+OUT_OF_REACH = "CA"
+"""The display while a link is down (the cable)."""
 
 # Prompts during which nobody's clock runs.
 _CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK})
@@ -68,6 +81,11 @@ class Controller:
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
         self.prompt = Prompt(Waiting.SET_BOARD)
         self.link_up = False
+        self.links_down: set[str] = set()
+        """Links that went down and have not come back: while any is down the table judges
+        nothing, takes no press and the clocks stand."""
+        self._stood: Color | None = None
+        self._held_dice: list[DieState] = []
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
@@ -113,9 +131,14 @@ class Controller:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
         controller = cls(settings, match, outputs, clock, DiceStats.of_events(match.events), resumed=True)
-        outputs.note(f"resumed from {journal.path}: game {match.game_number}, score {match.score}")
+        # A kill between the lines of one action: write what it implies (a game_end and the next
+        # game_start after the play that ended a game, the match_end, the dice statistics).
+        controller._written = sum(1 for e in history if e.get("type") in MATCH_EVENT_TYPES)
+        completed = controller._sync()
+        outputs.note(f"resumed from {journal.path}: game {match.game_number}, score {match.score}"
+                     + (f", completing {', '.join(completed)}" if completed else ""))
         outputs.write({"type": "resume", "game": match.game_number, "phase": match.phase.value})
-        if match.is_over and not any(e.get("type") == "dice_stats" for e in history):
+        if match.is_over and "match_end" not in completed and not any(e.get("type") == "dice_stats" for e in history):
             outputs.write({"type": "dice_stats", **controller.dice_stats.summary()})  # killed just before it
         controller._start()
         return controller
@@ -176,14 +199,21 @@ class Controller:
             self.board.announce(event.hello.capability)
             self.outputs.note(f"link up: {event.source}")
             self.outputs.write({"type": "link", "state": "up", "source": event.source})
+            if event.source in self.links_down:
+                self._back_in_reach(event.source)
+        elif isinstance(event, FrameRejected):
+            self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
         elif isinstance(event, LinkDown):
             self.link_up = False
             self.outputs.note(f"link down: {event.source}: {event.reason}")
             self.outputs.write({"type": "link", "state": "down", "source": event.source, "reason": event.reason})
+            self._out_of_reach(event.source)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
         self._now = max(self._now, now)
+        if self.links_down:
+            return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
         turn = self.turn
         if turn is not None and turn.done_pending and self.board.settled:
@@ -196,6 +226,36 @@ class Controller:
                 self._time_loss(loser)
 
     # -- the board ------------------------------------------------------------------------
+
+    def _out_of_reach(self, source: str) -> None:
+        """A link is down: stand the clocks and say so; nothing is judged until it is back."""
+        first = not self.links_down
+        self.links_down.add(source)
+        if not first:
+            return
+        if self.clock is not None and self.clock.running is not None:
+            self._stood = self.clock.running
+            self.clock.stop(self._now)
+        if self.turn is not None:
+            self.turn.done_pending = False
+        self._show(OUT_OF_REACH)
+        self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
+
+    def _back_in_reach(self, source: str) -> None:
+        """The link is back: the board is read afresh before anything is judged; the clock that
+        stood runs again and the display shows what it showed."""
+        self.links_down.discard(source)
+        if self.links_down:
+            return
+        self.board.forget()
+        if self.clock is not None and self._stood is not None:
+            self.clock.start(self._stood, self._now)
+        self._stood = None
+        self._show(self.prompt.code)
+        self.outputs.note("the board is back: reading it afresh")
+        held, self._held_dice = self._held_dice, []
+        for state in held:
+            self._die(state)
 
     def _expected_view(self, position: Position) -> View:
         assert self.board.capability is not None
@@ -259,6 +319,9 @@ class Controller:
     # -- dice ---------------------------------------------------------------------------
 
     def _die(self, state: DieState) -> None:
+        if self.links_down:  # dice on a link of their own: read once the board is back
+            self._held_dice.append(state)
+            return
         waiting = self.prompt.waiting
         outcome = self.dice.report(state, throw_expected=waiting in (Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE),
                                    moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
@@ -306,6 +369,10 @@ class Controller:
         }, anyone=frozenset({Waiting.TAKEBACK}))
 
     def _button(self, player: Color, button: ButtonKind) -> None:
+        if self.links_down:
+            self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
+                              "until it is back")
+            return
         action = self._buttons.action(self.prompt.waiting, self.prompt.player, player, button)
         if action is None:
             self._nothing_to_do(player, button)
@@ -348,10 +415,10 @@ class Controller:
             return
         decision = turn.done(self.board.zones)
         if isinstance(decision, Commit):
-            if decision.among:
+            self._commit(decision.play)
+            if decision.among:  # after the play: a kill between the two never leaves a choice of no play
                 self.outputs.write({"type": "choice", "player": player.value, "play": decision.play.notation(),
                                     "among": [p.notation() for p in decision.among]})
-            self._commit(decision.play)
         elif isinstance(decision, Choose):
             self.outputs.note(decision.verdict.describe())
             self._show_choice()
@@ -382,8 +449,6 @@ class Controller:
         assert turn is not None and turn.illegal is not None
         explanation = turn.illegal.explanation
         before = self.match.position
-        self.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value,
-                            "game": self.match.game_number, "breach": explanation.describe()})
         try:
             after = zones_position(explanation.result, before.variant, before.turn)
         except (GameError, ValueError):  # e.g. two colours on one Backgammon point: no position to accept
@@ -391,8 +456,11 @@ class Controller:
             self._require_correction()
             return
         steps = [(m.move.source, m.move.target) for m in explanation.moves]
+        game = self.match.game_number
         self._act(lambda: self.match.accept_illegal_play(after, steps, explanation.describe()))
         self._before_last_play = before
+        self.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value, "game": game,
+                            "breach": explanation.describe()})
 
     def _require_correction(self) -> None:
         turn = self.turn
@@ -429,8 +497,8 @@ class Controller:
         self._sync()
         self._advance()
 
-    def _sync(self) -> None:
-        """Journal the match's new events (and the clocks after each play)."""
+    def _sync(self) -> list[str]:
+        """Journal the match's new events (and the clocks after each play); returns their types."""
         new = self.match.events_from(self._written)
         self._written += len(new)
         for event in new:
@@ -444,6 +512,7 @@ class Controller:
                                     "black": round(self.clock.reserve[Color.BLACK], 3)})
         if any(e["type"] == "match_end" for e in new):
             self.outputs.write({"type": "dice_stats", **self.dice_stats.summary()})
+        return [e["type"] for e in new]
 
     def _advance(self) -> None:
         """Publish the prompt that follows from the match's state."""
@@ -482,8 +551,9 @@ class Controller:
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.outputs.write({"type": "time_loss", "player": loser.value, "game": self.match.game_number})
+        game = self.match.game_number
         self._act(lambda: self.match.forfeit(loser, "time"))
+        self.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -493,13 +563,14 @@ class Controller:
         show it (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
         `ruling` is the director's id for it."""
         why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
-                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.match.is_over)
+                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.match.is_over,
+                      in_reach=not self.links_down)
         event = {"type": "referee", "referee": name, "action": action, "flag": flag,
                  "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
                  "applied": why is None, "outcome": why or "applied"}
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
-        self._show("NO" if why else "RF")
+        self._show(OUT_OF_REACH if self.links_down else "NO" if why else "RF")
         if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
             self._require_correction()
         elif why is None and action == "accept":

@@ -3,8 +3,8 @@ die means.
 
 A die counts toward a throw when it is seen rolling and settling, or settling with a new throw
 count, while a throw is expected; a die merely re-reported after a reconnection (`resync`)
-never does. The dice are read in the order of their ids: at the opening roll the die with the
-lower id is White's.
+does not, unless its throw count shows it was thrown while the link was down. The dice are read
+in the order of their ids: at the opening roll the die with the lower id is White's.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class DiceCollector:
         self.rethrow_cocked = rethrow_cocked
         self._fresh: dict[int, DieState] = {}
         self._early_told = False
+        self._throws: dict[int, int] = {}
+        """Each die's throw count as last reported."""
 
     def expect(self) -> None:
         """A new prompt: dice seen before it do not count, and an early roll may be told again."""
@@ -54,6 +56,8 @@ class DiceCollector:
     def report(self, state: DieState, *, throw_expected: bool, moving: bool) -> DiceOutcome | None:
         """One die's new state; `throw_expected`: the table asks for a throw now; `moving`: a
         player is moving checkers (a throw now is early)."""
+        thrown_unseen = state.resync and self._throws.get(state.die_id, state.throw) != state.throw
+        self._throws[state.die_id] = state.throw
         if not throw_expected:
             if moving and state.status is DieStatus.ROLLING and not self._early_told:
                 self._early_told = True
@@ -68,7 +72,7 @@ class DiceCollector:
         if state.status is DieStatus.REMOVED:
             self._fresh.pop(state.die_id, None)
             return None
-        if state.resync and state.status is DieStatus.SETTLED:
+        if state.resync and state.status is DieStatus.SETTLED and not thrown_unseen:
             return None  # how the die lies after a reconnection: not a throw
         self._fresh[state.die_id] = state
         settled = [s for _, s in sorted(self._fresh.items()) if s.status is DieStatus.SETTLED]

@@ -28,12 +28,13 @@ without the newline, and its SHA-256 (what the next line's `prev` carries)."""
 
 def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The events of the journal in `directory` ([] when there is none), the chain and the
-    rules checked (raises `ReplayError`)."""
+    rules checked (raises `ReplayError`). The journal may stop in the middle of an action (a
+    kill between its lines): the controller that resumes it writes what the action implies."""
     path = Path(directory) / JOURNAL_NAME
     if not path.exists():
         return []
     lines = read_record(path)
-    replay_lines(lines)
+    replay_lines(lines, ended=False)
     return [line.event for line in lines if line.event is not None]
 
 

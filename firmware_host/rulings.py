@@ -16,8 +16,9 @@ rule); a time penalty off a player's reserve."""
 
 
 def refusal(action: str, *, flag: int | None, player: Color | None, seconds: float, flags: int,
-            waiting: Waiting, timed: bool, over: bool) -> str | None:
-    """Why `action` does not apply now (None: it does).
+            waiting: Waiting, timed: bool, over: bool, in_reach: bool = True) -> str | None:
+    """Why `action` does not apply now (None: it does). `in_reach`: the board's links are up (a
+    play is neither corrected nor accepted while the table cannot see the board).
 
     >>> refusal("accept", flag=1, player=None, seconds=0, flags=1, waiting=Waiting.CORRECT, timed=True, over=False)
     'accept applies only to an illegal play the traditional rule lets the opponent accept'
@@ -26,6 +27,8 @@ def refusal(action: str, *, flag: int | None, player: Color | None, seconds: flo
         return f"there is no flag {flag} (flags: {flags})"
     if action == "acknowledge":
         return None if flag is not None else "acknowledge needs a flag number"
+    if action in ("correct", "accept") and not in_reach:
+        return "the board is out of reach (a link is down): rule again when it is back"
     if action == "correct":
         return None if waiting in (Waiting.ACCEPT_ILLEGAL, Waiting.CORRECT) else "no illegal play is waiting"
     if action == "accept":

@@ -32,6 +32,11 @@ class SensedBoard:
         """A whole board has been read and its capability is known."""
         return self.zones is not None and self.capability is not None
 
+    def forget(self) -> None:
+        """The board was out of reach: nothing read before counts; wait for a whole board again."""
+        self.zones = None
+        self._debouncer = Debouncer(self._debouncer.settle_seconds)
+
     def announce(self, capability: Capability | None) -> None:
         """The capability a board announced in its handshake."""
         if capability is not None:

@@ -11,7 +11,7 @@ Each is a dict (a `TypedDict`, so it is written to JSON as it is) with its `type
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 PlayerName = Literal["white", "black"]
 
@@ -160,3 +160,14 @@ class MatchEnd(TypedDict):
 MatchEvent = (MatchStart | GameStart | OpeningRoll | Roll | PlayMade | CubeOffer | Take | PlayerAction | Resign
               | Forfeit | GameEnd | MatchEnd)
 """Any event of the match itself (the controller's own events are in firmware_host)."""
+
+
+def _types() -> frozenset[str]:
+    names: set[str] = set()
+    for kind in get_args(MatchEvent):
+        names.update(get_args(get_type_hints(kind)["type"]))
+    return frozenset(names)
+
+
+MATCH_EVENT_TYPES = _types()
+"""The `type` of every match event; a record's other lines are the controller's own."""

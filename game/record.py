@@ -142,8 +142,12 @@ def read_record(path: str | os.PathLike[str]) -> list[RecordLine]:
     return list(read_lines(Path(path).read_bytes()))
 
 
-def replay_lines(lines: Iterable[RecordLine], *, strict: bool = True) -> Replayer:
-    """Replay a record's lines; strict raises `ReplayError` at the first problem (chain included)."""
+def replay_lines(lines: Iterable[RecordLine], *, strict: bool = True, ended: bool = True) -> Replayer:
+    """Replay a record's lines; strict raises `ReplayError` at the first problem (chain included).
+
+    `ended=False` reads a record that may stop in the middle of one action (a journal whose
+    writer was killed between the lines of a play that ended a game): the events the rules
+    derive from its last action may still be missing."""
     lines = list(lines)
     replayer = Replayer(strict=strict)
     for problem in chain_problems(lines):
@@ -155,7 +159,8 @@ def replay_lines(lines: Iterable[RecordLine], *, strict: bool = True) -> Replaye
             replayer.report(f"line {line.number} is not a JSON object", line.number)
             continue
         replayer.feed(line.event, line.number)
-    replayer.finish()
+    if ended:
+        replayer.finish()
     return replayer
 
 

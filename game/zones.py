@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from game.board import BOARD_TO_OWN, Color, Variant
+from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
 from game.errors import ZoneError
 from game.position import Position
 
@@ -245,3 +245,35 @@ def zone_diff(expected: Position | Layout, zones: Sequence[ZoneReading],
     """The zones where a sensed board differs from `expected`, as far as `capability` tells."""
     board = layout(expected) if isinstance(expected, Position) else expected
     return view_diff(normalised(zones, capability), view_of(board, capability))
+
+
+def implausible_reading(reading: ZoneReading, capability: Capability) -> str | None:
+    """Why one zone's reading cannot come from a real board of `capability` (None if it can):
+    a reading of another capability, more checkers than a zone holds or a side has."""
+    if reading.capability is not capability:
+        return f"a {reading.capability.name} reading from a {capability.name} board"
+    if reading.count > MAX_STACK:
+        return f"{reading.count} checkers in one zone (at most {MAX_STACK})"
+    if reading.white is not None and reading.black is not None and max(reading.white, reading.black) > CHECKERS:
+        return f"{reading.white} white and {reading.black} black in one zone (at most {CHECKERS} a side)"
+    return None
+
+
+def implausible_board(readings: Sequence[ZoneReading], capability: Capability) -> str | None:
+    """Why 28 readings cannot be a real board of `capability` (None if they can): a wrong
+    number of zones, an impossible zone, or more checkers than the two sides have."""
+    if len(readings) != ZONE_COUNT:
+        return f"{len(readings)} zones (a board has {ZONE_COUNT})"
+    for zone, reading in enumerate(readings, start=1):
+        why = implausible_reading(reading, capability)
+        if why:
+            return f"{zone_name(zone)}: {why}"
+    total = sum(reading.count for reading in readings)
+    if total > 2 * CHECKERS:
+        return f"{total} checkers on the board (there are {2 * CHECKERS})"
+    if capability is not Capability.COUNTS:
+        white = sum(reading.white or 0 for reading in readings)
+        black = sum(reading.black or 0 for reading in readings)
+        if max(white, black) > CHECKERS:
+            return f"{white} white and {black} black checkers (each side has {CHECKERS})"
+    return None

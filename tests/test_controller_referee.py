@@ -129,3 +129,15 @@ def test_a_penalty_beyond_the_reserve_loses_the_match_on_time(make: Callable[...
     table.wait(0.2)
     assert table.controller.match.is_over and table.controller.match.winner is Color.BLACK
     assert of_type(table, "time_loss")[0]["player"] == "white"
+
+
+def test_no_play_is_ruled_on_while_the_board_is_out_of_reach(make: Callable[..., EmulatedTable]) -> None:
+    table = make(Profile.TRADITIONAL)
+    illegal_opening(table)
+    table.emulator.unplug()
+    table.wait(3.0)
+    assert table.controller.links_down
+    refused = table.controller.referee("Anna", "accept", flag=1)
+    assert not refused["applied"] and "out of reach" in refused["outcome"] and display(table) == "CA"
+    assert table.controller.referee("Anna", "acknowledge", flag=1)["applied"]  # seeing a flag needs no board
+    assert of_type(table, "play") == []

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MATCH_EVENTS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
-                          "resign_accept", "resign_decline", "game_end", "match_end", "takeback", "forfeit"})
+from game.events import MATCH_EVENT_TYPES
+
 STANDING = ("open", "acknowledged")
 
 
@@ -31,7 +31,7 @@ class FlagBook:
             number = len(self.flags) + 1
             self.flags[number] = {"number": number, "seq": seq, "status": "open", "referee": None,
                                   **{k: event.get(k) for k in ("kind", "code", "message", "player", "game", "move")}}
-        elif kind in MATCH_EVENTS:
+        elif kind in MATCH_EVENT_TYPES:
             for flag in self.flags.values():
                 if flag["status"] in STANDING:
                     flag["status"] = "resolved"
