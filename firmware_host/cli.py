@@ -4,6 +4,9 @@
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
     python -m firmware_host stats DIR [DIR ...]  dice statistics per match and for the session
+    python -m firmware_host director --broker URL [--listen 127.0.0.1:8080]   the room's director
+    python -m firmware_host room-demo --tables 8  a whole tournament room on this machine
+A table joins the room with --broker URL --table ID (or the config's [broker] section).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from drivers.errors import DriverError
@@ -22,6 +26,7 @@ from firmware_host.controller import Controller
 from firmware_host.emulated import EmulatedTable
 from firmware_host.errors import TableError
 from firmware_host.hardware import run_hardware
+from firmware_host.room import cli as room_cli
 from firmware_host.settings import Profile, Settings
 from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
@@ -61,12 +66,14 @@ def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, rec
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="tournament")
     parser.add_argument("--no-clock", action="store_true", help="play without the chess clock")
     parser.add_argument("--record", default=record, help="directory for the journal (and match.mat)")
+    room_cli.add_table_options(parser)
 
 
 def _table(args: argparse.Namespace) -> EmulatedTable:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     record = Path(args.record or f"records/{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
-    return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()])
+    return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()],
+                         broker=room_cli.table_broker(args))
 
 
 def cmd_live(args: argparse.Namespace) -> int:
@@ -146,6 +153,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """A match on real hardware, from a configuration file."""
     config = load_config(args.config)
+    broker = room_cli.table_broker(args)
+    if broker is not None:
+        config = replace(config, broker=broker)
     return run_hardware(config, quiet=args.quiet)
 
 
@@ -167,7 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="a match on real hardware")
     run.add_argument("--config", required=True)
     run.add_argument("--quiet", action="store_true", help="no live view, log lines only")
+    room_cli.add_table_options(run)
     run.set_defaults(run=cmd_run)
+    room_cli.add_commands(commands)
     return parser
 
 

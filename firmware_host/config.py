@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
@@ -21,6 +21,9 @@ from firmware_host.errors import ConfigError
 from firmware_host.settings import Profile, Settings
 from game.board import Variant
 from game.match import NO_OPTIONS, MatchOptions
+
+if TYPE_CHECKING:
+    from firmware_host.room.broker import BrokerConfig
 
 GPIO_PINS = range(0, 28)
 """BCM numbers of the Raspberry Pi's 40-pin header GPIOs."""
@@ -78,7 +81,12 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
               "reserve_per_point": Key("number", 120.0, _at_least(1))},
     "record": {"dir": Key("str", "records/table"), "key": Key("str", "")},
+    "broker": {"url": Key("str", None), "table": Key("str", None), "venue": Key("str", None),
+               "username": Key("str", None), "password": Key("str", None), "ca_file": Key("str", None),
+               "cert_file": Key("str", None), "key_file": Key("str", None),
+               "keepalive": Key("int", None, _at_least(1))},
 }
+"""[broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,8 @@ class HardwareConfig:
     record: Path
     key_path: Path | None = None
     """The table's signing key (None: `firmware_host.signing.default_key_path()`)."""
+    broker: BrokerConfig | None = None
+    """The room's broker, when the table publishes to one."""
 
 
 def load_config(path: str | Path) -> HardwareConfig:
@@ -215,7 +225,19 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     cube_pins = CubePins(segments=tuple(cube.pop("segments")), digits=tuple(cube.pop("digits")), **cube)
     return HardwareConfig(board["port"], values["dice"]["source"], values["gpio"]["pin_factory"], buttons,
                           cube_pins, settings, Path(values["record"]["dir"]),
-                          Path(values["record"]["key"]) if values["record"]["key"] else None)
+                          Path(values["record"]["key"]) if values["record"]["key"] else None,
+                          _broker(values["broker"]))
+
+
+def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:
+    given = {k: v for k, v in values.items() if v is not None}
+    if not given:
+        return None
+    if "url" not in given or "table" not in given:
+        raise ConfigError('[broker] needs url and table (e.g. url = "mqtt://10.0.0.2", table = "t07")')
+    from firmware_host.room.broker import BrokerConfig
+
+    return BrokerConfig.from_url(given.pop("url"), **given)
 
 
 def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:

@@ -42,6 +42,7 @@ from firmware_host.outputs import Outputs, ZoneLeds
 from firmware_host.physical import zones_position
 from firmware_host.prompts import Prompt, Waiting
 from firmware_host.reconcile import Illegal, Misplaced, TurnReconciler, Verdict
+from firmware_host.rulings import refusal
 from firmware_host.sensed_board import SensedBoard
 from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Choose, Commit, Flag, Turn
@@ -108,7 +109,7 @@ class Controller:
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
         controller = cls(settings, match, outputs, clock if settings.timed else None, DiceStats(), resumed=False)
-        if journal.key is not None and journal.lines == 0:  # the first line names the key that signs it
+        if journal.key is not None and journal.sequence == 0:  # the first line names the key that signs it
             outputs.write({"type": "table_key", "key": journal.key.public})
         controller._written = 0
         controller._sync()
@@ -587,6 +588,32 @@ class Controller:
         game = self.match.game_number
         self._act(lambda: self.match.forfeit(loser, "time"))
         self.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
+
+    # -- a referee's ruling, from the room's director --------------------------------------
+
+    def referee(self, name: str, action: str, *, flag: int | None = None, player: Color | None = None,
+                seconds: float = 0.0, ruling: str = "") -> dict[str, Any]:
+        """Apply a tournament referee's ruling where the table's state allows it (`rulings.refusal`),
+        show it (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
+        `ruling` is the director's id for it."""
+        why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
+                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.match.is_over,
+                      in_reach=not self.links_down)
+        event = {"type": "referee", "referee": name, "action": action, "flag": flag,
+                 "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
+                 "applied": why is None, "outcome": why or "applied"}
+        self.outputs.write(event)
+        self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
+        self._show(OUT_OF_REACH if self.links_down else "NO" if why else "RF")
+        if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
+            self._require_correction()
+        elif why is None and action == "accept":
+            self._accept_illegal()
+        elif why is None and action == "time_penalty" and self.clock is not None and player is not None:
+            self.clock.reserve[player] -= seconds
+            self.outputs.write({"type": "clock", "white": round(self.clock.reserve[Color.WHITE], 3),
+                                "black": round(self.clock.reserve[Color.BLACK], 3)})
+        return event
 
     # -- out: prompts and the display ---------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The embedded default: a whole table with no hardware. The board emulator with its dice,
 gpiozero's mock pins for the buttons and the cube display, and two simulated players, all
 on one manual clock, so a match is reproducible from its seed and runs as fast as the
-host allows (or at a chosen multiple of real time, to watch).
+host allows (or at a chosen multiple of real time, to watch). Given a broker, the table
+also publishes to the room (`firmware_host.room`); without one, nothing of the room is loaded.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from gpiozero.pins.mock import MockFactory
 
@@ -27,6 +28,10 @@ from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop
 from game.zones import Capability
+
+if TYPE_CHECKING:
+    from firmware_host.room.broker import BrokerConfig
+    from firmware_host.room.table_link import TableLink
 
 TICK = 0.01
 """Seconds of table time per step of the loop."""
@@ -50,6 +55,8 @@ class EmulatedTable:
     """Sign the journal with the table's key (`firmware_host.signing`)."""
     key_path: Path | None = None
     """Where the table's key is (None: `default_key_path()`)."""
+    broker: BrokerConfig | None = None
+    """Publish to the room on this broker (None: the table stands alone)."""
 
     def __post_init__(self) -> None:
         key = TableKey.load_or_create(self.key_path) if self.signed else None
@@ -70,7 +77,12 @@ class EmulatedTable:
         controller = Controller.open(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_time=self.clock.now)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
-        self.loop = TableLoop(controller, self._events, self.clock.now, after_step=self._people_act)
+        self.link: TableLink | None = None
+        if self.broker is not None:
+            from firmware_host.room.table_link import connect_table
+
+            self.link = connect_table(controller, self.broker)
+        self.loop = TableLoop(controller, self._events, self.clock.now, after_step=self._after_step)
 
     @property
     def controller(self) -> Controller:
@@ -93,7 +105,9 @@ class EmulatedTable:
         self.table.poll()
         return self.table.drain()
 
-    def _people_act(self, now: float) -> None:
+    def _after_step(self, now: float) -> None:
+        if self.link is not None:
+            self.link.poll(now)
         if self.players:
             self.people.see(self.controller.prompt, now)
             self.people.act(now)
@@ -118,7 +132,9 @@ class EmulatedTable:
         return self.loop.run(max_seconds=max_seconds, speed=speed, on_frame=frame, frame_every=frame_every)
 
     def close(self) -> None:
-        """Close the hardware stand-ins, the journal and the emulator."""
+        """Close the room's link (if any), the hardware stand-ins, the journal and the emulator."""
+        if self.link is not None:
+            self.link.close()
         self.table.close()
         self.journal.close()
         self.emulator.close()

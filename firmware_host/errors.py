@@ -38,3 +38,21 @@ class JournalError(TableError, ValueError):
 
 class KeyFileError(TableError, ValueError):
     """The table's signing key cannot be used: readable by others, or not an Ed25519 key."""
+
+
+class BrokerUnavailable(TableError, ConnectionError):
+    """The room's broker cannot be reached or started (Mosquitto missing): the message says where or how."""
+
+
+class MessageRejected(TableError, ValueError):
+    """A message on the room's broker that the room does not accept.
+
+    `reason` is a short stable key the director counts by (`topic`, `payload`, `schema`,
+    `table-id`, `hash`, `chain`, `conflict`, `match-id`, `too-large`, `unexpected`: see
+    hardware_docs/room.md); the text says what was wrong.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail

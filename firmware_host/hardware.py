@@ -44,12 +44,21 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
                 sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now()) + "\n")
                 sys.stdout.flush()
 
-            loop = TableLoop(controller, next_events, SYSTEM_CLOCK.now)
+            link = None
+            if config.broker is not None:  # the room: publishing never blocks this loop
+                from firmware_host.room.table_link import connect_table
+
+                link = connect_table(controller, config.broker)
+            loop = TableLoop(controller, next_events, SYSTEM_CLOCK.now,
+                             after_step=None if link is None else link.poll)
             try:
                 finished = loop.run(max_seconds=max_seconds, on_frame=None if quiet else frame, frame_every=0.5)
             except KeyboardInterrupt:
                 print(f"\nstopped; run again with the same config to resume from {journal.path}")
                 return 130
+            finally:
+                if link is not None:
+                    link.close()
     write_mat(controller, config.record)
     return 0 if finished else 1
 

@@ -7,22 +7,28 @@ emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `
 hash of the line before. With the table's key (`firmware_host.signing`) the first line names
 the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
 anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
+
+A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
+(its line number in the file) and its hash: the room's publisher relays them to the director.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from firmware_host.errors import JournalError
-from game.record import RecordWriter, read_record, replay_lines
+from game.record import RecordWriter, encode_event, read_record, replay_lines
 
 if TYPE_CHECKING:
     from firmware_host.signing import TableKey
 
 JOURNAL_NAME = "journal.jsonl"
+Listener = Callable[[int, bytes, str], None]
+"""Called as `listener(seq, line, hash)`: the line's number in the file (from 1), its bytes
+without the newline, and its SHA-256 (what the next line's `prev` carries)."""
 
 
 def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -50,8 +56,8 @@ class Journal:
         self.recovered = _drop_cut_line(self.path)
         """The bytes of a line cut short by a kill, set aside (b"" when there was none)."""
         existing = read_record(self.path) if self.path.exists() else []
-        self.lines = len(existing)
-        """Lines in the journal."""
+        self.sequence = len(existing)
+        """The number of the journal's last line (0 while it is empty)."""
         first = existing[0].event if existing else None
         named = first.get("key") if first is not None and first.get("type") == "table_key" else None
         if key is not None and named is not None and named != key.public:
@@ -62,6 +68,7 @@ class Journal:
         self.key = key if key is not None and (named is not None or not existing) else None
         """The key this journal is signed with (None: unsigned)."""
         self._writer = RecordWriter.append(self.path, fsync=fsync)
+        self._listeners: list[Listener] = []
 
     def has_match(self) -> bool:
         """The journal holds a match to resume (not only the line naming its key)."""
@@ -72,17 +79,27 @@ class Journal:
         return read_journal(self.directory)
 
     def write(self, event: Mapping[str, Any]) -> None:
-        """Append one event, chained, flushed and fsynced."""
-        self._writer.write(event)
-        self.lines += 1
+        """Append one event, chained, flushed and fsynced; then tell the listeners."""
+        prev = self._writer.prev
+        digest = self._writer.write(event)
+        self.sequence += 1
+        if self._listeners:
+            line = encode_event(event, prev)  # the very bytes just written: same encoder, same prev
+            for listener in self._listeners:
+                listener(self.sequence, line, digest)
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(seq, line, hash)` after each line written from now on (flushed, and fsynced
+        when the journal fsyncs). It runs on the writer's thread, so it must not block."""
+        self._listeners.append(listener)
 
     def sign(self, t: float) -> None:
         """Sign the chain's head at time `t`: every line so far is then the table's (nothing when unsigned)."""
         if self.key is None:
             return
         head = self._writer.prev
-        self.write({"type": "signature", "lines": self.lines, "head": head,
-                    "signature": self.key.sign(self.lines, head, float(t)), "t": float(t)})
+        self.write({"type": "signature", "lines": self.sequence, "head": head,
+                    "signature": self.key.sign(self.sequence, head, float(t)), "t": float(t)})
 
     def close(self) -> None:
         """Close the file; the journal can be opened again to go on."""
@@ -93,6 +110,13 @@ class Journal:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _count_lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with open(path, "rb") as journal:
+        return sum(1 for raw in journal if raw.strip())
 
 
 def _drop_cut_line(path: Path) -> bytes:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -70,3 +72,15 @@ def readings(shorts: dict[int, str | tuple[int, int] | int]) -> dict[int, ZoneRe
 def records(match: Match) -> Sequence[Mapping[str, Any]]:
     """A match's events read as the plain records a file holds (any field, no narrowing by type)."""
     return match.events
+
+
+def legal_so_far(journal: Path) -> bool:
+    """The journal of a match (in play or over) replays legally, its chain and signatures intact;
+    `validate` exits 0 for it once the match is finished, 1 while it is not."""
+    from game.cli import main as game_main
+    from game.validate import validate_file
+
+    verdict = validate_file(str(journal))
+    assert verdict.integrity is not None
+    return not verdict.problems and not verdict.integrity.tampered and game_main(
+        ["validate", str(journal)], io.StringIO()) == (0 if verdict.complete else 1)

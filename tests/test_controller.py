@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import legal_so_far
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
@@ -16,21 +17,11 @@ from firmware_host.settings import Profile, Settings
 from game.board import Color, Variant
 from game.cli import main as game_main
 from game.match import MatchOptions
-from game.validate import validate_file
 from game.zones import Capability, layout
 
 
 def journal(table: EmulatedTable) -> list[dict[str, Any]]:
     return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
-
-
-def legal_so_far(table: EmulatedTable) -> bool:
-    """The journal of a match in play replays legally, its chain and signatures intact (validate
-    exits 1 for it only because the match is not finished)."""
-    verdict = validate_file(str(table.journal.path))
-    assert verdict.integrity is not None
-    return not verdict.problems and not verdict.integrity.tampered and game_main(
-        ["validate", str(table.journal.path)]) == (0 if verdict.complete else 1)
 
 
 def of_type(table: EmulatedTable, kind: str) -> list[dict[str, Any]]:
@@ -98,7 +89,7 @@ def test_a_clean_opening_play_is_committed_and_journaled(make: Callable[..., Emu
     assert table.controller.match.position.stack(5) == "ww"
     assert waiting(table) is Waiting.ROLL_OR_DOUBLE and table.controller.prompt.player is Color.BLACK
     assert of_type(table, "flag") == []
-    assert legal_so_far(table)
+    assert legal_so_far(table.journal.path)
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -175,7 +166,7 @@ def test_traditional_rule_the_opponent_accepts_an_illegal_play(make: Callable[..
     [play] = of_type(table, "play")
     assert play["moves"] == [[13, 7]] and "accepted_illegal" in play
     assert waiting(table) is Waiting.ROLL_OR_DOUBLE
-    assert legal_so_far(table)
+    assert legal_so_far(table.journal.path)
 
 
 def test_traditional_rule_the_opponent_requires_correction(make: Callable[..., EmulatedTable]) -> None:
@@ -206,7 +197,7 @@ def test_takeback_by_agreement_and_refused(make: Callable[..., EmulatedTable]) -
     assert waiting(table) is Waiting.SET_BOARD and of_type(table, "takeback_refused")
     hand(table, (24, 20))
     assert waiting(table) is Waiting.ROLL_OR_DOUBLE and table.controller.prompt.player is Color.BLACK
-    assert legal_so_far(table)
+    assert legal_so_far(table.journal.path)
 
 
 def test_checkers_moved_between_turns_must_be_set_back(make: Callable[..., EmulatedTable]) -> None:

@@ -1,0 +1,125 @@
+"""Who may act: the director's configuration file, referees' passwords stored hashed, sessions.
+
+    # director.toml
+    venue = "club"                  # the venue's topics: smartgammon/v1/club/...
+    data = "room-data"              # the director's copies of every match
+    [[referee]]
+    name = "Anna Berg"
+    password = "scrypt$16384$8$1$<salt>$<hash>"   # python -m firmware_host director --hash-password
+
+A password is stored as scrypt (RFC 7914, from Python's hashlib) with a random 16-byte salt;
+a login gets a random session token (a cookie, HttpOnly, SameSite=Strict) that lasts
+`SESSION_SECONDS`. Anyone without a session is a spectator: the pages, no actions.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import ConfigError
+
+SESSION_SECONDS = 12 * 3600
+_N, _R, _P = 2 ** 14, 8, 1
+
+
+def hash_password(password: str, *, salt: bytes | None = None) -> str:
+    """The stored form of a password: scrypt$N$r$p$salt$hash, salt and hash in base64."""
+    salt = salt if salt is not None else secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
+    b64 = base64.b64encode
+    return f"scrypt${_N}${_R}${_P}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def check_password(stored: str, password: str) -> bool:
+    """Whether `password` is the one `stored` was made from (in constant time)."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        expected = base64.b64decode(digest, validate=True)
+        actual = hashlib.scrypt(password.encode("utf-8"), salt=base64.b64decode(salt, validate=True),
+                                n=int(n), r=int(r), p=int(p), dklen=len(expected), maxmem=2 ** 26)
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(actual, expected)
+
+
+@dataclass(frozen=True)
+class DirectorConfig:
+    venue: str | None = None
+    data: Path | None = None
+    referees: dict[str, str] = field(default_factory=dict)
+    """Name -> stored password."""
+
+    @classmethod
+    def load(cls, path: str | Path) -> DirectorConfig:
+        try:
+            raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read director config {path}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"director config {path} is not valid TOML: {exc}") from None
+        return cls.parse(raw, str(path))
+
+    @classmethod
+    def parse(cls, raw: dict[str, Any], where: str = "director config") -> DirectorConfig:
+        unknown = set(raw) - {"venue", "data", "referee"}
+        if unknown:
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
+        referees: dict[str, str] = {}
+        for number, entry in enumerate(raw.get("referee", []), 1):
+            if not isinstance(entry, dict) or set(entry) != {"name", "password"}:
+                raise ConfigError(f"{where}: [[referee]] {number} needs exactly name and password")
+            name, stored = entry["name"], entry["password"]
+            if not isinstance(name, str) or not 0 < len(name) <= 64:
+                raise ConfigError(f"{where}: [[referee]] {number}: name must be 1 to 64 characters")
+            if not isinstance(stored, str) or not stored.startswith("scrypt$") or stored.count("$") != 5:
+                raise ConfigError(f"{where}: [[referee]] {name!r}: password must be a hash from "
+                                      "`python -m firmware_host director --hash-password`, not the password")
+            referees[name] = stored
+        venue, data = raw.get("venue"), raw.get("data")
+        if venue is not None and not isinstance(venue, str) or data is not None and not isinstance(data, str):
+            raise ConfigError(f"{where}: venue and data are strings")
+        return cls(venue, Path(data) if data else None, referees)
+
+
+class Sessions:
+    """Referees' logins: a token per login, forgotten when it expires or on logout."""
+
+    def __init__(self, referees: dict[str, str], *, lifetime: float = SESSION_SECONDS) -> None:
+        self.referees = referees
+        self.lifetime = lifetime
+        self._tokens: dict[str, tuple[str, float]] = {}
+
+    def login(self, name: str, password: str) -> str | None:
+        """A new session token, or None for a wrong name or password."""
+        stored = self.referees.get(name)
+        if stored is None:
+            check_password(hash_password("x"), password)  # as slow as a known name: names do not leak
+            return None
+        if not check_password(stored, password):
+            return None
+        token = secrets.token_urlsafe(32)
+        self._tokens[token] = (name, time.monotonic() + self.lifetime)
+        return token
+
+    def referee(self, token: str | None) -> str | None:
+        """The referee logged in with `token`, if any."""
+        if not token or token not in self._tokens:
+            return None
+        name, expires = self._tokens[token]
+        if time.monotonic() > expires:
+            del self._tokens[token]
+            return None
+        return name
+
+    def logout(self, token: str | None) -> None:
+        self._tokens.pop(token or "", None)

@@ -1,0 +1,87 @@
+"""Where the broker is and how to log in: `BrokerConfig`, from a URL (the command line, or the
+table's [broker] section, which `firmware_host.config` checks); `new_client` makes the paho-mqtt
+client both sides use.
+
+    mqtt://[USER[:PASSWORD]@]HOST[:PORT]     plain TCP, port 1883 by default
+    mqtts://[USER[:PASSWORD]@]HOST[:PORT]    TLS, port 8883 by default (`ca_file` to trust a private CA)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+from firmware_host.errors import ConfigError
+from firmware_host.room.topics import check_name
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+DEFAULT_VENUE = "room"
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """A broker and this client's identity on it; `table` is "" for the director."""
+
+    host: str
+    port: int = 1883
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    venue: str = DEFAULT_VENUE
+    table: str = ""
+    keepalive: int = 10
+
+    def __post_init__(self) -> None:
+        check_name("venue", self.venue)
+        if self.table:
+            check_name("table", self.table)
+        if not 0 < self.port < 65536:
+            raise ConfigError(f"broker port {self.port} is not 1 to 65535")
+
+    @classmethod
+    def from_url(cls, url: str, **fields: Any) -> BrokerConfig:
+        """A config from `mqtt://user:password@host:port` (and any other field by keyword)."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+            raise ConfigError(f"broker URL {url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ConfigError(f"broker URL {url!r} has a bad port") from None
+        tls = parts.scheme == "mqtts"
+        credentials = {"username": unquote(parts.username) if parts.username else None,
+                       "password": unquote(parts.password) if parts.password else None}
+        given = {k: v for k, v in fields.items() if v is not None}
+        return cls(parts.hostname, port or (8883 if tls else 1883), tls, **{**credentials, **given})
+
+    def describe(self) -> str:
+        """Where, without the password."""
+        user = f"{self.username}@" if self.username else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+
+def new_client(config: BrokerConfig, client_id: str, *, clean_session: bool = True,
+               will: tuple[str, bytes] | None = None) -> mqtt.Client:
+    """A paho-mqtt client (MQTT 3.1.1) for `config`: credentials, TLS, last will, reconnection
+    between 0.2 and 5 seconds. Connect it with `connect_async` and `loop_start`."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session,
+                         protocol=mqtt.MQTTv311)
+    if config.username:
+        client.username_pw_set(config.username, config.password)
+    if config.tls:
+        client.tls_set(ca_certs=config.ca_file, certfile=config.cert_file, keyfile=config.key_file)
+    if will is not None:
+        client.will_set(will[0], will[1], qos=1, retain=True)
+    client.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]
+    client.max_inflight_messages_set(100)
+    client.max_queued_messages_set(0)
+    return client

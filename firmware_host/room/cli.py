@@ -1,0 +1,114 @@
+"""The room's commands and options, for `python -m firmware_host`:
+
+    python -m firmware_host director --broker URL [--listen 127.0.0.1:8080] [--config director.toml]
+    python -m firmware_host director --hash-password          (a password's stored form, for the config)
+    python -m firmware_host room-demo [--tables 8] [--speed 4] [--broker URL]
+    python -m firmware_host --broker URL --table t01 ...      (an emulated table that publishes; also `simulate`)
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import ConfigError
+from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8080")
+    return host, int(port)
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """--broker, --table, --venue: publish this table to the room."""
+    parser.add_argument("--broker", help="publish to the room on this broker, e.g. mqtt://192.168.1.10:1883")
+    parser.add_argument("--table", help="this table's id in the room (with --broker)")
+    parser.add_argument("--venue", default=None, help=f"the room's venue id (default {DEFAULT_VENUE!r})")
+
+
+def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
+    """The broker a table was given on the command line (None: no room)."""
+    if not args.broker:
+        if args.table:
+            raise ConfigError("--table needs --broker")
+        return None
+    if not args.table:
+        raise ConfigError("--broker needs --table ID (this table's id in the room)")
+    return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
+
+
+def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
+    """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning",
+                                           timeout_graceful_shutdown=1))  # open pages' streams end then
+    if seconds is not None:
+        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
+    server.run()
+
+
+def cmd_director(args: argparse.Namespace) -> int:
+    if args.hash_password:
+        from firmware_host.room.auth import hash_password
+
+        password = getpass.getpass("password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
+        print(hash_password(password))
+        return 0
+    if not args.broker:
+        raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
+    from firmware_host.room.auth import DirectorConfig, Sessions
+    from firmware_host.room.director import Director
+    from firmware_host.room.web import create_app
+
+    config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
+    venue = args.venue or config.venue or DEFAULT_VENUE
+    data = Path(args.data or config.data or f"room-data/{venue}")
+    director = Director(BrokerConfig.from_url(args.broker, venue=venue), data)
+    director.start()
+    referees = ", ".join(config.referees) or "none configured (--config): spectators only"
+    print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}")
+    print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
+    try:
+        serve(create_app(director, Sessions(config.referees)), args.listen)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        director.close()
+    return 0
+
+
+def cmd_room_demo(args: argparse.Namespace) -> int:
+    from firmware_host.room.demo import run_demo
+
+    if not 1 <= args.tables <= 99:
+        raise ConfigError(f"--tables {args.tables}: 1 to 99")
+    return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
+                    args.seconds)
+
+
+def add_commands(commands: Any) -> None:
+    """The `director` and `room-demo` subcommands."""
+    director = commands.add_parser("director", help="the room's director: every table's match, live, on a web page")
+    director.add_argument("--broker", help="the room's broker, e.g. mqtt://192.168.1.10:1883")
+    director.add_argument("--listen", type=listen_address, default=("127.0.0.1", 8080), help="HOST:PORT of the page")
+    director.add_argument("--config", help="director.toml: venue, data, [[referee]] name and password hash")
+    director.add_argument("--venue", help=f"the venue's id (default: the config's, else {DEFAULT_VENUE!r})")
+    director.add_argument("--data", help="where the director keeps its copies (default room-data/VENUE)")
+    director.add_argument("--hash-password", action="store_true", help="print a password's stored form and exit")
+    director.set_defaults(run=cmd_director)
+    demo = commands.add_parser("room-demo", help="a whole room on this machine: broker, tables, director")
+    demo.add_argument("--tables", type=int, default=8)
+    demo.add_argument("--speed", type=float, default=4.0, help="table seconds per real second")
+    demo.add_argument("--listen", type=listen_address, default=("127.0.0.1", 8080))
+    demo.add_argument("--broker", help="use this broker instead of starting Mosquitto")
+    demo.add_argument("--dir", help="where the tables' records and the director's copies go (default: a temp dir)")
+    demo.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    demo.set_defaults(run=cmd_room_demo)

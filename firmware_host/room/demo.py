@@ -1,0 +1,142 @@
+"""`python -m firmware_host room-demo --tables 8`: a whole room on one machine.
+
+Mosquitto (started here when no --broker is given), N emulated tables with simulated players
+at a chosen speed, stepped in turn on one thread (`Tables`), and the director with its pages.
+Each table plays match after match; a few use the traditional rule, one Catchgammon and one
+Rungammon, so that the referee has something to do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from firmware_host.emulated import TICK, EmulatedTable
+from firmware_host.room.broker import BrokerConfig
+from firmware_host.settings import Profile, Settings
+from game.board import Variant
+
+NAMES = ("Anna", "Bram", "Chen", "Dara", "Emil", "Fay", "Goran", "Hana", "Ivo", "Jun", "Kai", "Lena", "Mo", "Nia",
+         "Omar", "Pia", "Quin", "Rosa", "Sven", "Tara", "Uma", "Vik", "Wen", "Xia", "Yuri", "Zoe")
+
+
+def table_settings(number: int, rng: random.Random) -> Settings:
+    """Table `number`'s next match: mostly Backgammon to 3, some traditional-rule tables, two variants."""
+    variant = Variant.CATCHGAMMON if number % 8 == 3 else Variant.RUNGAMMON if number % 8 == 6 else Variant.BACKGAMMON
+    profile = Profile.TRADITIONAL if number % 4 == 1 else Profile.TOURNAMENT
+    white, black = rng.sample(NAMES, 2)
+    return Settings(variant=variant, length=3, profile=profile, players=(white, black))
+
+
+class Tables:
+    """Emulated tables on a broker, stepped in turn at `speed` times real time on one thread."""
+
+    def __init__(self, numbers: list[int], broker: BrokerConfig, directory: Path, *, speed: float = 4.0,
+                 seed: int = 1, on_table: Callable[[str, EmulatedTable], None] | None = None) -> None:
+        self.numbers = numbers
+        self.broker = broker
+        self.directory = directory
+        self.speed = speed
+        self.rng = random.Random(seed)
+        self.on_table = on_table
+        """Called with each new match's table, before it plays (a benchmark's hook)."""
+        self.tables: dict[int, EmulatedTable] = {}
+        self.matches = 0
+        self.lag = 0.0
+        """Seconds of table time behind the chosen speed (the machine could not keep up)."""
+        self.table_time = 0.0
+        """Seconds of table time played so far."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="room-tables", daemon=True)
+
+    def table_id(self, number: int) -> str:
+        return f"t{number:02d}"
+
+    def _new(self, number: int) -> EmulatedTable:
+        self.matches += 1
+        record = self.directory / self.table_id(number) / f"match-{self.matches:04d}"
+        config = dataclasses.replace(self.broker, table=self.table_id(number))
+        table = EmulatedTable(table_settings(number, self.rng), record, seed=self.rng.randrange(10 ** 6),
+                              broker=config, flicker_rate=0.0005)
+        if self.on_table is not None:
+            self.on_table(config.table, table)
+        return table
+
+    def start(self) -> None:
+        for number in self.numbers:
+            self.tables[number] = self._new(number)
+        self._thread.start()
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        while not self._stop.is_set():
+            for number, table in list(self.tables.items()):
+                table.step()
+                if table.controller.match.is_over and table.link is not None and table.link.publisher.flush(0):
+                    table.close()
+                    self.tables[number] = self._new(number)
+            self.table_time += TICK
+            ahead = self.table_time / self.speed - (time.monotonic() - started)
+            if ahead > 0:
+                time.sleep(ahead)
+            self.lag = max(0.0, -ahead) * self.speed
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        for table in self.tables.values():
+            table.close()
+
+
+def demo_referee(directory: Path) -> tuple[str, str, dict[str, str]]:
+    """A referee login for trying the room: (name, password, {name: stored hash})."""
+    from firmware_host.room.auth import hash_password
+
+    password = secrets.token_urlsafe(8)
+    return "referee", password, {"referee": hash_password(password)}
+
+
+def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str | None,
+             directory: Path | None, seconds: float | None) -> int:
+    """The whole room; prints the page's address and a referee login; runs until Ctrl-C (or `seconds`)."""
+    from firmware_host.room.auth import Sessions
+    from firmware_host.room.cli import serve
+    from firmware_host.room.director import Director
+    from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
+    from firmware_host.room.web import create_app
+
+    work = directory or Path(tempfile.mkdtemp(prefix="room-demo-"))
+    broker_process = None
+    if broker_url is None:
+        if find_mosquitto() is None:
+            print(INSTALL_HINT)
+            return 2
+        broker_process = Mosquitto(work / "broker")
+        broker_process.start()
+        broker_url = broker_process.url
+    config = BrokerConfig.from_url(broker_url, venue="demo")
+    director = Director(config, work / "director")
+    name, password, referees = demo_referee(work)
+    room = Tables(list(range(1, tables + 1)), config, work / "tables", speed=speed)
+    try:
+        director.start()
+        room.start()
+        print(f"room: {tables} tables at {speed:g}x on {config.describe()}; records in {work}")
+        print(f"referee login: name {name!r}, password {password!r}")
+        print(f"the director's page: http://{listen[0]}:{listen[1]}/", flush=True)
+        serve(create_app(director, Sessions(referees)), listen, seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        room.stop()
+        director.close()
+        if broker_process is not None:
+            broker_process.stop()
+    return 0

@@ -1,0 +1,261 @@
+"""The director: subscribes to every table of a venue, keeps a copy of each match (`store`),
+acknowledges what it holds, sends the referees' rulings, and counts what it rejects.
+
+Messages are taken on paho-mqtt's thread (`receive`, which tests may also call directly);
+a thread of the director's own acknowledges every `ack_interval` (after fsyncing the copies)
+and sends again a ruling no table has answered. The pages read it under its lock, and learn
+what changed from `version` and `changed_since`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from firmware_host.errors import ConfigError, MessageRejected
+from firmware_host.room.broker import BrokerConfig, new_client
+from firmware_host.room.messages import (
+    ACTIONS,
+    Ack,
+    EventMessage,
+    Reply,
+    Ruling,
+    decode_ack,
+    decode_event,
+    decode_reply,
+    decode_state,
+    decode_status,
+    encode_status,
+)
+from firmware_host.room.store import Store
+from firmware_host.room.topics import Topics
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
+
+_log = logging.getLogger(__name__)
+RULING_RESEND = 3.0
+
+
+@dataclass
+class TableRecord:
+    """What the director knows of one table."""
+
+    id: str
+    state: dict[str, Any] | None = None
+    online: bool | None = None
+    seen: float = 0.0
+    rulings: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    """The latest rulings sent to the table, with their outcome once it replied."""
+
+
+@dataclass
+class Rejection:
+    at: float
+    topic: str
+    reason: str
+    detail: str
+
+
+class Director:
+    def __init__(self, config: BrokerConfig, data: str | Path, *, ack_interval: float = 0.2,
+                 client_factory: Callable[..., mqtt.Client] = new_client,
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.topics = Topics(config.venue)
+        self.store = Store(data)
+        self.ack_interval = ack_interval
+        self._wall = wall_clock
+        self.lock = threading.RLock()
+        self.tables: dict[str, TableRecord] = {t: TableRecord(t) for t in self.store.copies}
+        self.counts: Counter[str] = Counter()
+        self.rejected: Counter[str] = Counter()
+        self.rejections: deque[Rejection] = deque(maxlen=50)
+        self.version = 0
+        self._changed: dict[str, int] = {}
+        self._acks_due: set[tuple[str, str]] = set()
+        self._pending: dict[str, tuple[str, Ruling, float]] = {}  # ruling id -> (table, ruling, last sent)
+        self.connected = False
+        self.instance = secrets.token_hex(8)
+        self._closed = threading.Event()
+        self._client = client_factory(config, f"smartgammon-director-{config.venue}", clean_session=False,
+                                      will=(self.topics.director_status, encode_status(False)))
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = lambda client, userdata, message: self.receive(message.topic, bytes(message.payload))
+        self._thread = threading.Thread(target=self._run, name="room-director", daemon=True)
+
+    # -- life -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive)
+        self._client.loop_start()
+        self._thread.start()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        self._send_acks()
+        if self.connected:
+            self._client.publish(self.topics.director_status, encode_status(False), qos=1, retain=True)
+        self._client.disconnect()
+        self._client.loop_stop()
+        with self.lock:
+            self.store.close()
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            _log.warning("director: broker %s refused the connection: %s", self.config.describe(), reason)
+            return
+        client.subscribe(self.topics.everything, qos=1)
+        client.publish(self.topics.director_status, encode_status(True, instance=self.instance), qos=1, retain=True)
+        with self.lock:
+            self.connected = True
+            self._acks_due |= {(t, m.match) for t in self.store.copies if (m := self.store.latest(t))}
+            self._touch("")
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self.lock:
+            self.connected = False
+            self._touch("")
+
+    # -- messages in ----------------------------------------------------------------------
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        """Take one message from the broker: accepted, or rejected and counted (never raised)."""
+        with self.lock:
+            self.counts["messages"] += 1
+            try:
+                table, channel = self.topics.parse(topic)
+                if channel in ("ruling", "director"):
+                    return  # the director's own messages, back from the broker
+                if channel == "ack":
+                    self._own_ack(table, decode_ack(payload))
+                    return
+                if channel == "event":
+                    message = decode_event(payload, table)
+                    self._event(self._seen(table), message)
+                elif channel == "state":
+                    state = decode_state(payload, table)
+                    self._seen(table).state = state
+                    self.counts["states"] += 1
+                elif channel == "status":
+                    online = bool(decode_status(payload)["online"])
+                    self._seen(table).online = online
+                elif channel == "reply":
+                    self._reply(table, decode_reply(payload))
+                self._touch(table)
+            except MessageRejected as exc:
+                self.rejected[exc.reason] += 1
+                self.rejections.append(Rejection(self._wall(), topic[:200], exc.reason, exc.detail[:300]))
+                self._touch("")
+                _log.warning("director: rejected a message on %s: %s", topic[:200], exc)
+
+    def _table(self, table: str) -> TableRecord:
+        if table not in self.tables:
+            self.tables[table] = TableRecord(table)
+        return self.tables[table]
+
+    def _seen(self, table: str) -> TableRecord:
+        """The table a message was accepted from (a table appears with its first good message)."""
+        record = self._table(table)
+        record.seen = self._wall()
+        return record
+
+    def _event(self, record: TableRecord, message: EventMessage) -> None:
+        try:
+            outcome, added = self.store.receive(message)
+        finally:
+            self._acks_due.add((record.id, message.match))
+        self.counts[outcome] += 1
+        self.counts["events"] += added
+
+    def _own_ack(self, table: str, ack: Ack) -> None:
+        """A retained ack, ours from before a restart: if it claims more than we hold, correct it."""
+        copy = self.store.find(table, ack.match)
+        if copy is None or copy.held < ack.seq:
+            self._acks_due.add((table, ack.match))
+
+    def _reply(self, table: str, reply: Reply) -> None:
+        pending = self._pending.pop(reply.id, None)
+        record = self.tables.get(table)
+        for ruling in record.rulings if record else ():
+            if ruling["id"] == reply.id:
+                ruling.update(applied=reply.applied, outcome=reply.outcome, seq=reply.seq)
+                self._seen(table)
+                return
+        if pending is None:
+            raise MessageRejected("unexpected", f"table {table}: a reply to ruling {reply.id}, which was not sent")
+
+    # -- messages out ---------------------------------------------------------------------------
+
+    def rule(self, table: str, referee: str, action: str, *, flag: int | None = None, player: str | None = None,
+             seconds: float = 0.0) -> Ruling:
+        """Send a referee's ruling to a table (again every few seconds until it answers)."""
+        if action not in ACTIONS:
+            raise ConfigError(f"unknown ruling {action!r} (one of {', '.join(ACTIONS)})")
+        ruling = Ruling(secrets.token_hex(8), referee, action, flag, player, float(seconds))
+        with self.lock:
+            record = self._table(table)
+            record.rulings.append({"id": ruling.id, "referee": referee, "action": action, "flag": flag,
+                                   "player": player, "seconds": seconds, "at": self._wall(), "outcome": None})
+            self._pending[ruling.id] = (table, ruling, time.monotonic())
+            self._touch(table)
+        self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
+        return ruling
+
+    def _run(self) -> None:
+        while not self._closed.wait(self.ack_interval):
+            self._send_acks()
+            now = time.monotonic()
+            with self.lock:
+                due = [(rid, t, r) for rid, (t, r, sent) in self._pending.items() if now - sent > RULING_RESEND]
+                for rid, table, ruling in due:
+                    self._pending[rid] = (table, ruling, now)
+            for _, table, ruling in due:
+                self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
+
+    def _send_acks(self) -> None:
+        """Make what arrived durable (one fsync), then tell each table how much of its match is held."""
+        with self.lock:
+            if not self.connected:
+                return
+            due, self._acks_due = self._acks_due, set()
+            latest_last = sorted(due, key=lambda tm: self.store.latest(tm[0]) is self.store.find(*tm))
+            acks = [(table, Ack(match, copy.held if (copy := self.store.find(table, match)) else 0))
+                    for table, match in latest_last]  # the latest match last: its ack is the one retained
+            fd = self.store.flush()
+        if acks:
+            self.store.durable(fd)
+        for table, ack in acks:
+            self._client.publish(self.topics.table(table, "ack"), ack.encode(), qos=1, retain=True)
+        with self.lock:
+            self.store.rotate_if_large()
+
+    # -- for the pages -------------------------------------------------------------------------
+
+    def _touch(self, table: str) -> None:
+        self.version += 1
+        self._changed[table] = self.version
+
+    def changed_since(self, version: int) -> list[str]:
+        """The tables changed after `version` ("" stands for the status line)."""
+        with self.lock:
+            return [table for table, at in self._changed.items() if at > version]
+
+    def status(self) -> dict[str, Any]:
+        with self.lock:
+            return {"broker": self.config.describe(), "connected": self.connected, "venue": self.config.venue,
+                    "tables": len(self.tables), "online": sum(1 for t in self.tables.values() if t.online),
+                    "counts": dict(self.counts), "rejected": dict(self.rejected),
+                    "rejected_total": sum(self.rejected.values()),
+                    "rejections": [vars(r) for r in list(self.rejections)[-10:]],
+                    "store_problems": list(self.store.problems)}

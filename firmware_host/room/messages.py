@@ -1,0 +1,273 @@
+"""The room's payloads, version 1: encoded and checked in one place (hardware_docs/room.md).
+
+Every payload is UTF-8 JSON with `"v": 1`, except the event message, which is a JSON header
+line, one LF, then the journal line exactly as it stands in the table's journal.jsonl. Each
+`decode_*` raises MessageRejected (with a counting reason) for anything it does not accept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from firmware_host.errors import MessageRejected
+from game.position import Position
+from game.record import GENESIS, line_hash
+
+VERSION = 1
+MAX_PAYLOAD = 256 * 1024
+"""Larger payloads are refused unread (a flag event with its evidence is a few kilobytes)."""
+ACTIONS = ("acknowledge", "correct", "accept", "time_penalty")
+COLORS = ("white", "black")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_MATCH = re.compile(r"[0-9a-f]{16}")
+_RULING_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def match_id(first_line: bytes) -> str:
+    """A match's id: the first 16 hex digits of the hash of its journal's first line."""
+    return line_hash(first_line)[:16]
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(data: bytes | str) -> Any:
+    """JSON as the room accepts it: strict (no NaN or Infinity, which no page could show)."""
+    return json.loads(data, parse_constant=_reject_constant)
+
+
+def _json(doc: Mapping[str, Any]) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _object(payload: bytes, what: str) -> dict[str, Any]:
+    if len(payload) > MAX_PAYLOAD:
+        raise MessageRejected("too-large", f"{what} of {len(payload)} bytes (at most {MAX_PAYLOAD})")
+    try:
+        doc = loads(payload)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise MessageRejected("payload", f"{what} is not UTF-8 JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise MessageRejected("payload", f"{what} is not a JSON object")
+    if doc.get("v") != VERSION:
+        raise MessageRejected("schema", f"{what} has v={doc.get('v')!r}, not {VERSION}")
+    return doc
+
+
+def _get(doc: Mapping[str, Any], key: str, check: Callable[[Any], bool], what: str, expect: str) -> Any:
+    value = doc.get(key)
+    if not check(value):
+        raise MessageRejected("schema", f"{what}: {key} is {value!r}, not {expect}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_color(value: Any) -> bool:
+    return value in COLORS
+
+
+def _is_text(limit: int) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, str) and len(value) <= limit
+
+
+def _optional(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+# -- table -> director: one journal line --------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class EventMessage:
+    """Journal line `seq` of match `match` at `table`; `hash` is line_hash(line)."""
+
+    table: str
+    match: str
+    seq: int
+    hash: str
+    line: bytes
+
+    def encode(self) -> bytes:
+        header = _json({"v": VERSION, "table": self.table, "match": self.match, "seq": self.seq,
+                        "hash": self.hash})
+        return header + b"\n" + self.line
+
+    @property
+    def prev(self) -> str:
+        """The `prev` the line carries (checked by `decode_event`)."""
+        return str(json.loads(self.line)["prev"])
+
+
+def decode_event(payload: bytes, table: str) -> EventMessage:
+    """The event message published on `table`'s event topic; its hash is checked against its line."""
+    if len(payload) > MAX_PAYLOAD:
+        raise MessageRejected("too-large", f"event of {len(payload)} bytes (at most {MAX_PAYLOAD})")
+    head, newline, line = payload.partition(b"\n")
+    if not newline:
+        raise MessageRejected("payload", "an event is a header line, LF, then the journal line")
+    doc = _object(head, "event header")
+    what = "event header"
+    claimed = _get(doc, "table", _is_text(32), what, "a table id")
+    if claimed != table:
+        raise MessageRejected("table-id", f"an event from table {claimed!r} on table {table!r}'s topic")
+    match = _get(doc, "match", lambda v: isinstance(v, str) and bool(_MATCH.fullmatch(v)), what, "16 hex digits")
+    seq = _get(doc, "seq", lambda v: _is_int(v) and v >= 1, what, "a line number from 1")
+    digest = _get(doc, "hash", lambda v: isinstance(v, str) and bool(_HEX64.fullmatch(v)), what, "64 hex digits")
+    if line_hash(line) != digest:
+        raise MessageRejected("hash", f"table {table} match {match} seq {seq}: the line's SHA-256 is not its hash")
+    try:
+        event = loads(line)
+    except (UnicodeDecodeError, ValueError):
+        raise MessageRejected("payload", f"table {table} seq {seq}: the journal line is not JSON") from None
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise MessageRejected("schema", f"table {table} seq {seq}: the journal line is not an event with a type")
+    prev = event.get("prev")
+    if not isinstance(prev, str) or not _HEX64.fullmatch(prev) or (seq == 1 and prev != GENESIS):
+        raise MessageRejected("chain", f"table {table} seq {seq}: the line's prev {prev!r} cannot chain")
+    if seq == 1 and match_id(line) != match:
+        raise MessageRejected("match-id", f"table {table}: match {match} is not the hash of its first line")
+    return EventMessage(table, match, seq, digest, line)
+
+
+# -- table -> all: the state (retained), the status (retained, last will) -------------------
+
+def encode_state(state: Mapping[str, Any]) -> bytes:
+    return _json({"v": VERSION, **state})
+
+
+_STATE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "match": (lambda v: isinstance(v, str) and bool(_MATCH.fullmatch(v)), "16 hex digits"),
+    "seq": (lambda v: _is_int(v) and v >= 0, "a line number"),
+    "variant": (lambda v: v in ("backgammon", "catchgammon", "rungammon"), "a variant"),
+    "length": (lambda v: _is_int(v) and v >= 0, "points (0: money)"),
+    "players": (lambda v: isinstance(v, dict) and all(isinstance(v.get(c), str) and len(v[c]) <= 64
+                                                      for c in COLORS), "{white, black} names"),
+    "game": (lambda v: _is_int(v) and v >= 0, "a game number"),
+    "score": (lambda v: isinstance(v, dict) and all(_is_int(v.get(c)) for c in COLORS), "{white, black}"),
+    "crawford": (lambda v: isinstance(v, bool), "true or false"),
+    "dice": (_optional(lambda v: isinstance(v, list) and len(v) == 2 and all(v_ in range(1, 7) for v_ in v)),
+             "null or two dice"),
+    "cube": (lambda v: isinstance(v, dict) and _is_int(v.get("value")) and v["value"] >= 1
+             and (v.get("owner") is None or _is_color(v.get("owner"))), "{value, owner}"),
+    "turn": (_optional(_is_color), "null, white or black"),
+    "waiting": (_is_text(80), "a prompt"),
+    "code": (_is_text(2), "two characters"),
+    "message": (_is_text(1000), "a message"),
+    "clock": (_optional(lambda v: isinstance(v, dict) and _is_number(v.get("white")) and _is_number(v.get("black"))
+                        and (v.get("running") is None or _is_color(v.get("running")))
+                        and _is_number(v.get("delay_left"))), "null or {white, black, running, delay_left}"),
+    "flags": (lambda v: isinstance(v, list) and len(v) <= 100 and all(_flag_ok(f) for f in v), "a list of flags"),
+    "link": (lambda v: v in ("up", "down"), "up or down"),
+    "over": (lambda v: isinstance(v, bool), "true or false"),
+    "winner": (_optional(_is_color), "null, white or black"),
+    "profile": (_is_text(20), "a referee profile"),
+    "sent": (_is_number, "seconds since 1970"),
+}
+
+
+def _flag_ok(flag: Any) -> bool:
+    return (isinstance(flag, dict) and _is_int(flag.get("number")) and isinstance(flag.get("kind"), str)
+            and _is_text(2)(flag.get("code")) and _is_text(1000)(flag.get("message"))
+            and flag.get("status") in ("open", "acknowledged") and _optional(_is_text(64))(flag.get("referee")))
+
+
+def decode_state(payload: bytes, table: str) -> dict[str, Any]:
+    """A table's state document, every field checked (the position through the rules engine)."""
+    doc = _object(payload, "state")
+    if doc.get("table") != table:
+        raise MessageRejected("table-id", f"a state from table {doc.get('table')!r} on table {table!r}'s topic")
+    for key, (check, expect) in _STATE_FIELDS.items():
+        _get(doc, key, check, f"table {table} state", expect)
+    try:
+        Position.from_document(doc.get("position"))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise MessageRejected("schema", f"table {table} state: position is not a position: {exc}") from None
+    return doc
+
+
+def encode_status(online: bool, **extra: Any) -> bytes:
+    return _json({"v": VERSION, "online": online, **extra})
+
+
+def decode_status(payload: bytes) -> dict[str, Any]:
+    doc = _object(payload, "status")
+    _get(doc, "online", lambda v: isinstance(v, bool), "status", "true or false")
+    return doc
+
+
+# -- director -> table: acknowledgements and rulings; table -> director: replies -----------
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The director holds lines 1 to `seq` of `match`, on disk."""
+
+    match: str
+    seq: int
+
+    def encode(self) -> bytes:
+        return _json({"v": VERSION, "match": self.match, "seq": self.seq})
+
+
+def decode_ack(payload: bytes) -> Ack:
+    doc = _object(payload, "ack")
+    match = _get(doc, "match", lambda v: isinstance(v, str) and bool(_MATCH.fullmatch(v)), "ack", "16 hex digits")
+    return Ack(match, _get(doc, "seq", lambda v: _is_int(v) and v >= 0, "ack", "a line number"))
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """A referee's ruling for one table (see `Controller.referee`)."""
+
+    id: str
+    referee: str
+    action: str
+    flag: int | None = None
+    player: str | None = None
+    seconds: float = 0.0
+
+    def encode(self) -> bytes:
+        return _json({"v": VERSION, **asdict(self)})
+
+
+def decode_ruling(payload: bytes) -> Ruling:
+    doc = _object(payload, "ruling")
+    what = "ruling"
+    return Ruling(
+        _get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), what, "an id"),
+        _get(doc, "referee", lambda v: isinstance(v, str) and 0 < len(v) <= 64, what, "a name"),
+        _get(doc, "action", lambda v: v in ACTIONS, what, " or ".join(ACTIONS)),
+        _get(doc, "flag", _optional(lambda v: _is_int(v) and v >= 1), what, "null or a flag number"),
+        _get(doc, "player", _optional(_is_color), what, "null, white or black"),
+        float(_get(doc, "seconds", lambda v: _is_number(v) and 0 <= v <= 3600, what, "0 to 3600 seconds")))
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the table did with ruling `id`: its journal line `seq` records it."""
+
+    id: str
+    applied: bool
+    outcome: str
+    seq: int
+
+    def encode(self) -> bytes:
+        return _json({"v": VERSION, **asdict(self)})
+
+
+def decode_reply(payload: bytes) -> Reply:
+    doc = _object(payload, "reply")
+    return Reply(_get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), "reply", "an id"),
+                 _get(doc, "applied", lambda v: isinstance(v, bool), "reply", "true or false"),
+                 _get(doc, "outcome", _is_text(1000), "reply", "text"),
+                 _get(doc, "seq", lambda v: _is_int(v) and v >= 1, "reply", "a line number"))

@@ -1,0 +1,130 @@
+"""A Mosquitto broker of our own on 127.0.0.1: for `room-demo` and for the tests.
+
+It runs Debian's `mosquitto` with a configuration written into a directory of its own
+(persistence, log, and optionally an ACL and a password file), on a free port.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Self
+
+from firmware_host.errors import BrokerUnavailable
+
+INSTALL_HINT = ("Mosquitto is not installed: sudo apt-get install mosquitto (Debian, Ubuntu, Raspberry Pi OS), "
+                "or give --broker mqtt://HOST of a running broker")
+
+
+def find_mosquitto() -> str | None:
+    """The mosquitto executable, if installed (Debian puts it in /usr/sbin, often not on PATH)."""
+    return shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.access(p, os.X_OK)), None)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Mosquitto:
+    """One broker process; `start`, `stop` (orderly), `kill` (as a power cut would), `restart`."""
+
+    def __init__(self, directory: str | os.PathLike[str], port: int | None = None, *,
+                 acl_file: str | os.PathLike[str] | None = None,
+                 password_file: str | os.PathLike[str] | None = None, executable: str | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
+        found = executable or find_mosquitto()
+        if found is None:
+            raise BrokerUnavailable(INSTALL_HINT)
+        self.executable = found
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.acl_file = acl_file
+        self.password_file = password_file
+        self.extra = extra
+        """More configuration lines (a bridge, say), appended as they are."""
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> Path:
+        return self.directory / "mosquitto.log"
+
+    def _write_config(self) -> Path:
+        lines = [f"listener {self.port} 127.0.0.1",
+                 f"allow_anonymous {'false' if self.password_file else 'true'}",
+                 "persistence true", f"persistence_location {self.directory}/", "autosave_interval 1",
+                 "max_queued_messages 100000", "max_inflight_messages 1000", f"log_dest file {self.log}",
+                 "log_type error",
+                 "log_type warning", "log_type notice", "log_type information"]
+        if os.geteuid() == 0:  # mosquitto run as root drops to user "mosquitto", who cannot write here
+            lines.append(f"user {getpass.getuser()}")
+        if self.acl_file:
+            lines.append(f"acl_file {self.acl_file}")
+        if self.password_file:
+            lines.append(f"password_file {self.password_file}")
+        path = self.directory / "mosquitto.conf"
+        path.write_text("\n".join([*lines, *self.extra]) + "\n", encoding="utf-8")
+        return path
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start the broker and wait until it accepts connections."""
+        config = self._write_config()
+        self.process = subprocess.Popen([self.executable, "-c", str(config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                error = (self.process.stderr.read() if self.process.stderr else b"").decode(errors="replace")
+                raise BrokerUnavailable(f"mosquitto exited with {self.process.returncode}: {error.strip()} "
+                                        f"(log: {self.log})")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise BrokerUnavailable(f"mosquitto did not listen on port {self.port} within {timeout} s (log: {self.log})")
+
+    def stop(self) -> None:
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """Kill the broker at once: what it had not saved is lost, connections drop."""
+        self._end(signal.SIGKILL)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def _end(self, how: signal.Signals) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(how)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

@@ -1,0 +1,258 @@
+"""The director's copy of every match: DATA/TABLE/MATCH.jsonl, the very lines of the table's
+journal, in order, checked link by link (`python -m game validate` reads it as it reads the
+journal). A line is appended only when it is the next one and its `prev` is the hash of the
+line before. In memory a copy keeps 32 bytes of hash and 8 of file offset per line, and what
+the pages need: players, result, flags.
+
+Durability costs one fsync per acknowledgement round, however many tables: every line stored
+also goes to DATA/ingest.log, which `durable()` forces to disk before the director
+acknowledges; the copies themselves are forced to disk only when the log is emptied (at 32 MB,
+at start, at close). At start the log's lines that a crash kept from the copies are put back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from firmware_host.errors import MessageRejected
+from firmware_host.room.messages import EventMessage, match_id
+from firmware_host.room.topics import NAME
+from game.record import GENESIS, line_hash
+
+MAX_AHEAD = 2000
+"""Lines kept that arrived ahead of a gap (a resend fills it)."""
+LOG_NAME = "ingest.log"
+ROTATE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass
+class MatchCopy:
+    """The director's copy of one match at one table."""
+
+    table: str
+    match: str
+    path: Path
+    hashes: bytearray = field(default_factory=bytearray)
+    offsets: array[int] = field(default_factory=lambda: array("Q"))
+    size: int = 0
+    summary: dict[str, Any] = field(default_factory=dict)
+    """From match_start and match_end: variant, length, players, and when over: score, winner."""
+    flags: list[int] = field(default_factory=list)
+    """The line numbers of the flag events (flag n is flags[n - 1])."""
+    pending: dict[int, EventMessage] = field(default_factory=dict)
+    _fp: IO[bytes] | None = None
+
+    @property
+    def held(self) -> int:
+        return len(self.offsets)
+
+    @property
+    def finished(self) -> bool:
+        return "score" in self.summary
+
+    def last_hash(self) -> str:
+        return self.hashes[-32:].hex() if self.hashes else GENESIS
+
+    def hash_of(self, seq: int) -> str:
+        return self.hashes[(seq - 1) * 32:seq * 32].hex()
+
+    def receive(self, message: EventMessage) -> tuple[str, list[EventMessage]]:
+        """("stored", the lines added), ("duplicate", []) or ("ahead", []); MessageRejected: a conflict, a
+        broken chain (the lines before it stay stored)."""
+        if message.seq <= self.held:
+            if self.hash_of(message.seq) == message.hash:
+                return "duplicate", []
+            raise MessageRejected("conflict", f"table {self.table} match {self.match} line {message.seq}: not the "
+                                              "line held (a replayed or forged event)")
+        if message.seq > self.held + 1:
+            if len(self.pending) < MAX_AHEAD:
+                self.pending.setdefault(message.seq, message)
+            return "ahead", []
+        self._append(message)
+        added = [message]
+        while self.held + 1 in self.pending:
+            waiting = self.pending.pop(self.held + 1)
+            self._append(waiting)
+            added.append(waiting)
+        return "stored", added
+
+    def _append(self, message: EventMessage) -> None:
+        if message.prev != self.last_hash():
+            self.pending.clear()
+            raise MessageRejected("chain", f"table {self.table} match {self.match} line {message.seq}: prev does not "
+                                           f"match the hash of line {message.seq - 1}")
+        if self._fp is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fp = open(self.path, "ab")
+        self._fp.write(message.line + b"\n")
+        self._fp.flush()
+        self._index(message.line)
+
+    def _index(self, line: bytes) -> None:
+        self.offsets.append(self.size)
+        self.size += len(line) + 1
+        self.hashes += bytes.fromhex(line_hash(line))
+        if b'"type":"match_start"' in line or b'"type":"match_end"' in line or b'"type":"flag"' in line:
+            event = json.loads(line)
+            if event["type"] == "match_start":
+                self.summary.update({k: event.get(k) for k in ("variant", "length", "players", "t")})
+            elif event["type"] == "match_end":
+                self.summary.update(score=event.get("score"), winner=event.get("winner"))
+            elif event["type"] == "flag":
+                self.flags.append(self.held)
+
+    def sync(self) -> None:
+        """Force the copy to disk."""
+        if self._fp is not None:
+            os.fsync(self._fp.fileno())
+
+    def read_bytes(self) -> bytes:
+        """The copy's lines so far (read outside the director's lock: a copy only grows, and only
+        its first `size` bytes are read)."""
+        size = self.size
+        if not size:
+            return b""
+        with open(self.path, "rb") as copy:
+            return copy.read(size)
+
+    def event(self, seq: int) -> dict[str, Any]:
+        """The event of line `seq` (read from the file)."""
+        with open(self.path, "rb") as copy:
+            copy.seek(self.offsets[seq - 1])
+            result: dict[str, Any] = json.loads(copy.readline())
+            return result
+
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(raw) for raw in self.read_bytes().splitlines() if raw.strip()]
+
+    def close(self) -> None:
+        if self._fp is not None:
+            self.sync()
+            self._fp.close()
+            self._fp = None
+
+
+class Store:
+    """Every match copy under `directory`, loaded (and checked) at start; the ingest log behind them."""
+
+    def __init__(self, directory: str | os.PathLike[str], *, rotate_bytes: int = ROTATE_BYTES) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.rotate_bytes = rotate_bytes
+        self.copies: dict[str, dict[str, MatchCopy]] = {}
+        """Table -> match -> copy, each table's matches in the order they began."""
+        self.problems: list[str] = []
+        for table_dir in sorted(p for p in self.directory.iterdir() if p.is_dir() and NAME.fullmatch(p.name)):
+            loaded = [self._load(table_dir.name, path) for path in table_dir.glob("*.jsonl")]
+            for copy in sorted((c for c in loaded if c is not None), key=lambda c: float(c.summary.get("t") or 0)):
+                self.copies.setdefault(table_dir.name, {})[copy.match] = copy
+        self.recovered = 0
+        """Lines the ingest log gave back at start (the copies had lost them in a crash)."""
+        self._dirty: set[tuple[str, str]] = set()
+        log = self.directory / LOG_NAME
+        if log.exists():
+            self._recover(log.read_bytes())
+        self._log = open(log, "ab")
+        self._rotate()
+
+    def _recover(self, data: bytes) -> None:
+        lines = data.split(b"\n")
+        for header, line in zip(lines[0::2], lines[1::2], strict=False):
+            try:
+                doc = json.loads(header)
+                message = EventMessage(doc["table"], doc["match"], int(doc["seq"]), line_hash(line), line)
+                copy = self.copy(message.table, message.match)
+                if message.seq == copy.held + 1:
+                    copy.receive(message)
+                    self._dirty.add((message.table, message.match))
+                    self.recovered += 1
+            except (ValueError, KeyError, TypeError, MessageRejected):
+                continue  # a record cut short by the crash: never acknowledged
+
+    def receive(self, message: EventMessage) -> tuple[str, int]:
+        """Take an event (see `MatchCopy.receive`); the lines stored go to the ingest log too."""
+        copy = self.copy(message.table, message.match)
+        outcome, added = copy.receive(message)
+        for stored in added:
+            self._log.write(stored.encode() + b"\n")
+        if added:
+            self._dirty.add((copy.table, copy.match))
+        return outcome, len(added)
+
+    def flush(self) -> int:
+        """Hand what was stored to the operating system; returns the log's file descriptor for `durable`."""
+        self._log.flush()
+        return self._log.fileno()
+
+    @staticmethod
+    def durable(fd: int) -> None:
+        """Force the ingest log to disk (one fsync for every table): what was flushed before is durable."""
+        os.fsync(fd)
+
+    def rotate_if_large(self) -> None:
+        if self._log.tell() > self.rotate_bytes:
+            self._rotate()
+
+    def _rotate(self) -> None:
+        """Force the copies written since the last rotation to disk, then empty the log."""
+        for table, match in self._dirty:
+            copy = self.find(table, match)
+            if copy is not None:
+                copy.sync()
+        self._dirty.clear()
+        self._log.flush()
+        self._log.truncate(0)
+        os.fsync(self._log.fileno())
+
+    def _load(self, table: str, path: Path) -> MatchCopy | None:
+        data = path.read_bytes()
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        else:  # a line cut short by a crash was never acknowledged: drop it
+            data = data[:data.rfind(b"\n") + 1]
+            path.write_bytes(data)
+            lines = data.split(b"\n")[:-1]
+        if not lines or match_id(lines[0]) != path.stem:
+            self.problems.append(f"{path}: not a match copy (its first line is not match {path.stem})")
+            return None
+        copy = MatchCopy(table, path.stem, path)
+        for number, line in enumerate(lines, 1):
+            prev = json.loads(line).get("prev")
+            if prev != copy.last_hash():
+                self.problems.append(f"{path}: the chain breaks at line {number}; kept lines 1 to {number - 1}")
+                with open(path, "r+b") as cut:
+                    cut.truncate(copy.size)
+                break
+            copy._index(line)
+        return copy
+
+    def copy(self, table: str, match: str) -> MatchCopy:
+        """The copy of `match` at `table` (a new, empty one for a new match: the table's earlier
+        copies are then forced to disk and closed, so a room keeps one open file per table)."""
+        matches = self.copies.setdefault(table, {})
+        if match not in matches:
+            for earlier in matches.values():
+                earlier.close()
+                self._dirty.discard((table, earlier.match))
+            matches[match] = MatchCopy(table, match, self.directory / table / f"{match}.jsonl")
+        return matches[match]
+
+    def find(self, table: str, match: str) -> MatchCopy | None:
+        return self.copies.get(table, {}).get(match)
+
+    def latest(self, table: str) -> MatchCopy | None:
+        matches = self.copies.get(table)
+        return next(reversed(matches.values())) if matches else None
+
+    def close(self) -> None:
+        self._rotate()
+        self._log.close()
+        for matches in self.copies.values():
+            for copy in matches.values():
+                copy.close()

@@ -1,0 +1,110 @@
+"""The one place where a table meets the room: a controller attached to a `TablePublisher`.
+
+What it relies on of the controller (and nothing else):
+- `controller.journal`: `path` (read once, to offer the lines already written), `sequence`,
+  and `listen(callback)` (each new line, its number and its hash);
+- for the state: `match` (variant, length, players, game_number, score, crawford, position,
+  dice, cube, is_over, winner), `prompt` (waiting, player, dice, code, message, serial),
+  `clock` (remaining, running, delay_left; None without a clock), `link_up`, `settings.profile`;
+- for a ruling: `controller.referee(name, action, flag=, player=, seconds=, ruling=)`.
+Everything runs on the table's own thread: the journal calls back from `Journal.write`, and
+the table's loop calls `poll(now)` (state out, rulings in) once per turn of the loop.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from firmware_host.room.broker import BrokerConfig
+from firmware_host.room.flags import FlagBook
+from firmware_host.room.messages import Reply, Ruling, encode_state, match_id
+from firmware_host.room.publisher import TablePublisher
+from game.board import Color
+from game.record import line_hash, read_record
+
+if TYPE_CHECKING:
+    from firmware_host.controller import Controller
+
+
+def table_state(controller: Controller, now: float) -> dict[str, Any]:
+    """What the room shows of a table: the match, what the table waits for, the clocks, the link."""
+    match, prompt, clock = controller.match, controller.prompt, controller.clock
+    dice = prompt.dice or match.dice
+    return {
+        "variant": match.variant.value, "length": match.length or 0,
+        "players": {"white": match.players[0], "black": match.players[1]},
+        "game": match.game_number, "score": {"white": match.score[0], "black": match.score[1]},
+        "crawford": match.crawford, "position": match.position.to_document(),
+        "dice": list(dice) if dice else None,
+        "cube": {"value": match.cube.value, "owner": match.cube.owner.value if match.cube.owner else None},
+        "turn": prompt.player.value if prompt.player else None, "waiting": prompt.waiting.value,
+        "code": prompt.code, "message": prompt.message,
+        "clock": None if clock is None else {
+            "white": round(clock.remaining(Color.WHITE, now), 2), "black": round(clock.remaining(Color.BLACK, now), 2),
+            "running": clock.running.value if clock.running else None, "delay_left": round(clock.delay_left(now), 2)},
+        "link": "up" if controller.link_up else "down", "over": match.is_over,
+        "winner": match.winner.value if match.winner else None, "profile": controller.settings.profile.value,
+    }
+
+
+class TableLink:
+    """Relays a controller's journal and state to a publisher, and its rulings back to the controller."""
+
+    def __init__(self, controller: Controller, publisher: TablePublisher,
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        self.controller = controller
+        self.publisher = publisher
+        self._wall = wall_clock
+        journal = controller.journal
+        lines = read_record(journal.path)
+        if not lines or len(lines) != journal.sequence:
+            raise ValueError(f"{journal.path}: {len(lines)} lines read, the journal says {journal.sequence}")
+        self.match = match_id(lines[0].raw)
+        self.flags = FlagBook()
+        for line in lines:
+            if line.event is not None:
+                self.flags.add(line.number, line.event)
+        publisher.open_match(self.match, [(line.raw, line_hash(line.raw)) for line in lines])
+        journal.listen(self._written)
+        self._shown: tuple[int, int, bool] | None = None
+
+    def _written(self, seq: int, line: bytes, digest: str) -> None:
+        self.publisher.offer(self.match, seq, line, digest)
+        self.flags.add(seq, json.loads(line))
+
+    def poll(self, now: float) -> None:
+        """Apply the rulings that came in; publish the state when it changed."""
+        for ruling in self.publisher.take_rulings():
+            self._apply(ruling)
+        controller = self.controller
+        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up)
+        if shown != self._shown:
+            self._shown = shown
+            state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
+                     **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
+            self.publisher.set_state(encode_state(state))
+
+    def _apply(self, ruling: Ruling) -> None:
+        done = self.flags.rulings.get(ruling.id)
+        if done is None:  # a ruling delivered twice is applied once, and answered again
+            seq = self.controller.journal.sequence + 1  # the referee event is the ruling's first line
+            event = self.controller.referee(ruling.referee, ruling.action, flag=ruling.flag,
+                                            player=Color(ruling.player) if ruling.player else None,
+                                            seconds=ruling.seconds, ruling=ruling.id)
+            done = (seq, event)
+        seq, event = done
+        self.publisher.reply(Reply(ruling.id, bool(event["applied"]), str(event["outcome"]), seq))
+
+    def close(self, flush_timeout: float = 2.0) -> None:
+        self.publisher.close(flush_timeout)
+
+
+def connect_table(controller: Controller, config: BrokerConfig) -> TableLink:
+    """Attach `controller` to the broker of `config` and start publishing (in the background)."""
+    publisher = TablePublisher(config)
+    link = TableLink(controller, publisher)
+    publisher.start()
+    return link

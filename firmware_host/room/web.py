@@ -1,0 +1,245 @@
+"""The director's web pages (Starlette, served by uvicorn): the room, a table, the results.
+
+Pages are static HTML and JavaScript (`static/`, no build step) that read JSON from `/api/...`
+and live updates from `/stream` (server-sent events). One task, every `frame` seconds, turns
+what changed at the director into one message for every page open; a page that cannot keep
+up is sent the whole room again instead of a backlog. Spectators read; a referee logs in
+(`POST /login`) to send rulings (`POST /api/table/T/ruling`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from firmware_host.room import views
+from firmware_host.room.auth import SESSION_SECONDS, Sessions
+from firmware_host.room.director import Director
+from firmware_host.room.messages import ACTIONS, COLORS
+from firmware_host.room.topics import NAME
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "room_session"
+QUEUE = 64
+"""Messages a slow page may have waiting before it is sent the whole room instead."""
+
+
+def _sse(kind: str, doc: Any) -> str:
+    return f"event: {kind}\ndata: {json.dumps(doc, separators=(',', ':'))}\n\n"
+
+
+class Broadcaster:
+    """Sends what changed at the director to every open page, once a frame."""
+
+    def __init__(self, director: Director, frame: float) -> None:
+        self.director = director
+        self.frame = frame
+        self.clients: set[asyncio.Queue[str | None]] = set()
+        self.version = 0
+        self.frames = 0
+
+    def room(self, only: list[str] | None = None) -> dict[str, Any]:
+        tiles = views.tiles(self.director)
+        order = [t["table"] for t in tiles]
+        if only is not None:
+            tiles = [t for t in tiles if t["table"] in only]
+        return {"tiles": tiles, "order": order, "status": self.director.status(), "reset": only is None}
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.frame)
+            version = self.director.version
+            if not self.clients:
+                self.version = version
+            if version == self.version:
+                continue
+            changed = self.director.changed_since(self.version)
+            self.version = version
+            message = _sse("room", self.room([t for t in changed if t]))
+            self.frames += 1
+            for queue in list(self.clients):
+                if queue.qsize() >= QUEUE - 1:  # too slow: drop its backlog, tell it to reload the room
+                    while not queue.empty():
+                        queue.get_nowait()
+                    queue.put_nowait(None)
+                else:
+                    queue.put_nowait(message)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(self.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+            for queue in list(self.clients):
+                queue.put_nowait(None)
+
+
+class Pages:
+    """The endpoints: the pages, their JSON, the live stream, the files, logins and rulings."""
+
+    def __init__(self, director: Director, sessions: Sessions, broadcaster: Broadcaster) -> None:
+        self.director = director
+        self.sessions = sessions
+        self.broadcaster = broadcaster
+
+    @staticmethod
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def serve(request: Request) -> Response:
+            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        return serve
+
+    def referee_of(self, request: Request) -> str | None:
+        return self.sessions.referee(request.cookies.get(COOKIE))
+
+    async def room(self, request: Request) -> Response:
+        return JSONResponse({**self.broadcaster.room(), "referee": self.referee_of(request)})
+
+    async def table(self, request: Request) -> Response:
+        try:
+            page_doc = views.table_page(self.director, request.path_params["table"])
+        except views.NotAvailable as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return JSONResponse({**page_doc, "referee": self.referee_of(request)})
+
+    async def results(self, request: Request) -> Response:
+        return JSONResponse(views.results(self.director))
+
+    async def stream(self, request: Request) -> Response:
+        broadcaster = self.broadcaster
+        queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
+        broadcaster.clients.add(queue)
+
+        async def messages() -> AsyncIterator[str]:
+            try:
+                yield _sse("room", broadcaster.room())
+                while True:
+                    try:
+                        message = await asyncio.wait_for(queue.get(), 15)
+                    except TimeoutError:
+                        yield ": still here\n\n"
+                        continue
+                    yield message if message is not None else _sse("room", broadcaster.room())
+            finally:
+                broadcaster.clients.discard(queue)
+
+        return StreamingResponse(messages(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    def download(self, request: Request) -> Response:
+        table, match, name = (request.path_params[k] for k in ("table", "match", "name"))
+        makers: dict[str, tuple[Callable[[], bytes], str]] = {
+            "journal.jsonl": (lambda: views.journal_bytes(self.director, table, match), "application/jsonl"),
+            "match.mat": (lambda: views.mat_text(self.director, table, match).encode("utf-8"),
+                          "text/plain; charset=utf-8"),
+            "sheet.pdf": (lambda: views.sheet_pdf(self.director, table, match), "application/pdf")}
+        if name not in makers:
+            return JSONResponse({"error": f"no file {name!r}: journal.jsonl, match.mat or sheet.pdf"}, status_code=404)
+        make, kind = makers[name]
+        try:
+            body = make()
+        except views.NotAvailable as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        filename = f"{table}-{match}-{name}"
+        return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def picture(self, request: Request) -> Response:
+        p = request.path_params
+        try:
+            png = views.flag_picture(self.director, p["table"], p["match"], int(p["number"]))
+        except views.NotAvailable as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+    async def me(self, request: Request) -> Response:
+        return JSONResponse({"referee": self.referee_of(request)})
+
+    async def login(self, request: Request) -> Response:
+        if not _same_origin(request):
+            return JSONResponse({"error": "a login from another site"}, status_code=403)
+        try:
+            doc = await request.json()
+            name, password = str(doc["name"]), str(doc["password"])
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "send JSON {name, password}"}, status_code=400)
+        token = self.sessions.login(name, password)
+        if token is None:
+            return JSONResponse({"error": "wrong name or password"}, status_code=401)
+        response = JSONResponse({"referee": name})
+        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        self.sessions.logout(request.cookies.get(COOKIE))
+        response = JSONResponse({"referee": None})
+        response.delete_cookie(COOKIE)
+        return response
+
+    async def ruling(self, request: Request) -> Response:
+        referee = self.referee_of(request)
+        if referee is None:
+            return JSONResponse({"error": "spectators cannot act: log in as a referee"}, status_code=403)
+        if not _same_origin(request):
+            return JSONResponse({"error": "a ruling from another site"}, status_code=403)
+        table = request.path_params["table"]
+        try:
+            action, flag, player, seconds = _ruling_fields(await request.json())
+        except (ValueError, TypeError, KeyError) as exc:
+            return JSONResponse({"error": f"not a ruling: {exc}"}, status_code=400)
+        if not NAME.fullmatch(table) or table not in self.director.tables:
+            return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
+        sent = self.director.rule(table, referee, action, flag=flag, player=player, seconds=seconds)
+        return JSONResponse({"id": sent.id, "referee": referee, "action": action})
+
+
+def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
+    """The director's web application."""
+    broadcaster = Broadcaster(director, frame)
+    pages = Pages(director, sessions, broadcaster)
+    routes = [
+        Route("/", pages.page("index.html")), Route("/table/{table}", pages.page("table.html")),
+        Route("/results", pages.page("results.html")), Mount("/static", StaticFiles(directory=STATIC)),
+        Route("/api/room", pages.room), Route("/api/table/{table}", pages.table), Route("/api/results", pages.results),
+        Route("/api/me", pages.me), Route("/stream", pages.stream),
+        Route("/download/{table}/{match}/{name}", pages.download),
+        Route("/picture/{table}/{match}/flag-{number:int}.png", pages.picture),
+        Route("/login", pages.login, methods=["POST"]), Route("/logout", pages.logout, methods=["POST"]),
+        Route("/api/table/{table}/ruling", pages.ruling, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, lifespan=broadcaster.lifespan)
+    app.state.broadcaster = broadcaster
+    return app
+
+
+def _same_origin(request: Request) -> bool:
+    """A browser's POST carries Origin; it must be this site (the cookie is SameSite=Strict too)."""
+    origin = request.headers.get("origin")
+    return origin is None or origin.split("://", 1)[-1] == request.headers.get("host")
+
+
+def _ruling_fields(doc: Any) -> tuple[str, int | None, str | None, float]:
+    if not isinstance(doc, dict):
+        raise TypeError("a JSON object {action, flag, player, seconds}")
+    action, flag, player, seconds = doc["action"], doc.get("flag"), doc.get("player"), doc.get("seconds", 0)
+    if action not in ACTIONS:
+        raise ValueError(f"action {action!r} is not one of {', '.join(ACTIONS)}")
+    if flag is not None and (not isinstance(flag, int) or isinstance(flag, bool) or flag < 1):
+        raise ValueError(f"flag {flag!r} is not a flag number")
+    if player is not None and player not in COLORS:
+        raise ValueError(f"player {player!r} is not white or black")
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not math.isfinite(seconds) \
+            or not 0 <= seconds <= 3600:
+        raise ValueError(f"seconds {seconds!r} is not 0 to 3600")
+    return str(action), flag, player, float(seconds)

@@ -1,0 +1,159 @@
+"""Fixtures for the room's tests: a real Mosquitto on a free port, a TCP proxy that can cut a
+table's connection, a director, emulated tables on the broker, and waiting for a condition.
+
+Under CI=true a missing Mosquitto or Chromium fails the test; elsewhere it skips, saying how
+to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_host.emulated import EmulatedTable
+from firmware_host.room.broker import BrokerConfig
+from firmware_host.room.director import Director
+from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
+from firmware_host.settings import Settings
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def require(what: str, found: object, hint: str) -> None:
+    """A test's real part must be there: fail under CI, else skip with the way to install it."""
+    if found:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is missing under CI=true: {hint}")
+    pytest.skip(f"{what} is not installed: {hint}")
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "condition",
+               step: Callable[[], object] | None = None) -> None:
+    """Wait (calling `step` meanwhile, if given) until `condition()` is true, else fail saying what."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        if step is not None:
+            step()
+        else:
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    require("Mosquitto", find_mosquitto(), INSTALL_HINT)
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+class Proxy:
+    """127.0.0.1:port forwarding to the broker; `cut()` drops every connection and refuses new
+    ones (as an unplugged network cable would) until `restore()`."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+        self._lock = threading.Lock()
+        self.up = True
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._pairs.append((client, server))
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while True:
+                ready, _, _ = select.select([a, b], [], [], 0.2)
+                for sock in ready:
+                    data = sock.recv(65536)
+                    if not data:
+                        return
+                    (b if sock is a else a).sendall(data)
+        except OSError:
+            return
+        finally:
+            a.close()
+            b.close()
+
+    def cut(self) -> None:
+        self.up = False
+        with self._lock:
+            pairs, self._pairs = self._pairs, []
+        for a, b in pairs:
+            for sock in (a, b):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self._closed = True
+        self.cut()
+        self._listener.close()
+
+
+@pytest.fixture
+def proxy(mosquitto: Mosquitto) -> Iterator[Proxy]:
+    forward = Proxy(mosquitto.port)
+    yield forward
+    forward.close()
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)`; all closed after."""
+    opened: list[Any] = []
+
+    def make(kind: str, url: str, table: str = "", **fields: Any) -> Any:
+        if kind == "director":
+            director = Director(BrokerConfig.from_url(url, venue="test"), fields.get("data", tmp_path / "director"),
+                                ack_interval=0.05)
+            director.start()
+            opened.append(director)
+            return director
+        settings = fields.pop("settings", Settings(length=1))
+        seed = fields.pop("seed", len(opened) + 1)
+        emulated = EmulatedTable(settings, tmp_path / table, seed, broker=BrokerConfig.from_url(
+            url, venue="test", table=table), **fields)
+        opened.append(emulated)
+        return emulated
+
+    yield make
+    for thing in reversed(opened):
+        try:
+            thing.close()
+        except Exception:
+            pass
