@@ -145,3 +145,7 @@ class ReplayError(GameError, ValueError):
 
 class UsageError(GameError, ValueError):
     """Command-line input that cannot be used (a file that cannot be read, a bad line)."""
+
+
+class KernelError(GameError, RuntimeError):
+    """The move-generator kernel asked for (SMARTGAMMON_KERNEL, `use_kernel`) cannot be used here."""

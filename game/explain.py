@@ -147,7 +147,7 @@ class Explainer:
     the roll (relaxed moves included) makes, with its simplest explanation.
     """
 
-    def __init__(self, position: Position, dice: Sequence[int], plays: tuple[Play, ...] | None = None) -> None:
+    def __init__(self, position: Position, dice: Sequence[int], plays: Sequence[Play] | None = None) -> None:
         high, low = sorted(check_dice(dice), reverse=True)
         self.position = position
         self.dice = (high, low, high, low) if high == low else (high, low)

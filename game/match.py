@@ -45,7 +45,7 @@ from game.events import (
     ScoreDoc,
     Take,
 )
-from game.movegen import check_dice
+from game.movegen import LegalPlays, check_dice, moves_of
 from game.plays import Move, Play, parse_moves
 from game.position import Position, ResultKind
 
@@ -280,7 +280,7 @@ class Match:
         """Who won the match, once it is over (None for a tied money session)."""
         return self._winner
 
-    def legal_plays(self) -> tuple[Play, ...]:
+    def legal_plays(self) -> LegalPlays:
         """The legal plays of the roll to be played (empty when it cannot be played)."""
         self._require(Phase.MOVE)
         assert self._s.dice is not None
@@ -632,7 +632,7 @@ def resolve_play(position: Position, dice: tuple[int, int], steps: Sequence[tupl
                               f"got no move")
         return None
     flow = _flow_of_steps(steps)
-    found = [p for p in plays if _flow(p.moves) == flow]
+    found = [plays[i] for i, raw in enumerate(plays.raw_moves) if _flow(moves_of(raw)) == flow]  # built if they fit
     if len(found) > 1 and hits is not None:
         found = [p for p in found if {m.target for m in p.moves if m.hit} == hits]
     if len(found) == 1:
@@ -647,14 +647,14 @@ def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play |
     plays = position.legal_plays(dice)
     if not plays and not play.moves and play.position == position:
         return None
-    found = [p for p in plays if p.position == play.position]
-    if not found:
+    found = plays.find(play.position)
+    if found is None:
         raise IllegalMove(f"{play.notation()} (to the recorded position) is not a legal play of "
                           f"{dice[0]}{dice[1]}")
-    if play.moves and _flow(found[0].moves) != _flow(play.moves):
+    if play.moves and _flow(found.moves) != _flow(play.moves):
         raise IllegalMove(f"the moves {play.notation()} do not lead to the recorded position "
-                          f"(the legal play to it is {found[0].notation()})")
-    return found[0]
+                          f"(the legal play to it is {found.notation()})")
+    return found
 
 
 def _score_doc(score: Score) -> ScoreDoc:

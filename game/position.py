@@ -12,7 +12,7 @@ from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
 
 if TYPE_CHECKING:
-    from game.plays import Play
+    from game.movegen import LegalPlays
 
 Pair = tuple[int, int]
 
@@ -233,8 +233,9 @@ class Position:
             loser.char in self.own_stack(winner, own) for own in range(1, 7))
         return ResultKind.TRIPLE if behind else ResultKind.GAMMON
 
-    def legal_plays(self, dice: tuple[int, int] | list[int]) -> tuple[Play, ...]:
-        """Every legal play for the roll, one per distinct resulting position."""
+    def legal_plays(self, dice: tuple[int, int] | list[int]) -> LegalPlays:
+        """Every legal play for the roll, one per distinct resulting position: a sequence of `Play`
+        built as they are looked at (`game.movegen.LegalPlays`)."""
         from game.movegen import legal_plays
 
         return legal_plays(self, dice)

@@ -13,6 +13,7 @@ Left out, with the reason kept next to each:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def _position(case: dict[str, Any]) -> Position:
 Step = tuple[int, int]
 
 
-def _sequences(position: Position, dice: tuple[int, int], plays: tuple[Play, ...]) -> list[list[Step]]:
+def _sequences(position: Position, dice: tuple[int, int], plays: Sequence[Play]) -> list[list[Step]]:
     """Every order of single moves that plays a legal play (plays keep only one order)."""
     if not plays:
         return []

@@ -1,0 +1,198 @@
+"""Legal play generation for every variant, by one of two kernels that give the same plays in
+the same order.
+
+The kernels search over compact 28-byte states (`game.movegen.state`): the compiled one
+(`_kernel.c`, built by the package's setup.py where a C compiler and Python's headers exist)
+and the pure-Python one (`pure.py`), used where the compiled one is not built or when the
+environment says `SMARTGAMMON_KERNEL=pure`. `kernel()` names the one in use (as
+`python -m game --version` does); `use_kernel` switches for a while (tests, benchmarks).
+
+For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPlays`),
+`count_plays`, `single_moves`, `single_move_walk`.
+
+For searching many positions without building objects (a bot's look-ahead): `state_plays`
+gives each legal play's resulting state and raw moves, `state_count` their number,
+`opponent_view` the state the opponent rolls in after a play, `moves_of` the `Move`s of raw
+moves, `encode`/`decode` the way between positions and states:
+
+    >>> from game import Position, Variant, format_moves
+    >>> start = encode(Position.initial())
+    >>> results, raw = state_plays(start, Variant.BACKGAMMON, (3, 1))
+    >>> len(results), state_count(start, Variant.BACKGAMMON, (3, 1)), format_moves(moves_of(raw[0]))
+    (16, 16, '24/23 24/21')
+    >>> after = opponent_view(results[0], Variant.BACKGAMMON)  # the opponent to roll
+    >>> after == encode(decode(results[0], Position.initial()).pass_turn())
+    True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Protocol
+
+from game.board import Variant
+from game.errors import DiceError, KernelError
+from game.movegen import pure
+from game.movegen.legal import MOVES, LegalPlays, moves_of
+from game.movegen.state import VARIANT_INDEX, State, decode, decoder, encode, opponent_view
+from game.plays import Move, Play
+from game.position import Position
+
+__all__ = [
+    "ENV", "LegalPlays", "State", "check_dice", "count_plays", "decode", "describe_kernel", "encode", "kernel",
+    "legal_plays", "moves_of", "opponent_view", "single_move_walk", "single_moves", "state_count", "state_plays",
+    "use_kernel",
+]
+
+ENV = "SMARTGAMMON_KERNEL"
+"""The environment variable that chooses the kernel: `pure`, `compiled`, or unset (`auto`):
+the compiled one where it is built."""
+
+
+class Kernel(Protocol):
+    """What each kernel provides (see game/movegen/pure.py for what each function returns)."""
+
+    def encode(self, position: Position, /) -> bytes:
+        """The position from the mover's side."""
+
+    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        """Each legal play's resulting state and its moves, in the order found."""
+
+    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+        """How many legal plays."""
+
+    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+        """Each legal single move of one die: the new state and the move."""
+
+
+def _load_compiled() -> tuple[Kernel | None, str]:
+    """The compiled kernel, configured with the pure kernel's tables; or None and why not."""
+    try:
+        from game.movegen import _kernel
+    except ImportError as exc:
+        return None, f"the compiled kernel is not built ({exc})"
+    _kernel.configure(*pure.configure_args())
+    return _kernel, ""
+
+
+_KERNELS: dict[str, Kernel] = {"pure": pure}
+_compiled, _why_not_compiled = _load_compiled()
+if _compiled is not None:
+    _KERNELS["compiled"] = _compiled
+
+
+def _chosen() -> tuple[str, str]:
+    """The kernel the environment asks for, and why when it is the pure one."""
+    wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if wanted not in ("auto", "pure", "compiled"):
+        raise KernelError(f"{ENV}={os.environ[ENV]!r}: expected pure, compiled or auto")
+    if wanted == "pure":
+        return "pure", f"{ENV}=pure"
+    if "compiled" in _KERNELS:
+        return "compiled", ""
+    if wanted == "compiled":
+        raise KernelError(f"{ENV}=compiled, but {_why_not_compiled}")
+    return "pure", _why_not_compiled
+
+
+_name, _why_pure = _chosen()
+_kernel: Kernel = _KERNELS[_name]
+
+
+def kernel() -> str:
+    """The kernel in use: "compiled" or "pure"."""
+    return _name
+
+
+def available_kernels() -> tuple[str, ...]:
+    """The kernels this installation has: "pure", and "compiled" where it was built."""
+    return tuple(_KERNELS)
+
+
+def describe_kernel() -> str:
+    """The kernel in use in a few words, and why when it is the pure one."""
+    if _name == "compiled":
+        return "compiled kernel (game/movegen/_kernel.c)"
+    return f"pure-Python kernel ({_why_pure})"
+
+
+@contextmanager
+def use_kernel(name: str) -> Iterator[None]:
+    """Lists plays with kernel `name` ("pure" or "compiled") inside the block, then as before."""
+    global _kernel, _name, _why_pure
+    if name not in _KERNELS:
+        raise KernelError(f"no {name!r} kernel here (have {', '.join(_KERNELS)}): {_why_not_compiled}")
+    saved = _kernel, _name, _why_pure
+    _kernel, _name, _why_pure = _KERNELS[name], name, "use_kernel('pure')"
+    try:
+        yield
+    finally:
+        _kernel, _name, _why_pure = saved
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """The two faces of a roll, refused unless both are whole numbers from 1 to 6."""
+    if len(dice) == 2:
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return a, b
+    if len(dice) != 2 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
+        raise DiceError(f"dice must be two faces from 1 to 6, got {list(dice)!r}")
+    return dice[0], dice[1]
+
+
+# -- positions and plays ------------------------------------------------------------
+
+def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
+    """Every legal play, one per distinct resulting position (empty when none), built when looked at."""
+    a, b = check_dice(dice)
+    states, raw = _kernel.plays(_kernel.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return LegalPlays(position, (a, b), states, raw)
+
+
+def count_plays(position: Position, dice: Sequence[int]) -> int:
+    """The number of legal plays, without building their positions."""
+    a, b = check_dice(dice)
+    return _kernel.count(_kernel.encode(position), VARIANT_INDEX[position.variant], a, b)
+
+
+def single_moves(position: Position, die: int) -> tuple[Play, ...]:
+    """Each way one checker can move by `die`, judged alone (not as part of a whole play)."""
+    check_dice([die, die])
+    to_position = decoder(position)
+    return tuple(Play((MOVES[move],), to_position(state))
+                 for state, move in _kernel.steps(encode(position), VARIANT_INDEX[position.variant], die))
+
+
+Walk = tuple[State, Callable[[State, int], Iterator[tuple[State, Move]]], Callable[[State], Position]]
+
+
+def single_move_walk(position: Position) -> Walk:
+    """For walking many single moves fast: the position as a state, a function giving each legal
+    single move of a die from a state (the new state and the Move), and one turning a state back
+    into a position."""
+    variant = VARIANT_INDEX[position.variant]
+
+    def moves(state: State, die: int) -> Iterator[tuple[State, Move]]:
+        for new, raw in _kernel.steps(state, variant, die):
+            yield new, MOVES[raw]
+
+    return encode(position), moves, decoder(position)
+
+
+# -- states, for searching without objects ----------------------------------------------
+
+def state_plays(state: State, variant: Variant, dice: Sequence[int]) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
+    """Each legal play from `state` (the mover on roll): its resulting state (the mover still on
+    roll; `opponent_view` turns it) and its moves, 3 bytes a move (`moves_of` makes them
+    `Move`s). In the order `legal_plays` lists them."""
+    a, b = check_dice(dice)
+    return _kernel.plays(state, VARIANT_INDEX[variant], a, b)
+
+
+def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
+    """How many legal plays from `state`."""
+    a, b = check_dice(dice)
+    return _kernel.count(state, VARIANT_INDEX[variant], a, b)
