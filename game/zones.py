@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
 from game.errors import ZoneError
+from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State, points_decoder
 from game.position import Position
 
 POINTS = range(1, 25)
@@ -42,12 +44,30 @@ MAX_STACK = 30
 
 Layout = tuple[str, ...]
 """A board as it physically stands: 28 stacks, index z - 1 for zone z."""
+T = TypeVar("T")
 
 
 def layout(position: Position) -> Layout:
     """Where the position's checkers physically stand (a hit checker on its own colour's bar)."""
     bar, off = position.bar, position.off
     return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
+
+
+def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
+    """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
+    what `zone` makes of each stack of the `layout` of the position each stands for, without
+    building the position (`str` gives the layout, `len` the counts)."""
+    points = points_decoder(template, zone)
+    white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
+    black = tuple(zone("b" * n) for n in range(CHECKERS + 1))
+    if template.turn is Color.WHITE:
+        return lambda s: (*points(s), white[s[MY_BAR]], black[s[THEIR_BAR]], white[s[MY_OFF]], black[s[THEIR_OFF]])
+    return lambda s: (*points(s), white[s[THEIR_BAR]], black[s[MY_BAR]], white[s[THEIR_OFF]], black[s[MY_OFF]])
+
+
+def state_layouts(template: Position) -> Callable[[State], Layout]:
+    """`state_views` giving the layout itself."""
+    return state_views(template, str)
 
 
 def zone_name(zone: int, perspective: tuple[Variant, Color] | None = None) -> str:

@@ -12,8 +12,9 @@ For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPla
 
 For searching many positions without building objects (a bot's look-ahead): `state_plays`
 gives each legal play's resulting state and raw moves, `state_count` their number,
-`opponent_view` the state the opponent rolls in after a play, `moves_of` the `Move`s of raw
-moves, `encode`/`decode` the way between positions and states:
+`state_steps` the single moves of one die, `opponent_view` the state the opponent rolls in
+after a play, `moves_of` and `MOVES` the `Move`s of raw moves, `encode`/`decode` the way
+between positions and states:
 
     >>> from game import Position, Variant, format_moves
     >>> start = encode(Position.initial())
@@ -41,9 +42,9 @@ from game.plays import Move, Play
 from game.position import Position
 
 __all__ = [
-    "ENV", "LegalPlays", "State", "check_dice", "count_plays", "decode", "describe_kernel", "encode", "kernel",
-    "legal_plays", "moves_of", "opponent_view", "single_move_walk", "single_moves", "state_count", "state_plays",
-    "use_kernel",
+    "ENV", "MOVES", "LegalPlays", "State", "check_dice", "count_plays", "decode", "describe_kernel", "encode",
+    "kernel", "legal_plays", "moves_of", "opponent_view", "single_move_walk", "single_moves", "state_count",
+    "state_plays", "state_steps", "use_kernel",
 ]
 
 ENV = "SMARTGAMMON_KERNEL"
@@ -196,3 +197,9 @@ def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
     """How many legal plays from `state`."""
     a, b = check_dice(dice)
     return _kernel.count(state, VARIANT_INDEX[variant], a, b)
+
+
+def state_steps(state: State, variant: Variant, die: int) -> tuple[tuple[State, bytes], ...]:
+    """Each legal single move of `die` from `state`, judged alone: the new state and the raw
+    move (`MOVES[raw]` is its `Move`)."""
+    return _kernel.steps(state, VARIANT_INDEX[variant], die)

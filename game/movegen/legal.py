@@ -53,6 +53,11 @@ class LegalPlays(Sequence[Play]):
         self._to_position: Callable[[State], Position] | None = None
         self._index: dict[State, int] | None = None
 
+    @property
+    def dice_played(self) -> int:
+        """How many dice each play plays (all play as many as can be played); 0 when none can."""
+        return len(self.raw_moves[0]) // 3 if self.raw_moves else 0
+
     def __len__(self) -> int:
         return len(self.states)
 

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
 from game.position import Position
 
 State = bytes
+T = TypeVar("T")
 MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF = 0, 25, 26, 27
 THEIRS, TRAPPING, TRAPPED = 16, 32, 48
 VARIANT_INDEX = {variant: index for index, variant in enumerate(Variant)}
@@ -62,6 +63,14 @@ def encode(position: Position) -> State:
     code = _CODE_OF[position.turn.char].__getitem__
     stacks = _OWN_ORDER[position.variant, position.turn](position.points)
     return bytes((position.off[me], *map(code, stacks), position.bar[me], position.bar[1 - me], position.off[1 - me]))
+
+
+def points_decoder(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
+    """Turns states into what `zone` makes of each stack of `Position.points` (24, board point
+    order) for the template's variant and turn, without building positions."""
+    table = tuple(map(zone, _STACKS["w", "b"] if template.turn is Color.WHITE else _STACKS["b", "w"])).__getitem__
+    board_order = _BOARD_ORDER[template.variant, template.turn]
+    return lambda state: tuple(map(table, board_order(state)))
 
 
 def decoder(template: Position) -> Callable[[State], Position]:

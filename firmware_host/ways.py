@@ -1,0 +1,246 @@
+"""The boards on the way to one roll's legal plays, and what a board looks like to the sensors.
+
+A hand makes a play one checker at a time, so the stable boards of a turn pass by the boards
+of some order of the play's single moves; a Backgammon hit also shows half done (the hitting
+checker down with the hit one still under it, or the hit one on the bar with the hitter not yet
+moved). `Ways` lists them for the reconciler. The single moves are walked on the engine's
+compact states (`game.movegen.state_steps`); keys (what the sensors tell) are made for the
+boards on the ways that lead to a legal play, `DieMove`s for their moves, and a board
+(`Layout`) only when asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from game.board import OWN_TO_BOARD, Variant
+from game.explain import DieMove
+from game.movegen import MOVES, LegalPlays, State, encode, state_steps
+from game.movegen.state import THEIR_BAR
+from game.position import Position
+from game.zones import BAR_ZONE, Capability, Layout, View, state_layouts, state_views
+
+Key = tuple[object, ...]
+"""What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
+Dice = tuple[int, ...]
+HalfBoard = tuple[bool, State, int]
+"""A hit half done, no position: (hitter down on the blot, else the blot on the bar first; the
+state after the hit, else before it; the layout index of the hit point)."""
+StateNode = tuple[State, Dice]  # a board on the way as the engine's state, and the dice not yet used
+HalfNode = tuple[HalfBoard, Dice]
+Node = StateNode | HalfNode
+Moves = dict[StateNode, list[tuple[bytes, int, StateNode]]]  # each node's single moves: raw move, die, child
+
+
+class _Colours(dict[str, tuple[int, int]]):
+    """(white, black) of each stack, worked out once per stack."""
+
+    def __missing__(self, stack: str) -> tuple[int, int]:
+        white = stack.count("w")
+        pair = self[stack] = (white, len(stack) - white)
+        return pair
+
+
+_COLOURS = _Colours()
+
+
+def _zone_key(capability: Capability) -> Callable[[str], object]:
+    """What sensors of `capability` tell of one zone's stack."""
+    if capability is Capability.STACKS:
+        return str
+    return len if capability is Capability.COUNTS else _COLOURS.__getitem__
+
+
+def board_key(board: Layout, capability: Capability) -> Key:
+    """What sensors of `capability` tell of a board."""
+    return board if capability is Capability.STACKS else tuple(map(_zone_key(capability), board))
+
+
+def view_key(view: View, capability: Capability) -> Key:
+    """The key of a sensed view, comparable with `board_key`."""
+    if capability is Capability.STACKS:
+        return tuple(reading.stack for reading in view)
+    if capability is Capability.COUNTS:
+        return tuple(reading.count for reading in view)
+    return tuple((reading.white, reading.black) for reading in view)
+
+
+class Ways:
+    """Every way to one roll's legal plays, by single moves in any order of the dice.
+
+    `first(key)` is the first board on the way (in the order of the moves' search) that looks
+    like `key`, `way(node)` the dice moves of the first way to it, `passes(result, seen)`
+    whether some way to a result shows the boards seen, in order.
+    """
+
+    def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays, capability: Capability) -> None:
+        self.position = position
+        self.capability = capability
+        self._layout_of = state_layouts(position)
+        high, low = sorted(dice, reverse=True)
+        self.root: StateNode = (encode(position), (high,) * 4 if high == low else (high, low))
+        self.results = frozenset(plays.states)
+        me, them = position.turn, position.turn.opponent
+        self._hit_point = OWN_TO_BOARD[position.variant, me]  # board point of the mover's own point
+        self._their_bar, self._their = BAR_ZONE[them] - 1, them.char
+        self._mixed = them.char + me.char  # the hitter down on the blot
+        moves, levels = self._walk(plays.dice_played)
+        good = self._good(moves, levels)
+        self._boards: dict[State, Layout] = {}
+        key_of = state_views(position, _zone_key(capability))
+        self._state_keys = {state: key_of(state) for state in {node[0] for node in good}}
+        self._half_keys: dict[HalfBoard, Key] = {}
+        self._next: dict[Node, list[tuple[DieMove | None, Node]]] = {}
+        """The boards that can follow each board on the way (each parent linked before its children)."""
+        self._partial: dict[Key, list[Node]] = {}
+        """The boards on the way that have a board after them, by key, in the order linked."""
+        self._first: dict[Node, tuple[Node, DieMove | None]] = {}
+        """The first edge into each board, in the order linked: the first way's last step."""
+        self._link_all(moves, good)
+
+    # -- what the reconciler asks ------------------------------------------------
+
+    def board(self, node: Node | State) -> Layout:
+        """The board of a node or a state."""
+        if isinstance(node, bytes):
+            board = self._boards.get(node)
+            if board is None:
+                board = self._boards[node] = self._layout_of(node)
+            return board
+        if isinstance(node[0], bytes):
+            return self.board(node[0])
+        down, state, point = node[0]
+        stacks = list(self.board(state))
+        bar = self._their_bar
+        stacks[point], stacks[bar] = (self._mixed, stacks[bar][1:]) if down else ("", stacks[bar] + self._their)
+        return tuple(stacks)
+
+    def state_key(self, state: State) -> Key:
+        """What the sensors tell of the board of a state on the way."""
+        return self._state_keys[state]
+
+    def key(self, node: Node) -> Key:
+        """What the sensors tell of a node's board."""
+        board = node[0]
+        return self._state_keys[board] if isinstance(board, bytes) else self._half_keys[board]
+
+    def first(self, key: Key) -> Node | None:
+        """The first board on the way (not the start, not a result) that looks like `key`."""
+        nodes = self._partial.get(key)
+        return nodes[0] if nodes else None
+
+    def way(self, node: Node) -> tuple[DieMove, ...]:
+        """The dice moves of the first way to a node."""
+        steps: list[DieMove] = []
+        while node != self.root:
+            node, step = self._first[node]
+            if step is not None:
+                steps.append(step)
+        return tuple(reversed(steps))
+
+    def passes(self, result: State, seen: Sequence[Key]) -> bool:
+        """Some way to `result` shows the `seen` boards in this order (others between); keys
+        that look like no board on the way are left out of `seen`."""
+        seen = [key for key in seen if key in self._partial]
+
+        @cache
+        def walk(node: Node, matched: int) -> bool:
+            if matched < len(seen) and self.key(node) == seen[matched]:
+                matched += 1
+            if node[0] in self.results and node not in self._next:
+                return matched == len(seen) and node[0] == result
+            return any(walk(child, matched) for _, child in self._next.get(node, ()))
+
+        return walk(self.root, 0)
+
+    # -- the walk --------------------------------------------------------------------
+
+    def _walk(self, most: int) -> tuple[Moves, list[dict[StateNode, None]]]:
+        """Every single move of the dice left, `most` deep, from the start: each node's moves and
+        the nodes of each depth."""
+        variant = self.position.variant
+        levels: list[dict[StateNode, None]] = [{self.root: None}]
+        moves: Moves = {}
+        rests: dict[tuple[Dice, int], Dice] = {}
+        for _ in range(most):
+            level: dict[StateNode, None] = {}
+            for node in levels[-1]:
+                state, left = node
+                out = moves[node] = []
+                for die in dict.fromkeys(left):
+                    rest = rests.get((left, die))
+                    if rest is None:
+                        rest = rests[left, die] = _without(left, die)
+                    for new, raw in state_steps(state, variant, die):
+                        child = (new, rest)
+                        out.append((raw, die, child))
+                        level[child] = None
+            levels.append(level)
+        return moves, levels
+
+    def _good(self, moves: Moves, levels: list[dict[StateNode, None]]) -> set[StateNode]:
+        """The nodes some way leads on from to a legal play's result."""
+        good = {node for node in levels[-1] if node[0] in self.results} if len(levels) > 1 else set()
+        for level in reversed(levels[:-1]):
+            good.update(node for node in level if any(child in good for _, _, child in moves[node]))
+        return good
+
+    def _link_all(self, moves: Moves, good: set[StateNode]) -> None:
+        """Links the good nodes in the order walked. Each node's first way ends with the first
+        edge made into it: edges are made in the order of `_next`, parents before children."""
+        die_moves: dict[tuple[bytes, int], DieMove] = {}
+        hits = self.position.variant is Variant.BACKGAMMON
+        first, partial, state_keys = self._first, self._partial, self._state_keys
+        for node, out in moves.items():
+            if node not in good:
+                continue
+            if node != self.root:
+                partial.setdefault(state_keys[node[0]], []).append(node)
+            edges = self._next[node] = []
+            for raw, die, child in out:
+                if child not in good:
+                    continue
+                die_move = die_moves.get((raw, die))
+                if die_move is None:
+                    die_move = die_moves[raw, die] = DieMove(MOVES[raw], die)
+                edges.append((die_move, child))
+                if child not in first:
+                    first[child] = (node, die_move)
+                if hits and raw[2]:
+                    self._half_done(node, die_move, child)
+
+    def _half_done(self, parent: StateNode, move: DieMove, child: StateNode) -> None:
+        """The boards between parent and child when the move hits: the hitter down on the blot,
+        or the blot on the bar first. Their keys are the child's or the parent's with the hit
+        point and the bar changed."""
+        point = self._hit_point[move.move.target] - 1
+        edges = self._next[parent]
+        for down, before, after, dice in ((True, move, None, child[1]), (False, None, move, parent[1])):
+            state = child[0] if down else parent[0]
+            half: HalfBoard = (down, state, point)
+            node = (half, dice)
+            edges.append((before, node))
+            if node in self._first:
+                self._next[node].append((after, child))
+                continue
+            self._first[node] = (parent, before)
+            self._next[node] = [(after, child)]
+            key = self._half_keys.get(half)
+            if key is None:
+                key = self._half_keys[half] = self._half_key(half)
+            self._partial.setdefault(key, []).append(node)
+
+    def _half_key(self, half: HalfBoard) -> Key:
+        down, state, point = half
+        on_bar = state[THEIR_BAR] - 1 if down else state[THEIR_BAR] + 1
+        key = list(self._state_keys[state])
+        key[point], key[self._their_bar] = board_key((self._mixed if down else "", self._their * on_bar),
+                                                     self.capability)
+        return tuple(key)
+
+
+def _without(dice: Dice, die: int) -> Dice:
+    rest = list(dice)
+    rest.remove(die)
+    return tuple(rest)
