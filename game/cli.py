@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
 from game.formats import parse_position
-from game.movegen import check_dice, count_plays, legal_plays
+from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
 from game.text import draw
 
@@ -208,8 +209,28 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
 
+def version() -> str:
+    """The package's version and the move-generator kernel in use (`--version`)."""
+    try:
+        number = metadata.version("smartgammon")
+    except metadata.PackageNotFoundError:
+        number = "(not installed)"
+    return f"smartgammon {number}; legal plays: {describe_kernel()}"
+
+
+class VersionAction(argparse.Action):
+    """`--version`: the version line as it is (argparse's own would wrap it to the terminal)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m game", description=__doc__)
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="print the version and the move-generator kernel in use, and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     variants = [v.value for v in Variant]
 

@@ -24,6 +24,8 @@ from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
 
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
+
 # A copy of shared/peer-cases, kept with the tests so that they run in any checkout.
 CASES_FILE = Path(__file__).parent / "data" / "peer-cases" / "plakoto-fevga-cases.json"
 VARIANTS = {"plakoto": Variant.CATCHGAMMON, "fevga": Variant.RUNGAMMON}

@@ -1,10 +1,13 @@
 """Catchgammon rules, one named test per rule, and the seed example."""
 
+import pytest
 from builders import board, notations
 
 from game.board import Color, Variant
 from game.plays import Play
 from game.position import Position, ResultKind
+
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
 
 CG = Variant.CATCHGAMMON
 W, B = Color.WHITE, Color.BLACK

@@ -1,9 +1,12 @@
 """Rungammon rules, one named test per rule."""
 
+import pytest
 from builders import board, notations
 
 from game.board import Color, Variant
 from game.position import Position, ResultKind
+
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
 
 RG = Variant.RUNGAMMON
 W, B = Color.WHITE, Color.BLACK

@@ -28,10 +28,11 @@ between positions and states:
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Protocol, cast
 
 from game.board import Variant
 from game.errors import DiceError, KernelError
@@ -71,11 +72,11 @@ class Kernel(Protocol):
 def _load_compiled() -> tuple[Kernel | None, str]:
     """The compiled kernel, configured with the pure kernel's tables; or None and why not."""
     try:
-        from game.movegen import _kernel
+        compiled = importlib.import_module("game.movegen._kernel")
     except ImportError as exc:
         return None, f"the compiled kernel is not built ({exc})"
-    _kernel.configure(*pure.configure_args())
-    return _kernel, ""
+    compiled.configure(*pure.configure_args())
+    return cast(Kernel, compiled), ""
 
 
 _KERNELS: dict[str, Kernel] = {"pure": pure}
@@ -84,26 +85,50 @@ if _compiled is not None:
     _KERNELS["compiled"] = _compiled
 
 
-def _chosen() -> tuple[str, str]:
-    """The kernel the environment asks for, and why when it is the pure one."""
-    wanted = os.environ.get(ENV, "auto").strip().lower() or "auto"
+class _Refused:
+    """Stands in for the kernel the environment asks for when it cannot be had: every use raises
+    `KernelError`, so a bad setting is one error where plays are listed, never a failed import."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def encode(self, position: Position, /) -> bytes:
+        raise KernelError(self.reason)
+
+    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        raise KernelError(self.reason)
+
+    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+        raise KernelError(self.reason)
+
+    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+        raise KernelError(self.reason)
+
+
+def _chosen() -> tuple[str, Kernel, str]:
+    """The kernel the environment asks for: its name, itself, and a word on why when it is not
+    the compiled one."""
+    setting = os.environ.get(ENV, "")
+    wanted = setting.strip().lower() or "auto"
     if wanted not in ("auto", "pure", "compiled"):
-        raise KernelError(f"{ENV}={os.environ[ENV]!r}: expected pure, compiled or auto")
+        reason = f"{ENV}={setting!r}: expected pure, compiled or auto"
+        return "refused", _Refused(reason), reason
     if wanted == "pure":
-        return "pure", f"{ENV}=pure"
-    if "compiled" in _KERNELS:
-        return "compiled", ""
+        return "pure", pure, f"{ENV}=pure"
+    if _compiled is not None:
+        return "compiled", _compiled, ""
     if wanted == "compiled":
-        raise KernelError(f"{ENV}=compiled, but {_why_not_compiled}")
-    return "pure", _why_not_compiled
+        reason = f"{ENV}=compiled, but {_why_not_compiled}"
+        return "refused", _Refused(reason), reason
+    return "pure", pure, _why_not_compiled
 
 
-_name, _why_pure = _chosen()
-_kernel: Kernel = _KERNELS[_name]
+_name, _active, _why = _chosen()
 
 
 def kernel() -> str:
-    """The kernel in use: "compiled" or "pure"."""
+    """The kernel in use: "compiled", "pure", or "refused" when SMARTGAMMON_KERNEL asks for
+    one that cannot be had (every use then raises `KernelError`)."""
     return _name
 
 
@@ -113,24 +138,26 @@ def available_kernels() -> tuple[str, ...]:
 
 
 def describe_kernel() -> str:
-    """The kernel in use in a few words, and why when it is the pure one."""
+    """The kernel in use in a few words, and why when it is not the compiled one."""
     if _name == "compiled":
         return "compiled kernel (game/movegen/_kernel.c)"
-    return f"pure-Python kernel ({_why_pure})"
+    if _name == "pure":
+        return f"pure-Python kernel ({_why})"
+    return f"no kernel: {_why}"
 
 
 @contextmanager
 def use_kernel(name: str) -> Iterator[None]:
     """Lists plays with kernel `name` ("pure" or "compiled") inside the block, then as before."""
-    global _kernel, _name, _why_pure
+    global _active, _name, _why
     if name not in _KERNELS:
-        raise KernelError(f"no {name!r} kernel here (have {', '.join(_KERNELS)}): {_why_not_compiled}")
-    saved = _kernel, _name, _why_pure
-    _kernel, _name, _why_pure = _KERNELS[name], name, "use_kernel('pure')"
+        raise KernelError(f"no {name!r} kernel here (have {', '.join(_KERNELS)}; {_why_not_compiled or 'built'})")
+    saved = _active, _name, _why
+    _active, _name, _why = _KERNELS[name], name, f"use_kernel({name!r})"
     try:
         yield
     finally:
-        _kernel, _name, _why_pure = saved
+        _active, _name, _why = saved
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -149,14 +176,14 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
 def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     """Every legal play, one per distinct resulting position (empty when none), built when looked at."""
     a, b = check_dice(dice)
-    states, raw = _kernel.plays(_kernel.encode(position), VARIANT_INDEX[position.variant], a, b)
+    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
     return LegalPlays(position, (a, b), states, raw)
 
 
 def count_plays(position: Position, dice: Sequence[int]) -> int:
     """The number of legal plays, without building their positions."""
     a, b = check_dice(dice)
-    return _kernel.count(_kernel.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return _active.count(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
 
 
 def single_moves(position: Position, die: int) -> tuple[Play, ...]:
@@ -164,7 +191,7 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
     check_dice([die, die])
     to_position = decoder(position)
     return tuple(Play((MOVES[move],), to_position(state))
-                 for state, move in _kernel.steps(encode(position), VARIANT_INDEX[position.variant], die))
+                 for state, move in _active.steps(encode(position), VARIANT_INDEX[position.variant], die))
 
 
 Walk = tuple[State, Callable[[State, int], Iterator[tuple[State, Move]]], Callable[[State], Position]]
@@ -177,7 +204,7 @@ def single_move_walk(position: Position) -> Walk:
     variant = VARIANT_INDEX[position.variant]
 
     def moves(state: State, die: int) -> Iterator[tuple[State, Move]]:
-        for new, raw in _kernel.steps(state, variant, die):
+        for new, raw in _active.steps(state, variant, die):
             yield new, MOVES[raw]
 
     return encode(position), moves, decoder(position)
@@ -190,16 +217,16 @@ def state_plays(state: State, variant: Variant, dice: Sequence[int]) -> tuple[tu
     roll; `opponent_view` turns it) and its moves, 3 bytes a move (`moves_of` makes them
     `Move`s). In the order `legal_plays` lists them."""
     a, b = check_dice(dice)
-    return _kernel.plays(state, VARIANT_INDEX[variant], a, b)
+    return _active.plays(state, VARIANT_INDEX[variant], a, b)
 
 
 def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
     """How many legal plays from `state`."""
     a, b = check_dice(dice)
-    return _kernel.count(state, VARIANT_INDEX[variant], a, b)
+    return _active.count(state, VARIANT_INDEX[variant], a, b)
 
 
 def state_steps(state: State, variant: Variant, die: int) -> tuple[tuple[State, bytes], ...]:
     """Each legal single move of `die` from `state`, judged alone: the new state and the raw
     move (`MOVES[raw]` is its `Move`)."""
-    return _kernel.steps(state, VARIANT_INDEX[variant], die)
+    return _active.steps(state, VARIANT_INDEX[variant], die)

@@ -503,8 +503,12 @@ static int parse(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const
         PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, want, nargs);
         return -1;
     }
-    if (!PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) != SIZE) {
-        PyErr_Format(PyExc_ValueError, "%s(): a state is %d bytes", name, SIZE);
+    if (!PyBytes_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "%s(): a state is bytes, got %.100s", name, Py_TYPE(args[0])->tp_name);
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(args[0]) != SIZE) {
+        PyErr_Format(PyExc_ValueError, "%s(): a state is %d bytes, got %zd", name, SIZE, PyBytes_GET_SIZE(args[0]));
         return -1;
     }
     *state = (const unsigned char *)PyBytes_AS_STRING(args[0]);
