@@ -30,7 +30,8 @@ from typing import TypeVar
 
 from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
 from game.errors import ZoneError
-from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State, points_decoder
+from game.movegen import points_decoder
+from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State
 from game.position import Position
 
 POINTS = range(1, 25)

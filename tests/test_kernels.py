@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from room_fixtures import IN_CI, require
 from strategies import dice, positions
 
-from game.board import Color, Variant
+from game.board import Variant
 from game.errors import KernelError
 from game.movegen import (
     ENV,
@@ -39,9 +39,11 @@ from game.movegen import (
 )
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
-from game.selfplay import random_positions
+from game.selfplay import many_stacks, random_positions
 
 ROOT = Path(__file__).resolve().parent.parent
+STACKS = tuple(str(code) for code in range(64))
+BOARD_ORDER = bytes(range(1, 25))
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 HINT = "a C compiler and Python's headers, then pip install -e . (setup.py builds game/movegen/_kernel.c)"
 
@@ -55,7 +57,7 @@ def compiled() -> Iterator[Any]:
 
 
 def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> None:
-    """Both kernels: the same state, plays (states and moves, in order), count and single moves."""
+    """Both kernels: the same state, plays (states and moves, in order), count, single moves and gathers."""
     state = pure.encode(position)
     variant = VARIANT_INDEX[position.variant]
     where = f"{position!r} dice {roll}"
@@ -65,6 +67,9 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
     assert compiled.count(state, variant, *roll) == pure.count(state, variant, *roll) == len(plays[0]), where
     for die in set(roll):
         assert compiled.steps(state, variant, die) == pure.steps(state, variant, die), f"{where} die {die}"
+    for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
+        for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
+            assert compiled.gather(result, STACKS, order) == pure.gather(result, STACKS, order), where
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -84,23 +89,12 @@ def test_kernels_agree_on_arbitrary_positions(compiled: Any, position: Position,
     assert_same(position, roll, compiled)
 
 
-def spread(variant: Variant) -> Position:
-    """White with one to three checkers on each of its points 13-24 (many stacks), Black at home."""
-    points = [""] * 24
-    for own, n in zip(range(24, 12, -1), [3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], strict=True):
-        points[own - 1] = "w" * n  # White's own point = board point
-    black = [p for p in range(1, 25) if not points[p - 1] and (p <= 6 if variant is not Variant.RUNGAMMON else True)]
-    for i in range(15):
-        points[black[i % len(black)] - 1] += "b"
-    return Position(variant, Color.WHITE, tuple(points))
-
-
 @pytest.mark.parametrize("variant", list(Variant))
 def test_kernels_agree_on_the_heaviest_rolls(variant: Variant, compiled: Any) -> None:
-    for position in (Position.initial(variant), spread(variant)):
+    for position in (Position.initial(variant), many_stacks(variant)):
         for roll in ROLLS:
             assert_same(position, roll, compiled)
-    assert max(len(spread(variant).legal_plays(roll)) for roll in ROLLS) > 100
+    assert max(len(many_stacks(variant).legal_plays(roll)) for roll in ROLLS) > 100
 
 
 def test_the_compiled_kernel_is_in_use_where_it_was_built() -> None:
@@ -169,6 +163,10 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         (lambda: compiled.encode("not a position"), AttributeError),
         (lambda: compiled.encode(object.__new__(Position)), AttributeError),
         (lambda: compiled.configure(b"", b"", b"", b"", b"", b"", b"", b"", (), (), b""), ValueError),
+        (lambda: compiled.gather(start, STACKS[:10], BOARD_ORDER), IndexError),
+        (lambda: compiled.gather(start, STACKS, b"\x1c"), IndexError),
+        (lambda: compiled.gather(start, list(STACKS), BOARD_ORDER), TypeError),
+        (lambda: compiled.gather(start, STACKS), TypeError),
     ]
     for call, error in calls:
         with pytest.raises(error):

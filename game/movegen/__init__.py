@@ -32,20 +32,21 @@ import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from game.board import Variant
 from game.errors import DiceError, KernelError
 from game.movegen import pure
+from game.movegen import state as _state
 from game.movegen.legal import MOVES, LegalPlays, moves_of
-from game.movegen.state import VARIANT_INDEX, State, decode, decoder, encode, opponent_view
+from game.movegen.state import VARIANT_INDEX, State, opponent_view
 from game.plays import Move, Play
 from game.position import Position
 
 __all__ = [
-    "ENV", "MOVES", "LegalPlays", "State", "check_dice", "count_plays", "decode", "describe_kernel", "encode",
-    "kernel", "legal_plays", "moves_of", "opponent_view", "single_move_walk", "single_moves", "state_count",
-    "state_plays", "state_steps", "use_kernel",
+    "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "count_plays", "decode", "decoder",
+    "describe_kernel", "encode", "kernel", "legal_plays", "moves_of", "opponent_view", "points_decoder",
+    "single_move_walk", "single_moves", "state_count", "state_plays", "state_steps", "use_kernel",
 ]
 
 ENV = "SMARTGAMMON_KERNEL"
@@ -67,6 +68,9 @@ class Kernel(Protocol):
 
     def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
         """Each legal single move of one die: the new state and the move."""
+
+    def gather(self, state: bytes, table: tuple[Any, ...], order: bytes, /) -> tuple[Any, ...]:
+        """table[state[i]] for each i of order."""
 
 
 def _load_compiled() -> tuple[Kernel | None, str]:
@@ -102,6 +106,9 @@ class _Refused:
         raise KernelError(self.reason)
 
     def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+        raise KernelError(self.reason)
+
+    def gather(self, state: bytes, table: tuple[Any, ...], order: bytes, /) -> tuple[Any, ...]:
         raise KernelError(self.reason)
 
 
@@ -177,7 +184,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     """Every legal play, one per distinct resulting position (empty when none), built when looked at."""
     a, b = check_dice(dice)
     states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
-    return LegalPlays(position, (a, b), states, raw)
+    return LegalPlays(position, (a, b), states, raw, _active.gather)
 
 
 def count_plays(position: Position, dice: Sequence[int]) -> int:
@@ -208,6 +215,30 @@ def single_move_walk(position: Position) -> Walk:
             yield new, MOVES[raw]
 
     return encode(position), moves, decoder(position)
+
+
+def encode(position: Position) -> State:
+    """The position as a state, from the side of the player on roll."""
+    return _active.encode(position)
+
+
+def decoder(template: Position) -> Callable[[State], Position]:
+    """Turns states into positions with the template's variant and turn (set up once per roll)."""
+    return _state.decoder(template, _active.gather)
+
+
+def decode(state: State, template: Position) -> Position:
+    """The position a state stands for, with the template's variant and turn."""
+    return _state.decoder(template, _active.gather)(state)
+
+
+T = TypeVar("T")
+
+
+def points_decoder(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
+    """Turns states into what `zone` makes of each stack of `Position.points` (24, board point
+    order) for the template's variant and turn, without building positions."""
+    return _state.points_decoder(template, zone, _active.gather)
 
 
 # -- states, for searching without objects ----------------------------------------------

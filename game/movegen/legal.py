@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import overload
 
-from game.movegen.state import State, decoder, encode
+from game.movegen.state import Gather, State, decoder, encode
 from game.plays import Move, Play
 from game.position import Position
 
@@ -40,15 +40,16 @@ class LegalPlays(Sequence[Play]):
         (16, True, 28)
     """
 
-    __slots__ = ("position", "dice", "states", "raw_moves", "_built", "_to_position", "_index")
+    __slots__ = ("position", "dice", "states", "raw_moves", "_gather", "_built", "_to_position", "_index")
 
     def __init__(self, position: Position, dice: tuple[int, int], states: tuple[State, ...],
-                 raw_moves: tuple[bytes, ...]) -> None:
+                 raw_moves: tuple[bytes, ...], gather: Gather) -> None:
         self.position = position
         """The position the plays are made from."""
         self.dice = dice
         self.states = states
         self.raw_moves = raw_moves
+        self._gather = gather  # the kernel's, for decoding states
         self._built: list[Play | None] | None = None
         self._to_position: Callable[[State], Position] | None = None
         self._index: dict[State, int] | None = None
@@ -87,7 +88,14 @@ class LegalPlays(Sequence[Play]):
         return play
 
     def __iter__(self) -> Iterator[Play]:
-        return map(self._play, range(len(self.states)))
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self.states)
+        to_position = self._decoder()
+        for i, play in enumerate(built):
+            if play is None:
+                play = built[i] = Play(moves_of(self.raw_moves[i]), to_position(self.states[i]))
+            yield play
 
     def __contains__(self, play: object) -> bool:
         if not isinstance(play, Play):
@@ -97,9 +105,12 @@ class LegalPlays(Sequence[Play]):
 
     def to_position(self, state: State) -> Position:
         """The position a state of these plays stands for (the mover still on roll)."""
+        return self._decoder()(state)
+
+    def _decoder(self) -> Callable[[State], Position]:
         if self._to_position is None:
-            self._to_position = decoder(self.position)
-        return self._to_position(state)
+            self._to_position = decoder(self.position, self._gather)
+        return self._to_position
 
     def index_of(self, state: State) -> int | None:
         """Which play leads to `state`, None when none does."""

@@ -15,16 +15,19 @@ The kernel interface, the same in both kernels (variant: 0 Backgammon, 1 Catchga
                                                         its moves, in the order found
     count(state, variant, d1, d2) -> int               how many legal plays
     steps(state, variant, die) -> ((state, move), ...) each legal single move of one die
+    gather(state, table, order) -> tuple               table[state[i]] for each i of order
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from operator import itemgetter
+from typing import Any
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, THEIRS, TRAPPED, TRAPPING, State, encode
 
-__all__ = ["configure_args", "count", "encode", "plays", "steps"]
+__all__ = ["configure_args", "count", "encode", "gather", "plays", "steps"]
 RawMove = bytes
 """One move, 3 bytes: source (25 = bar), target (0 = off), 1 for a hit or a trap, else 0."""
 Found = dict[State, bytes]  # resulting state -> the moves that made it, in the order found
@@ -236,6 +239,17 @@ def steps(state: State, variant: int, die: int) -> tuple[tuple[State, RawMove], 
     """Each legal single move of `die`, judged alone: the new state and the move."""
     return tuple(STEPS[variant](state, die))
 
+
+
+_GETTERS: dict[bytes, Callable[[State], Any]] = {}
+
+
+def gather(state: State, table: tuple[Any, ...], order: bytes) -> tuple[Any, ...]:
+    """table[state[i]] for each i of `order`: a position's stacks, or what sensors see of them."""
+    getter = _GETTERS.get(order)
+    if getter is None:
+        getter = _GETTERS[order] = itemgetter(*order) if len(order) > 1 else lambda s: (s[order[0]],)
+    return tuple(map(table.__getitem__, getter(state)))
 
 
 def configure_args() -> tuple[object, ...]:

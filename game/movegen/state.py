@@ -10,8 +10,8 @@ states, so a state is a key for a resulting position.
     >>> from game import Position
     >>> start = Position.initial()
     >>> state = encode(start)
-    >>> [state[p] for p in (24, 13, 8, 6, 1)], decode(state, start) == start  # 2 of theirs on my 1: 16 + 2
-    ([2, 5, 3, 5, 18], True)
+    >>> [state[p] for p in (24, 13, 8, 6, 1)]  # 2 of theirs on my 1: 16 + 2
+    [2, 5, 3, 5, 18]
     >>> opponent_view(state, start.variant) == encode(start.pass_turn())
     True
 """
@@ -52,9 +52,8 @@ def _getter(indexes: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]
     return itemgetter(*indexes)
 
 
-# Board points (index 0 = board point 1) taken from the mover's own points 1-24, and back.
+# Board points (index 0 = board point 1) taken from the mover's own points 1-24.
 _OWN_ORDER = {key: _getter([table[p] - 1 for p in range(1, 25)]) for key, table in OWN_TO_BOARD.items()}
-_BOARD_ORDER = {key: _getter([BOARD_TO_OWN[key][b] for b in range(1, 25)]) for key in OWN_TO_BOARD}
 
 
 def encode(position: Position) -> State:
@@ -65,20 +64,26 @@ def encode(position: Position) -> State:
     return bytes((position.off[me], *map(code, stacks), position.bar[me], position.bar[1 - me], position.off[1 - me]))
 
 
-def points_decoder(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
+Gather = Callable[[State, tuple[Any, ...], bytes], tuple[Any, ...]]
+"""A kernel's `gather(state, table, order)`: table[state[i]] for each i of order."""
+# The state's bytes of board points 1-24, for each variant and mover.
+_BOARD_BYTES = {key: bytes(BOARD_TO_OWN[key][b] for b in range(1, 25)) for key in OWN_TO_BOARD}
+
+
+def points_decoder(template: Position, zone: Callable[[str], T], gather: Gather) -> Callable[[State], tuple[T, ...]]:
     """Turns states into what `zone` makes of each stack of `Position.points` (24, board point
     order) for the template's variant and turn, without building positions."""
-    table = tuple(map(zone, _STACKS["w", "b"] if template.turn is Color.WHITE else _STACKS["b", "w"])).__getitem__
-    board_order = _BOARD_ORDER[template.variant, template.turn]
-    return lambda state: tuple(map(table, board_order(state)))
+    table = tuple(map(zone, _STACKS["w", "b"] if template.turn is Color.WHITE else _STACKS["b", "w"]))
+    order = _BOARD_BYTES[template.variant, template.turn]
+    return lambda state: gather(state, table, order)
 
 
-def decoder(template: Position) -> Callable[[State], Position]:
+def decoder(template: Position, gather: Gather) -> Callable[[State], Position]:
     """Turns states into positions with the template's variant and turn (set up once per roll)."""
     variant, turn = template.variant, template.turn
     white_moves = turn is Color.WHITE
-    stacks = (_STACKS["w", "b"] if white_moves else _STACKS["b", "w"]).__getitem__
-    board_order = _BOARD_ORDER[variant, turn]
+    stacks = _STACKS["w", "b"] if white_moves else _STACKS["b", "w"]
+    order = _BOARD_BYTES[variant, turn]
     new, setattr_ = object.__new__, object.__setattr__
 
     def to_position(state: State) -> Position:
@@ -87,17 +92,12 @@ def decoder(template: Position) -> Callable[[State], Position]:
         pos = new(Position)
         setattr_(pos, "variant", variant)
         setattr_(pos, "turn", turn)
-        setattr_(pos, "points", tuple(map(stacks, board_order(state))))
+        setattr_(pos, "points", gather(state, stacks, order))
         setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
         setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
         return pos
 
     return to_position
-
-
-def decode(state: State, template: Position) -> Position:
-    """The position a state stands for, with the template's variant and turn."""
-    return decoder(template)(state)
 
 
 # A state's bytes seen from the other side: the trays and bars change places, my own point q
