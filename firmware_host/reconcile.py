@@ -228,7 +228,7 @@ class TurnReconciler:
         node = self._ways.first(key)
         if node is not None:
             moves = self._ways.way(node)
-            return Partial(moves, node[1][:self._most - len(moves)], self._ways.board(node))
+            return Partial(moves, self._ways.dice_left(node)[:self._most - len(moves)], self._ways.board(node))
         explanation = self._illegal(view, key)
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 

@@ -16,21 +16,23 @@ from functools import cache
 
 from game.board import OWN_TO_BOARD, Variant
 from game.explain import DieMove
-from game.movegen import MOVES, LegalPlays, State, encode, state_steps
-from game.movegen.state import THEIR_BAR
+from game.movegen import MOVES, LegalPlays, State, encode, kernel_steps
+from game.movegen.state import THEIR_BAR, VARIANT_INDEX
 from game.position import Position
 from game.zones import BAR_ZONE, Capability, Layout, View, state_layouts, state_views
 
 Key = tuple[object, ...]
 """What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
-Dice = tuple[int, ...]
 HalfBoard = tuple[bool, State, int]
 """A hit half done, no position: (hitter down on the blot, else the blot on the bar first; the
 state after the hit, else before it; the layout index of the hit point)."""
-StateNode = tuple[State, Dice]  # a board on the way as the engine's state, and the dice not yet used
-HalfNode = tuple[HalfBoard, Dice]
+StateNode = bytes
+"""A board on the way: the engine's state, then the dice not yet used, a byte each (bytes keep
+their hash: the walk looks nodes up thousands of times)."""
+HalfNode = tuple[HalfBoard, bytes]  # a hit half done, and the dice not yet used
 Node = StateNode | HalfNode
 Moves = dict[StateNode, list[tuple[bytes, int, StateNode]]]  # each node's single moves: raw move, die, child
+SIZE = 28  # bytes of a state
 
 
 class _Colours(dict[str, tuple[int, int]]):
@@ -79,37 +81,37 @@ class Ways:
         self.capability = capability
         self._layout_of = state_layouts(position)
         high, low = sorted(dice, reverse=True)
-        self.root: StateNode = (encode(position), (high,) * 4 if high == low else (high, low))
+        self.root: StateNode = encode(position) + bytes((high,) * 4 if high == low else (high, low))
         self.results = frozenset(plays.states)
         me, them = position.turn, position.turn.opponent
         self._hit_point = OWN_TO_BOARD[position.variant, me]  # board point of the mover's own point
         self._their_bar, self._their = BAR_ZONE[them] - 1, them.char
         self._mixed = them.char + me.char  # the hitter down on the blot
-        moves, levels = self._walk(plays.dice_played)
-        good = self._good(moves, levels)
+        self._first: dict[Node, tuple[Node, bytes, int] | tuple[Node, None, int]] = {}
+        """The first edge into each board in the order of the walk, parents before children (its
+        parent, raw move or None for the blot going to the bar, die): the first way's last step."""
+        self._moves, levels = self._walk(plays.dice_played)
+        self._good = self._leading(levels)
         self._boards: dict[State, Layout] = {}
         key_of = state_views(position, _zone_key(capability))
-        self._state_keys = {state: key_of(state) for state in {node[0] for node in good}}
+        self._state_keys = {state: key_of(state) for state in {node[:SIZE] for node in self._good}}
         self._half_keys: dict[HalfBoard, Key] = {}
-        self._next: dict[Node, list[tuple[DieMove | None, Node]]] = {}
-        """The boards that can follow each board on the way (each parent linked before its children)."""
+        self._half_edges: list[tuple[Node, Node, Node]] = []  # parent, half-done board, child
         self._partial: dict[Key, list[Node]] = {}
-        """The boards on the way that have a board after them, by key, in the order linked."""
-        self._first: dict[Node, tuple[Node, DieMove | None]] = {}
-        """The first edge into each board, in the order linked: the first way's last step."""
-        self._link_all(moves, good)
+        """The boards on the way that have a board after them, by key, in the order walked."""
+        self._index()
+        self._next: dict[Node, list[Node]] | None = None  # the boards after each, made when first asked
 
     # -- what the reconciler asks ------------------------------------------------
 
     def board(self, node: Node | State) -> Layout:
         """The board of a node or a state."""
         if isinstance(node, bytes):
-            board = self._boards.get(node)
+            state = node[:SIZE]
+            board = self._boards.get(state)
             if board is None:
-                board = self._boards[node] = self._layout_of(node)
+                board = self._boards[state] = self._layout_of(state)
             return board
-        if isinstance(node[0], bytes):
-            return self.board(node[0])
         down, state, point = node[0]
         stacks = list(self.board(state))
         bar = self._their_bar
@@ -122,8 +124,11 @@ class Ways:
 
     def key(self, node: Node) -> Key:
         """What the sensors tell of a node's board."""
-        board = node[0]
-        return self._state_keys[board] if isinstance(board, bytes) else self._half_keys[board]
+        return self._state_keys[node[:SIZE]] if isinstance(node, bytes) else self._half_keys[node[0]]
+
+    def dice_left(self, node: Node) -> tuple[int, ...]:
+        """The dice not yet played at a node, largest first."""
+        return tuple(node[SIZE:] if isinstance(node, bytes) else node[1])
 
     def first(self, key: Key) -> Node | None:
         """The first board on the way (not the start, not a result) that looks like `key`."""
@@ -134,23 +139,24 @@ class Ways:
         """The dice moves of the first way to a node."""
         steps: list[DieMove] = []
         while node != self.root:
-            node, step = self._first[node]
-            if step is not None:
-                steps.append(step)
+            node, raw, die = self._first[node]
+            if raw is not None:
+                steps.append(DieMove(MOVES[raw], die))
         return tuple(reversed(steps))
 
     def passes(self, result: State, seen: Sequence[Key]) -> bool:
         """Some way to `result` shows the `seen` boards in this order (others between); keys
         that look like no board on the way are left out of `seen`."""
         seen = [key for key in seen if key in self._partial]
+        after = self._after()
 
         @cache
         def walk(node: Node, matched: int) -> bool:
             if matched < len(seen) and self.key(node) == seen[matched]:
                 matched += 1
-            if node[0] in self.results and node not in self._next:
-                return matched == len(seen) and node[0] == result
-            return any(walk(child, matched) for _, child in self._next.get(node, ()))
+            if node not in after:
+                return isinstance(node, bytes) and matched == len(seen) and node[:SIZE] == result
+            return any(walk(child, matched) for child in after[node])
 
         return walk(self.root, 0)
 
@@ -158,78 +164,71 @@ class Ways:
 
     def _walk(self, most: int) -> tuple[Moves, list[dict[StateNode, None]]]:
         """Every single move of the dice left, `most` deep, from the start: each node's moves and
-        the nodes of each depth."""
-        variant = self.position.variant
+        the nodes of each depth; the first edge into each node."""
+        variant = VARIANT_INDEX[self.position.variant]
+        steps = kernel_steps()
+        first = self._first
         levels: list[dict[StateNode, None]] = [{self.root: None}]
         moves: Moves = {}
-        rests: dict[tuple[Dice, int], Dice] = {}
+        rests: dict[tuple[bytes, int], bytes] = {}
         for _ in range(most):
             level: dict[StateNode, None] = {}
             for node in levels[-1]:
-                state, left = node
+                state, left = node[:SIZE], node[SIZE:]
                 out = moves[node] = []
                 for die in dict.fromkeys(left):
                     rest = rests.get((left, die))
                     if rest is None:
-                        rest = rests[left, die] = _without(left, die)
-                    for new, raw in state_steps(state, variant, die):
-                        child = (new, rest)
+                        rest = rests[left, die] = left.replace(bytes((die,)), b"", 1)
+                    for new, raw in steps(state, variant, die):
+                        child = new + rest
                         out.append((raw, die, child))
-                        level[child] = None
+                        if child not in level:
+                            level[child] = None
+                            first[child] = (node, raw, die)
             levels.append(level)
         return moves, levels
 
-    def _good(self, moves: Moves, levels: list[dict[StateNode, None]]) -> set[StateNode]:
-        """The nodes some way leads on from to a legal play's result."""
-        good = {node for node in levels[-1] if node[0] in self.results} if len(levels) > 1 else set()
+    def _leading(self, levels: list[dict[StateNode, None]]) -> set[StateNode]:
+        """The nodes some way leads on from to a legal play's result (the parent that first
+        reached a node then leads on too: its first edge is a way's)."""
+        moves = self._moves
+        good = {node for node in levels[-1] if node[:SIZE] in self.results} if len(levels) > 1 else set()
         for level in reversed(levels[:-1]):
             good.update(node for node in level if any(child in good for _, _, child in moves[node]))
         return good
 
-    def _link_all(self, moves: Moves, good: set[StateNode]) -> None:
-        """Links the good nodes in the order walked. Each node's first way ends with the first
-        edge made into it: edges are made in the order of `_next`, parents before children."""
-        die_moves: dict[tuple[bytes, int], DieMove] = {}
+    def _index(self) -> None:
+        """The boards on the way by key, in the order walked; in Backgammon the half-done hits
+        of the ways' hitting moves, each after the board it leaves."""
+        good, partial, state_keys = self._good, self._partial, self._state_keys
         hits = self.position.variant is Variant.BACKGAMMON
-        first, partial, state_keys = self._first, self._partial, self._state_keys
-        for node, out in moves.items():
+        for node, out in self._moves.items():
             if node not in good:
                 continue
             if node != self.root:
-                partial.setdefault(state_keys[node[0]], []).append(node)
-            edges = self._next[node] = []
-            for raw, die, child in out:
-                if child not in good:
-                    continue
-                die_move = die_moves.get((raw, die))
-                if die_move is None:
-                    die_move = die_moves[raw, die] = DieMove(MOVES[raw], die)
-                edges.append((die_move, child))
-                if child not in first:
-                    first[child] = (node, die_move)
-                if hits and raw[2]:
-                    self._half_done(node, die_move, child)
+                partial.setdefault(state_keys[node[:SIZE]], []).append(node)
+            if hits:
+                for raw, die, child in out:
+                    if raw[2] and child in good:
+                        self._half_done(node, raw, die, child)
 
-    def _half_done(self, parent: StateNode, move: DieMove, child: StateNode) -> None:
+    def _half_done(self, parent: StateNode, raw: bytes, die: int, child: StateNode) -> None:
         """The boards between parent and child when the move hits: the hitter down on the blot,
         or the blot on the bar first. Their keys are the child's or the parent's with the hit
         point and the bar changed."""
-        point = self._hit_point[move.move.target] - 1
-        edges = self._next[parent]
-        for down, before, after, dice in ((True, move, None, child[1]), (False, None, move, parent[1])):
-            state = child[0] if down else parent[0]
-            half: HalfBoard = (down, state, point)
-            node = (half, dice)
-            edges.append((before, node))
-            if node in self._first:
-                self._next[node].append((after, child))
+        point = self._hit_point[raw[1]] - 1
+        for down, node in ((True, child), (False, parent)):
+            half: HalfBoard = (down, node[:SIZE], point)
+            half_node = (half, node[SIZE:])
+            self._half_edges.append((parent, half_node, child))
+            if half_node in self._first:
                 continue
-            self._first[node] = (parent, before)
-            self._next[node] = [(after, child)]
+            self._first[half_node] = (parent, raw, die) if down else (parent, None, die)
             key = self._half_keys.get(half)
             if key is None:
                 key = self._half_keys[half] = self._half_key(half)
-            self._partial.setdefault(key, []).append(node)
+            self._partial.setdefault(key, []).append(half_node)
 
     def _half_key(self, half: HalfBoard) -> Key:
         down, state, point = half
@@ -239,8 +238,13 @@ class Ways:
                                                      self.capability)
         return tuple(key)
 
-
-def _without(dice: Dice, die: int) -> Dice:
-    rest = list(dice)
-    rest.remove(die)
-    return tuple(rest)
+    def _after(self) -> dict[Node, list[Node]]:
+        """The boards that can follow each board on the way; made when first asked."""
+        if self._next is None:
+            good = self._good
+            self._next = {node: [child for _, _, child in out if child in good]
+                          for node, out in self._moves.items() if node in good}
+            for parent, half, child in self._half_edges:
+                self._next[parent].append(half)
+                self._next.setdefault(half, []).append(child)
+        return self._next

@@ -30,8 +30,8 @@ from typing import TypeVar
 
 from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
 from game.errors import ZoneError
-from game.movegen import points_decoder
-from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State
+from game.movegen import kernel_gather
+from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State, board_order, stack_table
 from game.position import Position
 
 POINTS = range(1, 25)
@@ -58,12 +58,15 @@ def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State
     """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
     what `zone` makes of each stack of the `layout` of the position each stands for, without
     building the position (`str` gives the layout, `len` the counts)."""
-    points = points_decoder(template, zone)
+    points = tuple(map(zone, stack_table(template.turn)))
     white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
     black = tuple(zone("b" * n) for n in range(CHECKERS + 1))
-    if template.turn is Color.WHITE:
-        return lambda s: (*points(s), white[s[MY_BAR]], black[s[THEIR_BAR]], white[s[MY_OFF]], black[s[THEIR_OFF]])
-    return lambda s: (*points(s), white[s[THEIR_BAR]], black[s[MY_BAR]], white[s[THEIR_OFF]], black[s[MY_OFF]])
+    trays = (MY_BAR, THEIR_BAR, MY_OFF, THEIR_OFF) if template.turn is Color.WHITE else \
+        (THEIR_BAR, MY_BAR, THEIR_OFF, MY_OFF)  # zones 25-28: White's bar, Black's bar, White's tray, Black's
+    order = board_order(template.variant, template.turn) + bytes(trays)
+    tables = (points,) * 24 + (white, black, white, black)
+    gather = kernel_gather()
+    return lambda state: gather(state, tables, order)
 
 
 def state_layouts(template: Position) -> Callable[[State], Layout]:

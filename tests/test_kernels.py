@@ -69,7 +69,8 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
         assert compiled.steps(state, variant, die) == pure.steps(state, variant, die), f"{where} die {die}"
     for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
         for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
-            assert compiled.gather(result, STACKS, order) == pure.gather(result, STACKS, order), where
+            tables = (STACKS, tuple(reversed(STACKS))) * (len(order) // 2)
+            assert compiled.gather(result, tables, order) == pure.gather(result, tables, order), where
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -163,10 +164,12 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         (lambda: compiled.encode("not a position"), AttributeError),
         (lambda: compiled.encode(object.__new__(Position)), AttributeError),
         (lambda: compiled.configure(b"", b"", b"", b"", b"", b"", b"", b"", (), (), b""), ValueError),
-        (lambda: compiled.gather(start, STACKS[:10], BOARD_ORDER), IndexError),
-        (lambda: compiled.gather(start, STACKS, b"\x1c"), IndexError),
-        (lambda: compiled.gather(start, list(STACKS), BOARD_ORDER), TypeError),
-        (lambda: compiled.gather(start, STACKS), TypeError),
+        (lambda: compiled.gather(start, (STACKS[:10],) * 24, BOARD_ORDER), IndexError),
+        (lambda: compiled.gather(start, (STACKS,), b"\x1c"), IndexError),
+        (lambda: compiled.gather(start, (STACKS,) * 23 + (list(STACKS),), BOARD_ORDER), IndexError),
+        (lambda: compiled.gather(start, (STACKS,) * 23, BOARD_ORDER), TypeError),
+        (lambda: compiled.gather(start, list((STACKS,) * 24), BOARD_ORDER), TypeError),
+        (lambda: compiled.gather(start, (STACKS,) * 24), TypeError),
     ]
     for call, error in calls:
         with pytest.raises(error):

@@ -32,7 +32,7 @@ import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, cast
 
 from game.board import Variant
 from game.errors import DiceError, KernelError
@@ -45,7 +45,7 @@ from game.position import Position
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "count_plays", "decode", "decoder",
-    "describe_kernel", "encode", "kernel", "legal_plays", "moves_of", "opponent_view", "points_decoder",
+    "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "moves_of", "opponent_view",
     "single_move_walk", "single_moves", "state_count", "state_plays", "state_steps", "use_kernel",
 ]
 
@@ -69,8 +69,8 @@ class Kernel(Protocol):
     def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
         """Each legal single move of one die: the new state and the move."""
 
-    def gather(self, state: bytes, table: tuple[Any, ...], order: bytes, /) -> tuple[Any, ...]:
-        """table[state[i]] for each i of order."""
+    def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
+        """tables[k][state[order[k]]] for each k."""
 
 
 def _load_compiled() -> tuple[Kernel | None, str]:
@@ -108,7 +108,7 @@ class _Refused:
     def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
         raise KernelError(self.reason)
 
-    def gather(self, state: bytes, table: tuple[Any, ...], order: bytes, /) -> tuple[Any, ...]:
+    def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
         raise KernelError(self.reason)
 
 
@@ -232,13 +232,10 @@ def decode(state: State, template: Position) -> Position:
     return _state.decoder(template, _active.gather)(state)
 
 
-T = TypeVar("T")
-
-
-def points_decoder(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
-    """Turns states into what `zone` makes of each stack of `Position.points` (24, board point
-    order) for the template's variant and turn, without building positions."""
-    return _state.points_decoder(template, zone, _active.gather)
+def kernel_gather() -> _state.Gather:
+    """The kernel in use's `gather(state, tables, order)`: tables[k][state[order[k]]] for each
+    k, for turning many states into what they stand for (`game.zones.state_views`)."""
+    return _active.gather
 
 
 # -- states, for searching without objects ----------------------------------------------
@@ -255,6 +252,12 @@ def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
     """How many legal plays from `state`."""
     a, b = check_dice(dice)
     return _active.count(state, VARIANT_INDEX[variant], a, b)
+
+
+def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:
+    """The kernel in use's `steps(state, variant_index, die)`, for a walk of thousands of single
+    moves (`state_steps` without the look-up of the variant's index on each call)."""
+    return _active.steps
 
 
 def state_steps(state: State, variant: Variant, die: int) -> tuple[tuple[State, bytes], ...]:

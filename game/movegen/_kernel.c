@@ -23,7 +23,7 @@
  *   plays(state, variant, d1, d2) -> (states, moves)    tuples of bytes, one item a play
  *   count(state, variant, d1, d2) -> int
  *   steps(state, variant, die) -> ((state, move), ...)
- *   gather(state, table, order) -> tuple              table[state[i]] for each i of order: a
+ *   gather(state, tables, order) -> tuple             tables[k][state[order[k]]] for each k: a
  *                                                       position's stacks, or what sensors see
  */
 #define PY_SSIZE_T_CLEAN
@@ -621,24 +621,26 @@ static PyObject *kernel_steps(PyObject *Py_UNUSED(module), PyObject *const *args
 
 static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "gather(state: bytes, table: tuple, order: bytes)");
+    if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2]) ||
+        PyTuple_GET_SIZE(args[1]) != PyBytes_GET_SIZE(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "gather(state: bytes, tables: tuple of tuples, order: bytes as long)");
         return NULL;
     }
     const unsigned char *state = (const unsigned char *)PyBytes_AS_STRING(args[0]);
     const unsigned char *order = (const unsigned char *)PyBytes_AS_STRING(args[2]);
-    Py_ssize_t size = PyBytes_GET_SIZE(args[0]), entries = PyTuple_GET_SIZE(args[1]);
-    Py_ssize_t n = PyBytes_GET_SIZE(args[2]);
+    Py_ssize_t size = PyBytes_GET_SIZE(args[0]), n = PyBytes_GET_SIZE(args[2]);
     PyObject *result = PyTuple_New(n);
     if (result == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (order[i] >= size || state[order[i]] >= entries) {
-            PyErr_Format(PyExc_IndexError, "gather(): byte %d of the state, or its value, is out of range", order[i]);
+        PyObject *table = PyTuple_GET_ITEM(args[1], i);
+        if (!PyTuple_Check(table) || order[i] >= size || state[order[i]] >= PyTuple_GET_SIZE(table)) {
+            PyErr_Format(PyExc_IndexError, "gather(): entry %zd (byte %d of the state) has no table entry", i,
+                         (int)order[i]);
             Py_DECREF(result);
             return NULL;
         }
-        PyTuple_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(args[1], state[order[i]])));
+        PyTuple_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(table, state[order[i]])));
     }
     return result;
 }
@@ -693,7 +695,7 @@ static PyMethodDef methods[] = {
     {"steps", (PyCFunction)(void (*)(void))kernel_steps, METH_FASTCALL,
      "steps(state, variant, die) -> ((state, move), ...): each legal single move of one die."},
     {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
-     "gather(state, table, order) -> tuple: table[state[i]] for each i of order."},
+     "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,13 +15,13 @@ The kernel interface, the same in both kernels (variant: 0 Backgammon, 1 Catchga
                                                         its moves, in the order found
     count(state, variant, d1, d2) -> int               how many legal plays
     steps(state, variant, die) -> ((state, move), ...) each legal single move of one die
-    gather(state, table, order) -> tuple               table[state[i]] for each i of order
+    gather(state, tables, order) -> tuple              tables[k][state[order[k]]] for each k
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from operator import itemgetter
+from operator import getitem, itemgetter
 from typing import Any
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
@@ -244,12 +244,12 @@ def steps(state: State, variant: int, die: int) -> tuple[tuple[State, RawMove], 
 _GETTERS: dict[bytes, Callable[[State], Any]] = {}
 
 
-def gather(state: State, table: tuple[Any, ...], order: bytes) -> tuple[Any, ...]:
-    """table[state[i]] for each i of `order`: a position's stacks, or what sensors see of them."""
+def gather(state: State, tables: tuple[tuple[Any, ...], ...], order: bytes) -> tuple[Any, ...]:
+    """tables[k][state[order[k]]] for each k: a position's stacks, or what sensors see of them."""
     getter = _GETTERS.get(order)
     if getter is None:
         getter = _GETTERS[order] = itemgetter(*order) if len(order) > 1 else lambda s: (s[order[0]],)
-    return tuple(map(table.__getitem__, getter(state)))
+    return tuple(map(getitem, tables, getter(state)))
 
 
 def configure_args() -> tuple[object, ...]:

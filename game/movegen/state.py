@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any
 
 from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
 from game.position import Position
 
 State = bytes
-T = TypeVar("T")
 MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF = 0, 25, 26, 27
 THEIRS, TRAPPING, TRAPPED = 16, 32, 48
 VARIANT_INDEX = {variant: index for index, variant in enumerate(Variant)}
@@ -64,26 +63,27 @@ def encode(position: Position) -> State:
     return bytes((position.off[me], *map(code, stacks), position.bar[me], position.bar[1 - me], position.off[1 - me]))
 
 
-Gather = Callable[[State, tuple[Any, ...], bytes], tuple[Any, ...]]
-"""A kernel's `gather(state, table, order)`: table[state[i]] for each i of order."""
-# The state's bytes of board points 1-24, for each variant and mover.
+Gather = Callable[[State, tuple[tuple[Any, ...], ...], bytes], tuple[Any, ...]]
+"""A kernel's `gather(state, tables, order)`: tables[k][state[order[k]]] for each k."""
 _BOARD_BYTES = {key: bytes(BOARD_TO_OWN[key][b] for b in range(1, 25)) for key in OWN_TO_BOARD}
 
 
-def points_decoder(template: Position, zone: Callable[[str], T], gather: Gather) -> Callable[[State], tuple[T, ...]]:
-    """Turns states into what `zone` makes of each stack of `Position.points` (24, board point
-    order) for the template's variant and turn, without building positions."""
-    table = tuple(map(zone, _STACKS["w", "b"] if template.turn is Color.WHITE else _STACKS["b", "w"]))
-    order = _BOARD_BYTES[template.variant, template.turn]
-    return lambda state: gather(state, table, order)
+def stack_table(turn: Color) -> tuple[str, ...]:
+    """The stack (bottom to top, "w"/"b") of each point code, for `turn` on roll."""
+    return _STACKS["w", "b"] if turn is Color.WHITE else _STACKS["b", "w"]
+
+
+def board_order(variant: Variant, turn: Color) -> bytes:
+    """The state's byte of each board point 1-24, in board point order."""
+    return _BOARD_BYTES[variant, turn]
 
 
 def decoder(template: Position, gather: Gather) -> Callable[[State], Position]:
     """Turns states into positions with the template's variant and turn (set up once per roll)."""
     variant, turn = template.variant, template.turn
     white_moves = turn is Color.WHITE
-    stacks = _STACKS["w", "b"] if white_moves else _STACKS["b", "w"]
-    order = _BOARD_BYTES[variant, turn]
+    stacks = (stack_table(turn),) * 24
+    order = board_order(variant, turn)
     new, setattr_ = object.__new__, object.__setattr__
 
     def to_position(state: State) -> Position:
