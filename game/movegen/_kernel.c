@@ -10,7 +10,7 @@
  * or one lands, by variant) are the pure kernel's, handed over once by configure(): the rules
  * of a single point have one home. This file holds what the pure kernel's loops do:
  *   single_moves()  each legal move of one checker by one die;
- *   search()        every order of the dice, "as many dice as possible, the larger if only one",
+ *   search_run()    every order of the dice, "as many dice as possible, the larger if only one",
  *                   one play per resulting state, first found first;
  *   prime_allowed() the Rungammon prime rules, judged on a play's result.
  *
@@ -71,7 +71,7 @@ static void put_move(Step *step, int source, int target, int hit)
     step->move[2] = (unsigned char)hit;
 }
 
-static int any_mine(const unsigned char *s, int from, int to, const unsigned char *table)
+static int any_point(const unsigned char *s, int from, int to, const unsigned char *table)
 {
     for (int p = from; p <= to; p++)
         if (table[s[p]])
@@ -98,12 +98,12 @@ static int single_moves(const unsigned char *s, int variant, int die, Step *out)
         }
         return n;
     }
-    int home = !any_mine(s, 7, 24, HAS_MINE);
+    int home = !any_point(s, 7, 24, HAS_MINE);
     if (variant == CATCHGAMMON && home)
-        home = !any_mine(s, 1, 6, MINE_TRAPPED); /* a trapped checker keeps its owner from bearing off */
+        home = !any_point(s, 1, 6, MINE_TRAPPED); /* a trapped checker keeps its owner from bearing off */
     int start_closed = 0;
     if (variant == RUNGAMMON) { /* one checker leaves the start until one has passed the opponent's */
-        int passed = s[MY_OFF] > 0 || any_mine(s, 1, 11, HAS_MINE);
+        int passed = s[MY_OFF] > 0 || any_point(s, 1, 11, HAS_MINE);
         start_closed = !passed && FREE[s[24]] + s[MY_OFF] < CHECKERS;
     }
     int highest = 0;
