@@ -4,9 +4,9 @@ A hand makes a play one checker at a time, so the stable boards of a turn pass b
 of some order of the play's single moves; a Backgammon hit also shows half done (the hitting
 checker down with the hit one still under it, or the hit one on the bar with the hitter not yet
 moved). `Ways` lists them for the reconciler. The single moves are walked on the engine's
-compact states (`game.movegen.state_steps`); keys (what the sensors tell) are made for the
-boards on the ways that lead to a legal play, `DieMove`s for their moves, and a board
-(`Layout`) only when asked for.
+compact states (the kernel's single moves, `game.movegen.kernel_steps`); keys (what the
+sensors tell) are made for the boards on the ways that lead to a legal play, and a board
+(`Layout`) or a way's `DieMove`s only when a verdict names them.
 """
 
 from __future__ import annotations

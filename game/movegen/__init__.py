@@ -8,7 +8,7 @@ environment says `SMARTGAMMON_KERNEL=pure`. `kernel()` names the one in use (as
 `python -m game --version` does); `use_kernel` switches for a while (tests, benchmarks).
 
 For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPlays`),
-`count_plays`, `single_moves`, `single_move_walk`.
+`count_plays`, `single_moves`.
 
 For searching many positions without building objects (a bot's look-ahead): `state_plays`
 gives each legal play's resulting state and raw moves, `state_count` their number,
@@ -40,13 +40,13 @@ from game.movegen import pure
 from game.movegen import state as _state
 from game.movegen.legal import MOVES, LegalPlays, moves_of
 from game.movegen.state import VARIANT_INDEX, State, opponent_view
-from game.plays import Move, Play
+from game.plays import Play
 from game.position import Position
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "count_plays", "decode", "decoder",
     "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "moves_of", "opponent_view",
-    "single_move_walk", "single_moves", "state_count", "state_plays", "state_steps", "use_kernel",
+    "single_moves", "state_count", "state_plays", "state_steps", "use_kernel",
 ]
 
 ENV = "SMARTGAMMON_KERNEL"
@@ -199,22 +199,6 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
     to_position = decoder(position)
     return tuple(Play((MOVES[move],), to_position(state))
                  for state, move in _active.steps(encode(position), VARIANT_INDEX[position.variant], die))
-
-
-Walk = tuple[State, Callable[[State, int], Iterator[tuple[State, Move]]], Callable[[State], Position]]
-
-
-def single_move_walk(position: Position) -> Walk:
-    """For walking many single moves fast: the position as a state, a function giving each legal
-    single move of a die from a state (the new state and the Move), and one turning a state back
-    into a position."""
-    variant = VARIANT_INDEX[position.variant]
-
-    def moves(state: State, die: int) -> Iterator[tuple[State, Move]]:
-        for new, raw in _active.steps(state, variant, die):
-            yield new, MOVES[raw]
-
-    return encode(position), moves, decoder(position)
 
 
 def encode(position: Position) -> State:
