@@ -254,11 +254,11 @@ ONE_PICTURE = """
 import tempfile
 from pathlib import Path
 from game.board import Variant
-from game.zones import layout
-from game.pictures import SensedZone, draw_discrepancy
+from game.pictures import draw_discrepancy
 from game.position import Position
+from game.zones import ZoneReading, layout
 start = Position.initial(Variant.BACKGAMMON)
-sensed = {zone: SensedZone.of(stack) for zone, stack in enumerate(layout(start), 1)}
+sensed = {zone: ZoneReading.of_stack(stack) for zone, stack in enumerate(layout(start), 1)}
 with tempfile.TemporaryDirectory() as directory:
     draw_discrepancy(start, sensed, title="flag 1").save(Path(directory) / "flag.png")
 """
