@@ -58,15 +58,21 @@ def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State
     """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
     what `zone` makes of each stack of the `layout` of the position each stands for, without
     building the position (`str` gives the layout, `len` the counts)."""
-    points = tuple(map(zone, stack_table(template.turn)))
-    white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
-    black = tuple(zone("b" * n) for n in range(CHECKERS + 1))
-    trays = (MY_BAR, THEIR_BAR, MY_OFF, THEIR_OFF) if template.turn is Color.WHITE else \
-        (THEIR_BAR, MY_BAR, THEIR_OFF, MY_OFF)  # zones 25-28: White's bar, Black's bar, White's tray, Black's
-    order = board_order(template.variant, template.turn) + bytes(trays)
-    tables = (points,) * 24 + (white, black, white, black)
+    tables, order = _view_tables(template.variant, template.turn, zone)
     gather = kernel_gather()
     return lambda state: gather(state, tables, order)
+
+
+@lru_cache(maxsize=64)
+def _view_tables(variant: Variant, turn: Color, zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
+    """What `zone` makes of each point code and each count on a bar or tray, by zone, and the
+    state's byte of each zone."""
+    points = tuple(map(zone, stack_table(turn)))
+    white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
+    black = tuple(zone("b" * n) for n in range(CHECKERS + 1))
+    trays = (MY_BAR, THEIR_BAR, MY_OFF, THEIR_OFF) if turn is Color.WHITE else \
+        (THEIR_BAR, MY_BAR, THEIR_OFF, MY_OFF)  # zones 25-28: White's bar, Black's bar, White's tray, Black's
+    return (points,) * 24 + (white, black, white, black), board_order(variant, turn) + bytes(trays)
 
 
 def state_layouts(template: Position) -> Callable[[State], Layout]:
