@@ -20,6 +20,7 @@ from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
 
 
 def listen_address(text: str) -> tuple[str, int]:
+    """--listen's type: HOST:PORT as (host, port), else argparse's usage error."""
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8080")
@@ -56,6 +57,9 @@ def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> No
 
 
 def cmd_director(args: argparse.Namespace) -> int:
+    """`director`: run the director on --broker and serve its pages on --listen until Ctrl-C, then close it.
+    With --hash-password, print the stored form of a password (asked for, or one line of stdin) instead.
+    ConfigError without --broker, or for a bad broker URL or --config."""
     if args.hash_password:
         from firmware_host.room.auth import hash_password
 
@@ -86,6 +90,7 @@ def cmd_director(args: argparse.Namespace) -> int:
 
 
 def cmd_room_demo(args: argparse.Namespace) -> int:
+    """`room-demo`: a whole room on this machine (`demo.run_demo`); ConfigError for --tables outside 1 to 99."""
     from firmware_host.room.demo import run_demo
 
     if not 1 <= args.tables <= 99:

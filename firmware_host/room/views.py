@@ -125,6 +125,8 @@ def results(director: Director) -> dict[str, Any]:
 # -- files ---------------------------------------------------------------------------------------
 
 def journal_bytes(director: Director, table: str, match: str) -> bytes:
+    """The copy of `match` at `table` as JSON Lines, the table's journal as far as the director holds it;
+    NotAvailable for a table or match it does not hold."""
     with director.lock:
         copy = _copy(director, table, match)
     return copy.read_bytes()
