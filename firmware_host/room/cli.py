@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -45,6 +46,18 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
     return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
 
 
+def check_listen(listen: tuple[str, int]) -> None:
+    """Refuse, in one line, an address the pages cannot be served on (in use, or not this host's),
+    before anything starts."""
+    host, port = listen
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot serve the pages on {host}:{port}: {exc.strerror or exc} "
+                          "(another director or demo? choose another with --listen)") from None
+
+
 def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
     """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
     import uvicorn
@@ -73,6 +86,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
+    check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
     director = Director(BrokerConfig.from_url(args.broker, venue=venue), data)
@@ -95,6 +109,7 @@ def cmd_room_demo(args: argparse.Namespace) -> int:
 
     if not 1 <= args.tables <= 99:
         raise ConfigError(f"--tables {args.tables}: 1 to 99")
+    check_listen(args.listen)
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
                     args.seconds)
 
