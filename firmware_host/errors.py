@@ -44,6 +44,10 @@ class BrokerUnavailable(TableError, ConnectionError):
     """The room's broker cannot be reached or started (Mosquitto missing): the message says where or how."""
 
 
+class NotAvailable(TableError, LookupError):
+    """A page or file of the room's director that does not exist (or not for this match); the message says why."""
+
+
 class MessageRejected(TableError, ValueError):
     """A message on the room's broker that the room does not accept.
 

@@ -23,6 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from firmware_host.errors import NotAvailable
 from firmware_host.room import views
 from firmware_host.room.auth import SESSION_SECONDS, Sessions
 from firmware_host.room.director import Director
@@ -119,7 +120,7 @@ class Pages:
         """GET /api/table/T, for anyone: `views.table_page` and the referee asking; 404 for an unknown table."""
         try:
             page_doc = views.table_page(self.director, request.path_params["table"])
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         return JSONResponse({**page_doc, "referee": self.referee_of(request)})
 
@@ -165,7 +166,7 @@ class Pages:
         make, kind = makers[name]
         try:
             body = make()
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         filename = f"{table}-{match}-{name}"
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -176,7 +177,7 @@ class Pages:
         p = request.path_params
         try:
             png = views.flag_picture(self.director, p["table"], p["match"], int(p["number"]))
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
