@@ -15,6 +15,10 @@ class MalformedMessage(ProtocolError):
     """A frame with a valid CRC whose message type or payload is not valid."""
 
 
+class UnknownMessageType(MalformedMessage):
+    """A frame with a valid CRC whose type is no message this host knows (a newer or a wrong firmware)."""
+
+
 class UnsupportedVersion(ProtocolError):
     """A frame of a protocol version this host does not speak."""
 

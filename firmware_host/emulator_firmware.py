@@ -22,6 +22,7 @@ from drivers.protocol import (
     HelloRequest,
     Ping,
     Pong,
+    SetStacks,
     SetZoneLeds,
     Snapshot,
     SnapshotRequest,
@@ -119,6 +120,12 @@ class EmulatorPort:
         if len(self._tx) > 64 * 1024:  # nobody reads: a UART would lose it too
             del self._tx[:-64 * 1024]
 
+    def send_raw(self, wire: bytes) -> None:
+        """Bytes on the line as they are (a frame of a firmware of another making, line noise)."""
+        with self.emulator.lock:
+            if self.plugged:
+                self._tx += wire
+
     def drop_output(self) -> None:
         """Lose what was sent and not yet read (a cable pulled mid-frame)."""
         with self.emulator.lock:
@@ -158,8 +165,11 @@ class EmulatorPort:
                 self.send(Pong(token))
             case SetZoneLeds(zones) if Features.ZONE_LEDS in self.features:
                 self.lit_zones = zones
-                self.send(Ack(seq, AckStatus.OK))
-            case SnapshotRequest() | DiceRequest() | SetZoneLeds():
+                if emulator.led_ack is not None:
+                    self.send(Ack(seq, emulator.led_ack))
+            case SetStacks(stacks) if Features.STACK_ORDER in self.features:
+                self.send(Ack(seq, emulator.teach_stacks(stacks)))
+            case SnapshotRequest() | DiceRequest() | SetZoneLeds() | SetStacks():
                 self.send(Ack(seq, AckStatus.UNSUPPORTED))
             case _:
                 pass  # a board message echoed back: not for the firmware
