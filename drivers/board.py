@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from typing import Unpack
 
-from drivers.errors import DriverConfigError, LinkError, UnsupportedFeature
+from drivers.errors import DriverConfigError, LinkError, ProtocolError, UnsupportedFeature
 from drivers.events import CommandFailed, SensorSnapshot, ZoneChanged
 from drivers.link import DeviceRole, LinkOptions, SerialLink
 from drivers.protocol import (
@@ -61,8 +61,10 @@ class BoardSensor(DeviceRole):
         """Ask for a full snapshot and wait for it; it is also delivered as an event."""
         self._require(Features.ZONES)
         self._want_snapshot = True
-        self.link.request(SnapshotRequest(), Snapshot, timeout)
-        assert self._latest is not None
+        snapshot = self.link.request(SnapshotRequest(), Snapshot, timeout)
+        why = self._implausible(snapshot)
+        if why is not None or self._latest is None:
+            raise ProtocolError(f"{self.link.source}: its snapshot cannot be true of this board: {why}")
         return self._latest
 
     def set_zone_leds(self, zones: Iterable[int], timeout: float = 1.0) -> None:

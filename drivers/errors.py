@@ -43,5 +43,9 @@ class UnsupportedFeature(DriverError, NotImplementedError):
     """The connected board announced that it lacks the feature asked for."""
 
 
+class GpioUnavailable(DriverError, OSError):
+    """No GPIO to drive: the machine has none, or gpiozero's pin factory asked for cannot start."""
+
+
 class DriverStateError(DriverError, RuntimeError):
     """A driver method called in a state where it cannot run (closed, threaded...)."""

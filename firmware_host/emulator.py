@@ -302,18 +302,19 @@ class BoardEmulator:
 
     # ------------------------------------------------------------ dice
 
-    def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int = 5) -> None:
-        """Throw the dice: they report ROLLING now and land `rolling_scans` scans later on
-        `faces` (random without), or COCKED for the die indexes in `cocked`."""
+    def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int | Sequence[int] = 5) -> None:
+        """Throw the dice: they report ROLLING now and land `rolling_scans` scans later (one number
+        for both, or one a die) on `faces` (random without), or COCKED for the die indexes in `cocked`."""
         with self.lock:
             if len(faces) not in (0, len(self._dice)) or not all(1 <= f <= 6 for f in faces):
                 raise ImpossibleAction(f"cannot roll {faces} with {len(self._dice)} dice")
             results = faces or tuple(self.rng.randint(1, 6) for _ in self._dice)
+            scans = [rolling_scans] * len(self._dice) if isinstance(rolling_scans, int) else list(rolling_scans)
             for index, die in enumerate(self._dice):
                 self._set_die(die, DieStatus.ROLLING, None)
                 landing = ((DieStatus.COCKED, None) if index in cocked
                            else (DieStatus.SETTLED, results[index]))
-                self._scheduled.setdefault(self._scan_no + rolling_scans, []).append(
+                self._scheduled.setdefault(self._scan_no + scans[index], []).append(
                     partial(self._set_die, die, *landing))
 
     def cock(self, die: int) -> None:

@@ -9,6 +9,7 @@ them as a noisy line would.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
 from drivers.protocol import (
@@ -76,6 +77,8 @@ class EmulatorPort:
         """Unplugged like a USB device: in-process opens and I/O fail (a pty stays silent)."""
         self.attached = False
         self.lit_zones: frozenset[int] = frozenset()
+        self.received: Counter[str] = Counter()
+        """The host's messages, by type, as the firmware took them (what a test asks the board got)."""
         self._reader = FrameReader()
         self._tx = bytearray()
         self._seq = 0
@@ -93,6 +96,7 @@ class EmulatorPort:
                 except ValueError:
                     self.send(Ack(frame.seq, AckStatus.BAD_REQUEST))
                     continue
+                self.received[type(message).__name__] += 1
                 self._answer(message, frame.seq)
 
     def read_to_host(self, size: int) -> bytes:
