@@ -225,20 +225,14 @@ class Controller:
         elif isinstance(event, LinkUp):
             self.link_up = True
             self.board.announce(event.hello.capability)
-            self.outputs.write({"type": "link", "state": "up", "source": event.source, **self.links.up(event)})
+            self.links.up(event)
             self._back_in_reach(event.source)
-        elif isinstance(event, FrameRejected):
-            self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
-        elif isinstance(event, LinkStatistics):
-            self.links.statistics(event)
-        elif isinstance(event, CommandFailed):
-            self.links.command_failed(event)
         elif isinstance(event, LinkDown):
             self.link_up = False
-            self.outputs.note(f"link down: {event.source}: {event.reason}")
-            self.outputs.write({"type": "link", "state": "down", "source": event.source, "reason": event.reason,
-                                **self.links.down(event)})
+            self.links.down(event)
             self._out_of_reach(event.source)
+        elif isinstance(event, FrameRejected | LinkStatistics | CommandFailed):
+            self.links.observe(event)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
@@ -494,9 +488,7 @@ class Controller:
                  "applied": why is None, "outcome": why or "applied"}
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
-        if self.reach.out:
-            self.show(OUT_OF_REACH)
-        else:
+        if not self.reach.out:  # else CA stands
             self.flash("NO" if why else "RF")
         if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
             self._require_correction()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from drivers.events import CommandFailed, LinkDown, LinkStatistics, LinkStats, LinkUp
+from drivers.events import CommandFailed, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
 from drivers.protocol import Features
 from firmware_host.fit import Needs, describe_board, misfits
 from firmware_host.outputs import Outputs
@@ -32,9 +32,9 @@ class LinkHealth:
         """The first thing the table cannot work without that a board lacks (None: all fits)."""
         self._ended = False
 
-    def up(self, event: LinkUp) -> dict[str, Any]:
-        """A link came up: what the board announced, whether it fits (said in one line each), and
-        the fields the journal's `link` event carries about it."""
+    def up(self, event: LinkUp) -> None:
+        """A link came up: what the board announced and whether it fits (said in one line each),
+        into the log and the journal's `link` event."""
         hello = event.hello
         self._count(event.source, event.stats)
         features = [str(f.name) for f in Features if f in hello.features]
@@ -51,25 +51,30 @@ class LinkHealth:
         fields: dict[str, Any] = {**board, **self._counts(event.source)}
         if problems:
             fields["misfits"] = [line for line, _ in problems]
-        return fields
+        self.outputs.write({"type": "link", "state": "up", "source": event.source, **fields})
 
-    def down(self, event: LinkDown) -> dict[str, Any]:
-        """A link went down: the counts the journal's `link` event carries."""
+    def down(self, event: LinkDown) -> None:
+        """A link went down: said, and journaled with its counts."""
         self._count(event.source, event.stats)
-        return self._counts(event.source)
+        self.outputs.note(f"link down: {event.source}: {event.reason}")
+        self.outputs.write({"type": "link", "state": "down", "source": event.source, "reason": event.reason,
+                            **self._counts(event.source)})
 
-    def statistics(self, event: LinkStatistics) -> None:
-        """The counts of what went wrong changed (the driver tells at most every few seconds): a log line."""
-        self._count(event.source, event.stats)
-        self.outputs.note(f"counts on {event.source}: {event.stats.describe()}")
-
-    def command_failed(self, event: CommandFailed) -> None:
-        """A command the board did not do: counted; the first of each command and outcome is logged."""
-        key = (event.source, event.command, event.outcome)
-        self.failed[key] += 1
-        if self.failed[key] == 1:
-            self.outputs.note(f"{event.source}: {event.command} not done ({event.outcome}); "
-                              "further ones are counted in the link's status")
+    def observe(self, event: FrameRejected | LinkStatistics | CommandFailed) -> None:
+        """What a link tells between coming and going: a frame refused for its content, its counts
+        changed (the driver tells at most every few seconds), a command the board did not do
+        (counted; the first of each command and outcome is logged)."""
+        if isinstance(event, FrameRejected):
+            self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
+        elif isinstance(event, LinkStatistics):
+            self._count(event.source, event.stats)
+            self.outputs.note(f"counts on {event.source}: {event.stats.describe()}")
+        else:
+            key = (event.source, event.command, event.outcome)
+            self.failed[key] += 1
+            if self.failed[key] == 1:
+                self.outputs.note(f"{event.source}: {event.command} not done ({event.outcome}); "
+                                  "further ones are counted in the link's status")
 
     def status(self) -> str:
         """One line for the live view: each link's counts of what went wrong, and commands not done."""

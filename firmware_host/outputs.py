@@ -37,6 +37,8 @@ class Outputs:
         self._wall_time = wall_time
         self._images = images
         self.lit: frozenset[int] = frozenset()
+        self._showing: tuple[str, tuple[str, ...]] | None = None
+        """What the display shows: its two characters and the LEDs lit (None before the first)."""
         self._told: tuple[tuple[str, tuple[str, ...]] | None, frozenset[int]] = (None, frozenset())
         """What the log and the journal last said the display and the zone LEDs showed."""
         self.log: deque[str] = deque(maxlen=200)
@@ -65,6 +67,7 @@ class Outputs:
         display.show(cube.value, owner, crawford)  # type: ignore[arg-type]  # the LEDs: where the cube stands
         if code.strip():
             display.show_text(code)
+        self._showing = ("".join(display.text), display.leds)  # read back once here, not at every settle
 
     def light(self, zones: frozenset[int]) -> None:
         """Light these zones' LEDs (where the board has them): what is wrong, or to choose."""
@@ -76,7 +79,7 @@ class Outputs:
         """The table has done with an event: what the display and the zone LEDs now show, if it
         changed, into the log and the journal."""
         told_display, told_zones = self._told
-        shown = None if self.display is None else ("".join(self.display.text), self.display.leds)
+        shown = self._showing
         if shown is not None and shown != told_display:
             text, leds = shown
             self.note(f"display: [{text}] {', '.join(leds) or 'no LED'}")
