@@ -36,8 +36,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
     Exit status: 0 when the match finished, 1 when it stopped first, 130 on Ctrl-C. A board that
     lacks what the configuration needs (`firmware_host.fit`) raises `MisfitBoard` (one line)."""
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
-    with Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal, \
-            open_table(config) as table:
+    with open_table(config) as table, \
+            Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:  # no GPIO: nothing made
         controller = Controller.open(config.settings, journal, display=table.display,
                                      zone_leds=table.board.light_zones, stacks=table.board.set_stacks,
                                      needs=table.needs)
