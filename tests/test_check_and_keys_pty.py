@@ -174,6 +174,24 @@ def test_the_self_test_names_a_missing_feature_a_stuck_zone_and_a_button_not_pre
     assert "failed: fits the configuration, dice, board at the start, buttons" in summary
 
 
+def test_a_board_without_dice_set_up_for_a_roll_button_passes_with_the_space_bar(
+        tmp_path: Path, terminals: list[Terminal], boards: list[BoardEmulator]) -> None:
+    board = BoardEmulator(heartbeat_ms=200, dice="none")
+    boards.append(board)
+    path = config(tmp_path, board.open_pty(), dice={"source": "roll button"})
+    terminal = Terminal("check", "--config", str(path), "--seconds", "1", "--dwell", "0.01",
+                        "--button-seconds", "20", cwd=tmp_path)
+    terminals.append(terminal)
+    answer_buttons(terminal)
+    terminal.read_until("press the roll button ")
+    terminal.type(" ")
+    terminal.read_until("the roll button: seen")
+    assert terminal.finish() == 0, terminal.output[-2000:]
+    summary = terminal.output[terminal.output.index("summary:"):]
+    assert re.search(r"dice +skipped +the host's dice \(a roll button\)", summary)
+    assert re.search(r"buttons +pass +all 9 seen", summary) and "all passed" in summary
+
+
 def test_the_self_test_runs_on_the_emulator_without_a_config(tmp_path: Path, terminals: list[Terminal]) -> None:
     terminal = Terminal("check", "--capability", "counts", "--seconds", "1", "--dwell", "0.01", cwd=tmp_path)
     terminals.append(terminal)

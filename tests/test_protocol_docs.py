@@ -69,3 +69,14 @@ def test_the_doc_says_how_a_die_reports_at_power_up_as_the_emulator_does() -> No
 def test_the_doc_says_whose_die_is_whose_at_the_opening_roll() -> None:
     text = DOC.read_text()
     assert "the die with the **lower id is\nWhite's**" in text
+
+
+def test_the_doc_states_the_links_timings_as_the_code_has_them() -> None:
+    from drivers.board import ACK_TIMEOUT
+    from drivers.link import HEARTBEAT_MISSES, LATE_HEARTBEATS, STATS_INTERVAL
+
+    text = " ".join(DOC.read_text().split())
+    assert f"A board whose heartbeat is late ({LATE_HEARTBEATS:g} heartbeat periods without a valid frame)" in text
+    assert f"dead after {HEARTBEAT_MISSES} heartbeat periods without a valid frame" in text
+    assert f"or none within {ACK_TIMEOUT:g} s, is logged" in text
+    assert f"when they change, at most every {STATS_INTERVAL:g} s" in text
