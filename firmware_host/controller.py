@@ -23,22 +23,26 @@ from drivers.cube_display import CubeDisplay
 from drivers.events import (
     ButtonKind,
     ButtonPressed,
+    CommandFailed,
     DieState,
     Event,
     FrameRejected,
     LinkDown,
+    LinkStatistics,
     LinkUp,
     SensorSnapshot,
     ZoneChanged,
 )
 from firmware_host.agreements import Resignation, Takeback
-from firmware_host.board_checks import BoardChecks
+from firmware_host.board_checks import BoardChecks, StackSetter
 from firmware_host.button_map import ButtonMap
 from firmware_host.dice_stats import DiceStats
-from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown
+from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
 from firmware_host.errors import JournalError
+from firmware_host.fit import Needs
 from firmware_host.game_clock import GameClock
 from firmware_host.journal import Journal
+from firmware_host.link_health import LinkHealth
 from firmware_host.outputs import Outputs, ZoneLeds
 from firmware_host.play_flow import PlayFlow
 from firmware_host.prompter import Prompter
@@ -68,7 +72,8 @@ class Controller:
     from `prompt`."""
 
     def __init__(self, settings: Settings, match: Match, outputs: Outputs, clock: GameClock | None,
-                 recorder: Recorder, *, resumed: bool) -> None:
+                 recorder: Recorder, *, resumed: bool, stacks: StackSetter | None = None,
+                 needs: Needs | None = None) -> None:
         self.settings = settings
         self.match = match
         self.outputs = outputs
@@ -81,20 +86,22 @@ class Controller:
         self.prompter = Prompter(outputs, match, clock)
         self.link_up = False
         self.reach = Reach()
+        self.links = LinkHealth(outputs, needs)
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
         self.resignation = Resignation(self)
         self.takeback = Takeback(self)
         self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
-        self.checks = BoardChecks(self, self.board, self.takeback)
+        self.checks = BoardChecks(self, self.board, self.takeback, stacks)
         self._buttons = self._button_map()
 
     # -- construction ----------------------------------------------------------------
 
     @classmethod
     def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
-            zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
+            zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+            needs: Needs | None = None) -> Controller:
         """A new match at a table whose journal holds none yet."""
         if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
@@ -102,15 +109,16 @@ class Controller:
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
         controller = cls(settings, match, outputs, clock if settings.timed else None, Recorder(outputs, DiceStats(), 0),
-                         resumed=False)
+                         resumed=False, stacks=stacks, needs=needs)
         controller.recorder.begin(match, settings)
         controller._start()
-        controller.recorder.sign_if_due()
+        controller._settle()
         return controller
 
     @classmethod
     def resume(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
-               zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
+               zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+               needs: Needs | None = None) -> Controller:
         """The match of a journal that a stopped or killed controller left, going on from its last event."""
         history = journal.history()
         if not any(e.get("type") == "match_start" for e in history):
@@ -125,18 +133,21 @@ class Controller:
         if settings.timed:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
-        controller = cls(settings, match, outputs, clock, Recorder.resuming(outputs, match, history), resumed=True)
+        controller = cls(settings, match, outputs, clock, Recorder.resuming(outputs, match, history), resumed=True,
+                         stacks=stacks, needs=needs)
         controller.recorder.resumed(match, clock, history)
         controller._start()
-        controller.recorder.sign_if_due()
+        controller._settle()
         return controller
 
     @classmethod
     def open(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
-             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time) -> Controller:
+             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+             needs: Needs | None = None) -> Controller:
         """The journal's match resumed, or a new one when it holds none (a table starting up)."""
         start = cls.resume if journal.has_match() else cls.new
-        return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time)
+        return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time, stacks=stacks,
+                     needs=needs)
 
     def _start(self) -> None:
         if self.match.is_over:
@@ -199,7 +210,7 @@ class Controller:
         try:
             self._handle(event)
         finally:
-            self.recorder.sign_if_due()
+            self._settle()
 
     def _handle(self, event: Event) -> None:
         self._now = max(self._now, event.timestamp)
@@ -214,26 +225,30 @@ class Controller:
         elif isinstance(event, LinkUp):
             self.link_up = True
             self.board.announce(event.hello.capability)
-            self.outputs.note(f"link up: {event.source}")
-            self.outputs.write({"type": "link", "state": "up", "source": event.source})
+            self.links.up(event)
             self._back_in_reach(event.source)
-        elif isinstance(event, FrameRejected):
-            self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
         elif isinstance(event, LinkDown):
             self.link_up = False
-            self.outputs.note(f"link down: {event.source}: {event.reason}")
-            self.outputs.write({"type": "link", "state": "down", "source": event.source, "reason": event.reason})
+            self.links.down(event)
             self._out_of_reach(event.source)
+        elif isinstance(event, FrameRejected | LinkStatistics | CommandFailed):
+            self.links.observe(event)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
         try:
             self._tick(now)
         finally:
-            self.recorder.sign_if_due()
+            self._settle()
+
+    def _settle(self) -> None:
+        """Done with an event (or a moment): what the table shows into the record, then the signature if due."""
+        self.outputs.settle()
+        self.recorder.sign_if_due()
 
     def _tick(self, now: float) -> None:
         self._now = max(self._now, now)
+        self.prompter.tick(self._now)
         if self.reach.out:
             return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
@@ -284,6 +299,8 @@ class Controller:
             if self.settings.profile is Profile.CASUAL and not self.turn.choices:
                 self.show(verdict.short_code())
                 self.outputs.light(verdict.zones())
+            elif waiting is Waiting.CORRECT:
+                self.plays.correcting(verdict)
             if self.turn.done_pending:
                 self.turn.done_pending = False
                 self._done(self.prompt.player or self.match.position.turn)
@@ -307,10 +324,12 @@ class Controller:
             self.flag("early_roll", roller, f"{roller.value} rolled before the opponent pressed done: "
                        "the roll does not count", "ER", self.match.position)
         elif isinstance(outcome, Cocked):
+            if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
+                self._republish("cocked die: roll both dice again")
             self.flag("cocked", self.prompt.player,
                        "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"), "CO", None)
-            if outcome.rethrow:
-                self._republish("cocked die: roll both dice again")
+        elif waiting is Waiting.OPENING_ROLL and not isinstance(outcome, Thrown):
+            self._opening_dice()
         elif isinstance(outcome, Thrown):
             first, second = outcome.faces
             if waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
@@ -319,9 +338,18 @@ class Controller:
                 self.act(lambda: self.match.opening_roll(first, second))
                 if self.match.phase is Phase.OPENING:
                     self._republish(f"equal dice {first}-{second}: roll again")
+                self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
             else:
                 self.dice_stats.record([first, second])
                 self.act(lambda: self.match.roll(first, second))
+
+    def _opening_dice(self) -> None:
+        """While each player throws a die: whose die is whose, and each face as it lands."""
+        shown = opening_dice(self.dice)
+        if shown is not None:
+            code, message = shown
+            self.show(code)
+            self.restate(message)
 
     # -- buttons -------------------------------------------------------------------------
 
@@ -350,18 +378,21 @@ class Controller:
             self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
                               "until it is back")
             return
-        action = self._buttons.action(self.prompt.waiting, self.prompt.player, player, button)
+        prompt = self.prompt
+        action = self._buttons.action(prompt.waiting, prompt.player, player, button)
         if action is None:
-            self._nothing_to_do(player, button)
+            self._nothing_to_do(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
             return
         action(player)
 
-    def _nothing_to_do(self, player: Color, button: ButtonKind) -> None:
-        self.outputs.note(f"{player.value} pressed {button.value}: nothing to do now ({self.prompt.describe()})")
+    def _nothing_to_do(self, player: Color, button: ButtonKind, why: str) -> None:
+        """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
+        self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
+        self.flash("NO")
 
     def _next_choice(self, player: Color) -> None:
         if self.turn is None or self.turn.next_choice() is None:
-            self._nothing_to_do(player, ButtonKind.DOUBLE)
+            self._nothing_to_do(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
             return
         self.plays.show_choice(self.turn)
 
@@ -392,7 +423,7 @@ class Controller:
             action()
         except MatchActionError as exc:
             self.outputs.note(f"refused: {exc}")
-            self.show("NO")
+            self.flash("NO")
             return
         self._sync()
         self.advance()
@@ -407,6 +438,7 @@ class Controller:
         self.turn = None
         self.dice.expect()
         if match.is_over:
+            self.links.match_over()
             self.publish(Waiting.MATCH_OVER, message=match_over(match))
             return
         if match.phase is Phase.OPENING:
@@ -418,7 +450,8 @@ class Controller:
                 if board.zones is not None:
                     self.checks.set_board(match.position)
                 return
-            self.publish(Waiting.OPENING_ROLL, message="each player throws one die")
+            code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
+            self.publish(Waiting.OPENING_ROLL, code=code, message=message)
             return
         player = match.expected
         assert player is not None
@@ -427,9 +460,7 @@ class Controller:
                           can_double=match.may_double(player))
         elif match.phase is Phase.MOVE:
             assert match.dice is not None
-            if self.board.capability is not None:
-                self.turn = Turn(match.position, match.dice, self.board.capability)
-            self.publish(Waiting.PLAY, player=player, dice=match.dice, position=match.position)
+            self.turn = self.plays.begin(player, match.dice, self.board.capability)
         elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
             self.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
                           can_beaver=match.phase is Phase.DOUBLED and match.options.beavers, code="DB")
@@ -457,7 +488,8 @@ class Controller:
                  "applied": why is None, "outcome": why or "applied"}
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
-        self.show(OUT_OF_REACH if self.reach.out else "NO" if why else "RF")
+        if not self.reach.out:  # else CA stands
+            self.flash("NO" if why else "RF")
         if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
             self._require_correction()
         elif why is None and action == "accept":
@@ -484,12 +516,18 @@ class Controller:
         self.prompter.restate(message)
 
     def show(self, code: str) -> None:
-        """Two characters on the cube display (blank: the cube)."""
+        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
         self.prompter.show(code)
 
+    def flash(self, code: str) -> None:
+        """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
+        self.prompter.flash(code, self._now)
+
     def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
-        """A referee flag, with the sensed board as its evidence."""
+        """A referee flag, with the sensed board as its evidence; its code on the display (for a
+        moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones
         self.outputs.flag(kind, player=player, message=message, code=code, game=self.match.game_number,
                           move=self.match.move_number + 1, sensed=zones, expected=expected)
+        self.flash(code)
 

@@ -39,7 +39,10 @@ class Desk(Protocol):
         """The standing prompt's request said more precisely (the same prompt, a new message)."""
 
     def show(self, code: str) -> None:
-        """Two characters on the cube display (blank: the cube)."""
+        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
+
+    def flash(self, code: str) -> None:
+        """A code that tells of a moment, shown for a few seconds."""
 
     def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
         """Raise a referee flag with the sensed board as evidence."""

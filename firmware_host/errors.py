@@ -32,6 +32,11 @@ class ImpossibleAction(EmulatorError, ValueError):
 
 
 
+class MisfitBoard(TableError, RuntimeError):
+    """The board that answered lacks what the table's configuration needs (dice, zone sensing):
+    the message says what, and which setting needs it."""
+
+
 class JournalError(TableError, ValueError):
     """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
 

@@ -1,6 +1,8 @@
-"""A player's turn from the done press on: the play committed, the look-alike plays offered to
-choose from, or the board flagged; under the traditional profile the opponent accepts an
-illegal play or has it corrected (hardware_docs/referee.md).
+"""A player's turn: the PLAY prompt (or, when the roll cannot be played, the turn passed at once),
+then from the done press on the play committed, the look-alike plays offered to choose from,
+or the board flagged; while a flagged play is corrected, the display and the zone LEDs follow
+the board; under the traditional profile the opponent accepts an illegal play or has it
+corrected (hardware_docs/referee.md).
 """
 
 from __future__ import annotations
@@ -11,22 +13,53 @@ from firmware_host.agreements import Takeback
 from firmware_host.desk import Desk
 from firmware_host.physical import zones_position
 from firmware_host.prompts import Waiting
-from firmware_host.reconcile import Illegal, Verdict
+from firmware_host.reconcile import Illegal, Misplaced, Verdict
 from firmware_host.turn import Choose, Commit, Flag, Turn
 from game.board import Color
 from game.errors import GameError
 from game.plays import Play
-from game.zones import ZoneReading
+from game.zones import Capability, ZoneReading
+
+NO_PLAY = "NP"
+"""The display when the roll cannot be played."""
 
 
 class PlayFlow:
     """Turns a done press into a committed play, a choice or a flag; `traditional` lets the
-    opponent accept an illegal play."""
+    opponent accept an illegal play, and has a player who cannot play press done all the same."""
 
     def __init__(self, desk: Desk, takeback: Takeback, *, traditional: bool) -> None:
         self.desk = desk
         self.takeback = takeback
         self.traditional = traditional
+
+    def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> Turn | None:
+        """`player` is to play `dice`: the PLAY prompt and the turn to judge. A roll that cannot be
+        played is said at once (`NP`) and the turn passes without a done press, unless the profile
+        (traditional) wants the press; then None (the turn is over)."""
+        match = self.desk.match
+        position = match.position
+        turn = Turn(position, dice, capability) if capability is not None else None
+        if match.legal_plays():
+            self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position)
+            return turn
+        cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
+        if self.traditional:
+            self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+                              message=f"{cannot}: press done to pass the turn")
+            return turn
+        self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+                          message=f"{cannot}: the turn passes")
+        self.commit(Play((), position))
+        self.desk.flash(NO_PLAY)  # over the next prompt, for a moment: why the turn passed
+        return None
+
+    def correcting(self, verdict: Verdict) -> None:
+        """A settled board while a flagged play is corrected: the code and the zones concerned while
+        the board is still wrong, the cube and dark zones as soon as it is right again."""
+        wrong = isinstance(verdict, Illegal | Misplaced)
+        self.desk.show(verdict.short_code() if wrong else "")
+        self.desk.outputs.light(verdict.zones() if wrong else frozenset())
 
     def done(self, player: Color, turn: Turn, zones: Sequence[ZoneReading]) -> None:
         """`player` pressed done with the settled board standing as `zones`."""

@@ -44,8 +44,13 @@ CAPABILITIES = list(Capability)
 
 
 def emulated(position: Position | Layout, capability: Capability) -> BoardEmulator:
-    return BoardEmulator(layout(position) if isinstance(position, Position) else position,
-                         capability=capability, dice="none")
+    """A board standing as `position`, whose MCU has been told the order of its stacks (SET_STACKS)."""
+    stacks = layout(position) if isinstance(position, Position) else position
+    emulator = BoardEmulator(stacks, capability=capability, dice="none")
+    if capability is Capability.STACKS:
+        emulator.teach_stacks(stacks)
+        emulator.scan()
+    return emulator
 
 
 def read(emulator: BoardEmulator) -> tuple[ZoneReading, ...]:
