@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from game.board import Color, Variant
 from game.errors import GameError, MatchActionError, RecordError, ReplayError
 from game.events import MatchEvent
-from game.match import Match, MatchOptions, Phase
-from game.plays import Move, Play, parse_moves
+from game.match import Match, MatchOptions, Phase, kind_name
+from game.plays import Move, Play
 from game.position import Position, ResultKind
 from game.xgid import Xgid
 
@@ -73,6 +73,7 @@ class Replayer:
         self.problems: list[Problem] = []
         self.unknown: Counter[str] = Counter()
         self.skipped_games: list[int] = []
+        self.notes: list[Problem] = []  # what a careful referee remarks on without calling it a problem
         self._pending: deque[MatchEvent] = deque()
         self._skipping = False
         self._dead = False
@@ -104,6 +105,25 @@ class Replayer:
             self._pending.clear()
             if in_game and problem.game == m.game_number and m.game_number not in self.skipped_games:
                 self.skipped_games.append(m.game_number)
+
+    def note(self, rule: str, line: int | None = None) -> None:
+        """Remark on something read at the match's current place, without calling it a problem."""
+        m = self.match
+        if m is not None and m.phase not in (Phase.OPENING, Phase.OVER):
+            self.notes.append(Problem(rule, line, m.game_number, m.move_number + 1, position_text(m)))
+        else:
+            self.notes.append(Problem(rule, line, m.game_number if m is not None else None))
+
+    @property
+    def skipping(self) -> bool:
+        """A problem has left the rules behind: events are ignored until the next game starts."""
+        return self._skipping
+
+    def start_midway(self, game: int, score: tuple[int, int], line: int | None) -> None:
+        """The record starts in the middle of a match: game `game` at `score` (white, black)."""
+        m = self._match()
+        m.restore_game(game, score)
+        self._pending.clear()
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
         kind = event.get("type") if isinstance(event, Mapping) else None
@@ -185,22 +205,51 @@ class Replayer:
         self._compare(expected, event, line)
 
     def _wins(self, event: Mapping[str, Any], line: int | None) -> None:
-        """A .mat "Wins N points": the end of a game already over, or else a resignation."""
+        """A .mat "Wins N points": the end of a game already over, or else a resignation (before the
+        opening roll too). Points written as what counted toward the match, capped at what the winner
+        needed, are accepted with a note where the rules give at least that."""
         m = self._match()
         winner, points = _color(event, "player"), event.get("points")
         if not isinstance(points, int) or points < 1:
             raise RecordError(f"Wins needs a number of points, got {points!r}")
         if self._pending and self._pending[0]["type"] == "game_end":
-            self._compare(self._pending.popleft(), {"winner": winner.value, "points": points}, line)
+            end = self._pending.popleft()
+            ended = cast(Mapping[str, Any], end)
+            if ended.get("winner") == winner.value:
+                points = self._counted(m, winner, points, int(ended.get("points") or 0), line)
+            self._compare(end, {"winner": winner.value, "points": points}, line)
             return
         cube = m.cube.value
         kind = ResultKind(min(3, max(1, -(-points // cube))))
+        if m.phase is Phase.OPENING:
+            self.note(f"{winner.opponent.value} resigned game {m.game_number} before its opening roll", line)
+        rules = m.value_of(kind)
+        if points != rules:
+            if not self._capped(m, points, rules, m.score[winner.index]):
+                raise MatchActionError(f"Wins {points} cannot be: with the cube at {cube} a game is worth "
+                                       f"{cube}, {2 * cube} or {3 * cube} (a resignation of "
+                                       f"{kind_name(kind, m.variant)} gives {rules})")
+            self.note(f"Wins {points}: the points that counted toward the match (the resignation gives {rules}, "
+                      f"{winner.value} needed {points})", line)
+            points = rules
         before = m.event_count
         m.resign(winner.opponent, kind)
         m.accept_resignation(winner)
         _, _, end, *derived = m.events_from(before)
         self._compare(end, {"winner": winner.value, "points": points}, line)
         self._pending.extend(derived)
+
+    def _counted(self, m: Match, winner: Color, points: int, rules: int, line: int | None) -> int:
+        """The rules' points when the written ones are what counted toward the match, else as written."""
+        if points != rules and self._capped(m, points, rules, m.score[winner.index] - rules):
+            self.note(f"Wins {points}: the points that counted toward the match (the game gives {rules}, "
+                      f"{winner.value} needed {points})", line)
+            return rules
+        return points
+
+    @staticmethod
+    def _capped(m: Match, points: int, rules: int, before: int) -> bool:
+        return m.length is not None and points == m.length - before and rules >= points
 
     def _action(self, event: Mapping[str, Any], line: int | None) -> None:
         m = self._match()
@@ -235,13 +284,13 @@ class Replayer:
             self._run(lambda: method(player), event, line)
 
     def _play(self, m: Match, event: Mapping[str, Any], line: int | None) -> None:
-        if "text" in event:  # a .mat cell: notation with hits marked by "*"
+        if "resolved" in event:  # a .mat play already read by game.transcripts (a Play, or None for none)
+            chosen = event["resolved"]
+            self._run(lambda: m.play(chosen if isinstance(chosen, Play) else []), event, line)
+            return
+        if "text" in event:  # notation with hits marked by "*"
             text = str(event["text"])
-            steps = parse_moves(text)
-            if not steps and m.phase is Phase.MOVE and m.legal_plays():
-                return  # the roll only: a resignation follows
-            hits = hit_points(text)
-            self._run(lambda: m.play(steps, hits), event, line)
+            self._run(lambda: m.play(text), event, line)
             return
         moves = event.get("moves")
         if not isinstance(moves, list) or not all(
@@ -314,17 +363,6 @@ def position_text(m: Match) -> str:
                     cube_action="D" if cube.offered else "", score=m.score, match_length=m.length or 0,
                     crawford=m.crawford, jacoby=m.options.jacoby, beavers=m.options.beavers,
                     max_cube=m.options.max_cube or 1024))
-
-
-def hit_points(text: str) -> frozenset[int]:
-    """The points (mover's numbering) marked as hits with "*" in move notation."""
-    hits = set()
-    for token in text.lower().replace(",", " ").split():
-        chain = token.split("(")[0].split("/")
-        for word in chain:
-            if word.endswith("*") and word[:-1].isdigit():
-                hits.add(int(word[:-1]))
-    return frozenset(hits)
 
 
 def _short(value: Any) -> str:
