@@ -614,7 +614,10 @@ class Match:
     def restore_game(self, game: int, score: Score, crawford: bool | None = None) -> None:
         """Start game `game` afresh at `score`, as a record says: for a reader that goes on after a
         problem left the rules behind, or a record that starts mid-match. `crawford` says whether
-        this game is the Crawford game (None: as the rules derive it)."""
+        this game is the Crawford game (None: as the rules derive it). A game restored before anything
+        happened in the one in progress takes its place (its start is not kept)."""
+        if self._events and self._events[-1]["type"] == "game_start":
+            self._events.pop()
         self._winner = None
         self._score = [score[0], score[1]]
         self._game = game - 1

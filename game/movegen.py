@@ -227,6 +227,7 @@ _OWN_ORDER = {key: _getter([table[p] - 1 for p in range(1, 25)]) for key, table 
 _BOARD_ORDER = {key: _getter([BOARD_TO_OWN[key][b] for b in range(1, 25)]) for key in OWN_TO_BOARD}
 
 
+@lru_cache(maxsize=256)
 def encode(position: Position) -> State:
     me = position.turn.index
     mine = "w" if me == 0 else "b"

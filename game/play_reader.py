@@ -71,9 +71,8 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
     readings: dict[State, list[Reading]] = {}
     reachable = False
     search: dict[State, tuple[Move, ...]] | None = None  # the full search, only where a die is left unused
-    first = next(_realize(state, step, _dice_list(dice), written.chains, in_order=True), None)
-    if (first is not None and first.complete and len(first.moves) == len(written.steps)
-            and play_allowed(position.variant, first.state)):
+    first = _straight(state, step, _dice_list(dice), written.chains)
+    if first is not None and play_allowed(position.variant, first.state):
         # One die for each named step, every die used: any other way makes the same moves.
         return [Play(first.moves, decode(first.state))]
     for reading in _realize(state, step, _dice_list(dice), written.chains):
@@ -102,6 +101,30 @@ def _dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
 
 
 Progress = tuple[tuple[int, int], ...]  # for each chain: the point its checker is on, the next named point's index
+
+
+def _straight(state: State, step: Step, dice: tuple[int, ...], chains: tuple[Chain, ...]) -> Reading | None:
+    """The common case, fast: every named step is one die, taken in the order written, and every die
+    is used. None when that is not how the play can be read (then `_realize` tries every way)."""
+    left = list(dice)
+    moves: list[Move] = []
+    for chain in chains:
+        points = chain.points
+        for at, target in zip(points, points[1:], strict=False):
+            distance = at - target
+            options = [distance] if target or distance in left else sorted({d for d in left if d > distance})
+            for die in options:
+                if die not in left:
+                    continue
+                found = next((pair for pair in step(state, die, at) if pair[1].target == target), None)
+                if found is not None:
+                    state = found[0]
+                    moves.append(found[1])
+                    left.remove(die)
+                    break
+            else:
+                return None
+    return None if left else Reading(tuple(moves), state, True)
 
 
 def _realize(state: State, step: Step, dice: tuple[int, ...], chains: tuple[Chain, ...],

@@ -19,7 +19,7 @@ from typing import Any, cast
 from game.board import Color, Variant
 from game.errors import GameError, MatchActionError, RecordError, ReplayError
 from game.events import MatchEvent
-from game.match import Match, MatchOptions, Phase, kind_name
+from game.match import Match, MatchOptions, Phase, kind_from_name, kind_name
 from game.plays import Move, Play
 from game.position import Position, ResultKind
 from game.xgid import Xgid
@@ -119,11 +119,13 @@ class Replayer:
         """A problem has left the rules behind: events are ignored until the next game starts."""
         return self._skipping
 
-    def start_midway(self, game: int, score: tuple[int, int], line: int | None) -> None:
-        """The record starts in the middle of a match: game `game` at `score` (white, black)."""
+    def start_midway(self, game: int, score: tuple[int, int], crawford: bool | None = None) -> None:
+        """The record starts in the middle of a match: game `game` at `score` (white, black);
+        `crawford` whether it is the Crawford game (None: as the rules derive it from the score)."""
         m = self._match()
-        m.restore_game(game, score)
+        m.restore_game(game, score, crawford)
         self._pending.clear()
+        self._pending.extend(m.events_from(m.event_count - 1))  # the game_start the record's is compared with
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
         kind = event.get("type") if isinstance(event, Mapping) else None
@@ -202,7 +204,27 @@ class Replayer:
         expected = self._pending.popleft()
         if expected["type"] != kind:
             raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
+        if kind == "game_start" and m.event_count == 2 and self._starts_midway(expected, event, line):
+            return
         self._compare(expected, event, line)
+
+    def _starts_midway(self, expected: MatchEvent, event: Mapping[str, Any], line: int | None) -> bool:
+        """The record's first game is not the rules' first: it starts in the middle of a match."""
+        score, game = event.get("score"), event.get("game")
+        if not isinstance(score, Mapping) or not isinstance(game, int) or game < 1:
+            return False
+        white, black = score.get("white"), score.get("black")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (white, black)):
+            return False
+        assert isinstance(white, int) and isinstance(black, int)
+        if (game, white, black) == (1, 0, 0):
+            return False
+        crawford = event.get("crawford")
+        self.start_midway(game, (white, black), crawford if isinstance(crawford, bool) else None)
+        self._compare(self._pending.popleft(), event, line)
+        self.note(f"the record starts in the middle of the match: game {game} at white {white} black {black}"
+                  + (", after the Crawford game" if crawford is False else ""), line)
+        return True
 
     def _wins(self, event: Mapping[str, Any], line: int | None) -> None:
         """A .mat "Wins N points": the end of a game already over, or else a resignation (before the
@@ -221,6 +243,12 @@ class Replayer:
             return
         cube = m.cube.value
         kind = ResultKind(min(3, max(1, -(-points // cube))))
+        if points > 3 * cube and self._whole_match(m, winner, points):
+            self.note(f"Wins {points} and the match, more than a game can be worth at cube {cube}: "
+                      f"{winner.opponent.value} conceded the match", line)
+            self._run(lambda: m.forfeit(winner.opponent, "conceded the match"),
+                      {"type": "forfeit", "player": winner.opponent.value}, line)
+            return
         if m.phase is Phase.OPENING:
             self.note(f"{winner.opponent.value} resigned game {m.game_number} before its opening roll", line)
         rules = m.value_of(kind)
@@ -240,16 +268,31 @@ class Replayer:
         self._pending.extend(derived)
 
     def _counted(self, m: Match, winner: Color, points: int, rules: int, line: int | None) -> int:
-        """The rules' points when the written ones are what counted toward the match, else as written."""
-        if points != rules and self._capped(m, points, rules, m.score[winner.index] - rules):
-            self.note(f"Wins {points}: the points that counted toward the match (the game gives {rules}, "
-                      f"{winner.value} needed {points})", line)
+        """The rules' points when the written ones are what counted toward the match (or a gammon
+        counted single by the Jacoby rule, money play written as a match), else as written."""
+        if points == rules:
+            return points
+        if self._capped(m, points, rules, m.score[winner.index] - rules):
+            self.note(f"Wins {points}: the points that counted toward the match (the game gives {rules})", line)
+            return rules
+        last = m.games[-1] if m.games else None
+        if (last is not None and last.kind in ("gammon", m.variant.triple_name) and points == 1
+                and rules == int(kind_from_name(last.kind, m.variant))):  # cube 1: never turned
+            self.note(f"Wins {points}: a {m.games[-1].kind} with the cube never turned counted single, as the "
+                      f"Jacoby rule of money play has it (the game gives {rules} in match play)", line)
             return rules
         return points
 
     @staticmethod
     def _capped(m: Match, points: int, rules: int, before: int) -> bool:
-        return m.length is not None and points == m.length - before and rules >= points
+        """Points written as what counted toward the match: capped at what the winner needed, or at the
+        match's length (Backgammon Galaxy), where the rules give at least that."""
+        return m.length is not None and points in (m.length - before, m.length) and rules >= points
+
+    @staticmethod
+    def _whole_match(m: Match, winner: Color, points: int) -> bool:
+        """Points that are the rest of the match (what the winner needed, or the length)."""
+        return m.length is not None and points in (m.length - m.score[winner.index], m.length)
 
     def _action(self, event: Mapping[str, Any], line: int | None) -> None:
         m = self._match()

@@ -160,5 +160,5 @@ def _row(layout: Layout, game: GameText, number: int, line: str, right_column: i
             if start < right_column - 4 and row:
                 layout.saw("a long left cell running into the right column", number, line)
         game.cells.append(Cell(number, LEFT if left else RIGHT, text))
-    if len(starts) > 2:
+    if len(starts) > 2 and not re.search(r"(?<!\S)\d+\)(?=\s|$)", line[body:]):
         game.stray.append((number, f"{len(starts)} cells on one line"))

@@ -26,6 +26,7 @@ _CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNOREC
 _ANSWER = re.compile(r"^(Takes|Drops)$", re.IGNORECASE)
 _RESULT = re.compile(r"^(Wins|Losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 _ILLEGAL = re.compile(r"^Illegal\s+play\s*\((?P<fields>[^)]*)\)?\s*$", re.IGNORECASE)
+_STRAY_ROW = re.compile(r"(?<!\S)\d+\)(?=\s|$)")
 ILLEGAL_PLAY = "snowie_illegal_play"  # Snowie's record of an illegal play that was let stand
 Entry = tuple[int, dict[str, Any]]
 
@@ -64,6 +65,11 @@ def _game_events(game: GameText, entries: list[Entry]) -> None:
     strays = {line: text for line, text in game.stray}
     opening = True
     for cell in game.cells:
+        row = _STRAY_ROW.search(cell.text)
+        if row:
+            entries.append((cell.line, {"type": UNREADABLE, "rule": f"a stray row number {row[0]!r} inside a row: "
+                                                                     f"{cell.text!r}"}))
+            continue
         if cell.line in strays:
             entries.append((cell.line, {"type": UNREADABLE, "rule": f"cannot read {strays.pop(cell.line)!r} "
                                                                      f"on this line"}))
@@ -76,10 +82,13 @@ def _game_events(game: GameText, entries: list[Entry]) -> None:
             opening = False
         for event in events:
             last = entries[-1][1]
-            if event["type"] == MAT_WINS and last["type"] == MAT_WINS and last["player"] == event["player"]:
-                if last["points"] == event["points"]:
-                    last["form"] = "both"  # `Losses 1 point` beside `Wins 1 point`: one result
-                    continue
+            if (event["type"] == MAT_WINS and last["type"] == MAT_WINS and last["points"] == event["points"]
+                    and "losses" in (last["form"], event["form"])):
+                # `Losses 1 point` and `Wins 1 point`: one result, and the Wins line says who won it
+                # (Backgammon Galaxy puts a Losses line that has no room in its row at the left edge)
+                winner = event if event["form"] == "wins" else last
+                last.update(player=winner["player"], form="both")
+                continue
             entries.append((cell.line, event))
     entries.extend((line, {"type": UNREADABLE, "rule": f"cannot read {text!r} on this line"})
                    for line, text in strays.items())

@@ -52,7 +52,7 @@ class _Driver:
         kind = event["type"]
         r = self.replayer
         if kind == "game_start":
-            self._game_start(line, event)
+            self._game_start(index, line, event)
         elif kind == "play" and self._playable(event):
             self._play(index, line, event)
         elif kind == ILLEGAL_PLAY and self._playable(event):
@@ -60,15 +60,15 @@ class _Driver:
         else:
             r.feed(event, line)
 
-    def _game_start(self, line: int, event: dict[str, Any]) -> None:
+    def _game_start(self, index: int, line: int, event: dict[str, Any]) -> None:
         r, m = self.replayer, self.replayer.match
         self.games_seen += 1
         if m is not None and self.games_seen == 1:
             score = (int(event["score"]["white"]), int(event["score"]["black"]))
-            if event["game"] != 1 or score != (0, 0):
-                r.start_midway(int(event["game"]), score, line)
-                r.note(f"the transcript starts in the middle of the match: game {event['game']} at white "
-                       f"{score[0]} black {score[1]}", line)
+            if m.length is not None and m.length - 1 in score and (event["game"], score) != (1, (0, 0)):
+                # A transcript that starts mid-match does not say whether the Crawford game is behind: a double does.
+                if any(e["type"] == "double" for _, e in self._rest_of_game(index)):
+                    event = {**event, "crawford": False}
         elif m is not None and not r.skipping and m.phase not in (Phase.OPENING, Phase.OVER):
             r.report(f"game {m.game_number} ends with no result: the transcript goes on to game {event['game']} "
                      f"while {_awaiting(m)}", line)
@@ -174,19 +174,29 @@ def snowie_position(fields: str, mover: Color) -> Position:
     """The position in Snowie's semicolon fields (its .txt position format) with `mover` to move.
 
     Fields 13-36 are points 1-24 as the player on roll (the mover's opponent, after the play)
-    numbers them, positive for that player's checkers; 12 and 37 the two bars.
+    numbers them, positive for that player's checkers; 12 and 37 are the two bars. GNU Backgammon
+    reads 12 as the bar of the player on roll; the illegal-play records seen in real transcripts
+    have them the other way round, so the order that leaves each side 15 checkers is taken.
     """
     values = fields.split(";")
     if len(values) < 40:
         raise PositionError(f"Snowie's position has {len(values)} fields, not 40")
     on_roll = mover.opponent
     points = [""] * 24
-    bar = [0, 0]
     for i, raw in enumerate(values[13:37]):
         count = int(raw)
         own, color = (i + 1, on_roll) if count > 0 else (BAR - (i + 1), mover)
         if count:
             points[OWN_TO_BOARD[Variant.BACKGAMMON, color][own] - 1] = color.char * abs(count)
-    bar[on_roll.index], bar[mover.index] = abs(int(values[12])), abs(int(values[37]))
-    off = [CHECKERS - bar[c.index] - sum(s.count(c.char) for s in points) for c in Color]
-    return Position(Variant.BACKGAMMON, mover, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+    bars = abs(int(values[12])), abs(int(values[37]))
+    problem: PositionError | None = None
+    for on_roll_bar, mover_bar in (bars, bars[::-1]):
+        bar = [0, 0]
+        bar[on_roll.index], bar[mover.index] = on_roll_bar, mover_bar
+        off = [CHECKERS - bar[c.index] - sum(s.count(c.char) for s in points) for c in Color]
+        try:
+            return Position(Variant.BACKGAMMON, mover, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+        except PositionError as exc:
+            problem = problem or exc
+    assert problem is not None
+    raise problem
