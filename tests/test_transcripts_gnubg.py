@@ -64,18 +64,20 @@ def written_transcripts(folder: Path) -> list[Path]:
 def test_every_transcript_written_here_replays_to_gnubgs_positions(gnubg_here: None, tmp_path: Path) -> None:
     paths = written_transcripts(tmp_path)
     compared = 0
-    told_apart = []
+    gnubg_stopped = []
     for path, theirs in zip(paths, gnubg_import(paths), strict=True):
         replay = replay_transcript(path.read_text())
         assert not replay.replayer.problems, path.name
         assert replay.replayer.match is not None
-        plays, differences = compare(our_boards(replay.replayer.match), theirs.games)
+        ours = our_boards(replay.replayer.match)
+        plays, differences = compare(ours, theirs.games)
+        assert not differences, (path.name, differences)
         compared += plays
-        if differences:  # only where gnubg read a joined, unmarked step the other way and said so
-            assert theirs.warned and replay.replayer.notes, (path.name, differences, theirs.printed[-400:])
-            told_apart.append(path.name)
+        if plays < sum(len(game) for game in ours):  # gnubg gave up on a play it read the other way
+            assert theirs.warned and replay.replayer.notes, (path.name, theirs.printed[-400:])
+            gnubg_stopped.append(path.name)
     assert compared > 2000
-    assert told_apart == ["scenario-unmarked-lookahead-hit.mat"]  # the one gnubg cannot read right
+    assert gnubg_stopped == ["scenario-unmarked-lookahead-hit.mat"]  # the one gnubg cannot read right
 
 
 @pytest.mark.parametrize("length", [3, 5])
