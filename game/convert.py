@@ -37,6 +37,9 @@ def convert(path: str, to: str, out_path: str | None, trusted: frozenset[str] | 
         raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     if data.lstrip()[:1] == b"{" and is_chouette_record(line.event for line in read_lines(data)):
         raise UsageError(f"{path!r} is a chouette session's record: use python -m game.chouette convert")
+    wanted = "record" if to == "jsonl" else "mat"
+    if ("record" if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" else "mat") == wanted:
+        raise UsageError(f"{path!r} is already a {KIND[wanted]}")
     target = Path(out_path) if out_path else source.with_suffix(SUFFIX[to])
     if target.is_dir():
         raise UsageError(f"--out {str(target)!r} is a directory: give a file name")
@@ -45,9 +48,6 @@ def convert(path: str, to: str, out_path: str | None, trusted: frozenset[str] | 
     verdict = validate_file(path, trusted)
     if verdict.exit_code == UNREADABLE:
         raise UsageError(f"cannot read {path!r} as a record or .mat: {verdict.error}")
-    wanted = "record" if to == "jsonl" else "mat"
-    if verdict.kind == wanted:
-        raise UsageError(f"{path!r} is already a {KIND[wanted]}")
     out.write(f"read {path}: {KIND[verdict.kind]}, verdict {verdict.verdict()}\n")
     if verdict.dialect is not None:
         out.write(verdict.dialect.describe() + "\n")
