@@ -207,8 +207,8 @@ def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path,
     program = gnubg_found()
     if program is None:
         raise FileNotFoundError(INSTALL_HINT)
-    jobs = [{"seed": seed, "length": length, "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
-             "boards": str(folder / f"gnubg-{length}p-{seed}.json")} for seed in seeds]
+    jobs: list[dict[str, Any]] = [{"seed": seed, "length": length, "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
+                                   "boards": str(folder / f"gnubg-{length}p-{seed}.json")} for seed in seeds]
     (folder / "play.py").write_text(_PLAY)
     (folder / "jobs.json").write_text(json.dumps(jobs))
     env = dict(os.environ, HOME=str(folder), GNUBG_READER_JOBS=str(folder / "jobs.json"))
@@ -216,6 +216,7 @@ def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path,
                    stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=True)
     played = []
     for job in jobs:
-        record = {"path": job["mat"], "seconds": 0.0, "match": json.loads(Path(job["boards"]).read_text())}
-        played.append((Path(job["mat"]), _result(record, "").games))
+        mat, boards = Path(str(job["mat"])), Path(str(job["boards"]))
+        record = {"path": str(mat), "seconds": 0.0, "match": json.loads(boards.read_text())}
+        played.append((mat, _result(record, "").games))
     return played
