@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from game.board import Color
 from game.errors import GameError
 from game.integrity import Integrity, check
-from game.match import GameSummary, Match
+from game.match import GameSummary, Match, Phase
 from game.record import read_lines, replay_lines
 from game.replay import Problem, Replayer
 from game.transcripts import Dialect, replay_transcript
@@ -186,6 +186,10 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
 
 
 def _fill(verdict: Verdict, replayer: Replayer) -> None:
+    m = replayer.match
+    if (verdict.kind == "mat" and m is not None and m.length is None and m.phase is Phase.OPENING
+            and m.games and not replayer.problems):
+        m.stop()  # a money session's transcript that ends between games is the whole session
     verdict.match = replayer.match
     verdict.games = list(replayer.match.games) if replayer.match else []
     verdict.skipped_games = replayer.skipped_games

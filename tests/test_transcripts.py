@@ -4,6 +4,7 @@ transcript made here, the verdict, the replayed positions, and what stays corrup
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from game.match_sim import random_match
 from game.position import Position
 from game.replay import Problem
 from game.transcripts import replay_transcript
+from game.validate import validate_file
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -276,3 +278,19 @@ def test_a_stray_row_number_inside_a_row() -> None:
     text = HEAD + "  2) 64: 24/18 13/9      2)  Losses 1 point      Wins 1 point\n"
     problems, _ = verdict_of(text)
     assert len(problems) == 1 and "a stray row number '2)' inside a row" in problems[0]
+
+
+def test_a_money_session_whose_games_are_each_headed_0_0_is_taken_as_written(tmp_path: Path) -> None:
+    text = (" 0 point match\n\n Game 1\n gobetzu : 0                     torsten : 0\n"
+            "  1) 65: 24/18 13/8              31: 8/5 6/5\n      Wins 1 point\n\n"
+            " Game 2\n gobetzu : 0                     torsten : 0\n"
+            "  1)                             53: 8/3 6/3\n"
+            "  2) 42: 24/20 13/11             61: 13/7 8/7\n"
+            "                                  Wins 3 point\n")
+    _, problems, notes = read(text)
+    assert not problems and "game 2 of the money session is headed white 0 black 0" in notes[0].rule
+    path = tmp_path / "money.mat"
+    path.write_text(text)
+    verdict = validate_file(str(path))  # it ends between games: the whole session
+    assert verdict.exit_code == 0 and verdict.complete and verdict.match is not None
+    assert verdict.match.score == (3, 0)
