@@ -19,6 +19,7 @@ from game.position import Position
 from game.replay import MAT_WINS, Replayer
 from game.transcripts.lookahead import choose
 from game.transcripts.reading import ILLEGAL_PLAY, Entry, Transcript, read_transcript
+from game.transcripts.results import TranscriptReplayer
 
 
 @dataclass(slots=True)
@@ -32,7 +33,7 @@ class TranscriptReplay:
 def replay_transcript(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = False) -> TranscriptReplay:
     """Read and replay a transcript (strict: raise `ReplayError` at the first problem)."""
     transcript = read_transcript(text, options)
-    replayer = Replayer(strict=strict, lenient=True)
+    replayer = TranscriptReplayer(strict=strict)
     driver = _Driver(transcript, replayer)
     for index, (line, event) in enumerate(transcript.entries):
         driver.step(index, line, event)
