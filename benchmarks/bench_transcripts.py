@@ -63,27 +63,34 @@ def transcripts(folder: Path) -> dict[str, list[Path]]:
     return dict(groups)
 
 
-def judge(paths: list[Path], repeat: int, row: Row) -> dict[Path, Verdict]:
-    verdicts: dict[Path, Verdict] = {}
+def judge(paths: list[Path], repeat: int, row: Row) -> None:
+    """Validate each file (one at a time: a folder of matches does not fit in memory at once),
+    count the verdicts of the first run, and keep the best CPU time of `repeat` runs."""
     best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        verdicts = {path: validate_file(str(path)) for path in paths}
-        best = min(best, time.process_time() - start)
+    for run in range(repeat):
+        seconds = 0.0
+        for path in paths:
+            start = time.process_time()
+            verdict = validate_file(str(path))
+            seconds += time.process_time() - start
+            if run == 0:
+                _count(row, path, verdict)
+        best = min(best, seconds)
     row.files, row.seconds = len(paths), best
-    for path, verdict in verdicts.items():
-        if verdict.error is None and not verdict.problems:
-            row.accepted += 1
-            row.unfinished += not verdict.complete
-        else:
-            row.rejected += 1
-            first = verdict.error or verdict.problems[0].describe().splitlines()[0]
-            row.first_problems.append(f"{path.name}: {first}")
-        row.noted += bool(verdict.notes)
-    return verdicts
 
 
-def against_gnubg(paths: list[Path], verdicts: dict[Path, Verdict], row: Row, sample: int) -> None:
+def _count(row: Row, path: Path, verdict: Verdict) -> None:
+    if verdict.error is None and not verdict.problems:
+        row.accepted += 1
+        row.unfinished += not verdict.complete
+    else:
+        row.rejected += 1
+        first = verdict.error or verdict.problems[0].describe().splitlines()[0]
+        row.first_problems.append(f"{path.name}: {first}")
+    row.noted += bool(verdict.notes)
+
+
+def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
     from gnubg_reader import compare, gnubg_import, our_boards
 
     start = time.perf_counter()
@@ -99,8 +106,10 @@ def against_gnubg(paths: list[Path], verdicts: dict[Path, Verdict], row: Row, sa
         row.gnubg_seconds += theirs.seconds
         row.gnubg_warned += theirs.warned and not theirs.crashed
         row.gnubg_crashed += theirs.crashed
-        verdict = verdicts[path]
-        if verdict.match is None or theirs.crashed:
+        if theirs.crashed:
+            continue
+        verdict = validate_file(str(path))
+        if verdict.match is None:
             continue
         compared, differences = compare(our_boards(verdict.match), theirs.games)
         row.plays_compared += compared
@@ -122,9 +131,9 @@ def main() -> None:
     rows: dict[str, Row] = {}
     for name, paths in groups.items():
         row = rows[name] = Row()
-        verdicts = judge(paths, args.repeat, row)
+        judge(paths, args.repeat, row)
         if args.gnubg:
-            against_gnubg(paths, verdicts, row, args.sample)
+            against_gnubg(paths, row, args.sample)
     total = Row()
     for row in rows.values():
         for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",

@@ -294,3 +294,13 @@ def test_a_money_session_whose_games_are_each_headed_0_0_is_taken_as_written(tmp
     verdict = validate_file(str(path))  # it ends between games: the whole session
     assert verdict.exit_code == 0 and verdict.complete and verdict.match is not None
     assert verdict.match.score == (3, 0)
+
+
+def test_tabs_between_cells_keep_their_columns() -> None:
+    text = (" 3 point match\n\n Game 1\n Boris : 0\t\t\tWendy : 0\n"
+            "  1)\t\t\t\t31: 8/5 6/5\n"
+            "  2) 64: 24/18 13/9\t\t52: 13/8 13/11\n"
+            "  3)\tDoubles => 2\t\t\tDrops\n"
+            "\tWins 1 point\n")
+    match, problems, _ = read(text)
+    assert not problems and match.score == (0, 1) and match.games[0].reason == "pass"

@@ -69,7 +69,7 @@ class Layout:
 
 def read_layout(text: str) -> Layout:
     """The layout of a transcript; raises `MatFormatError` when it is no transcript at all."""
-    lines = text.lstrip("\ufeff").splitlines()
+    lines = [line.expandtabs(8) for line in text.lstrip("\ufeff").splitlines()]  # columns, as tabs show them
     headers: dict[str, str] = {}
     layout: Layout | None = None
     index = 0
