@@ -99,20 +99,58 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
                  for state, move in _STEPS[position.variant](encode(position), die))
 
 
-Walk = tuple[State, Callable[[State, int], Iterator[tuple[State, Move]]], Callable[[State], Position]]
+Walk = tuple[State, Callable[..., Iterator[tuple[State, Move]]], Callable[[State], Position]]
 
 
 def single_move_walk(position: Position) -> Walk:
     """For walking many single moves fast: the position as a state, a function giving each legal
-    single move of a die from a state (the new state and the Move), and one turning a state back
-    into a position."""
+    single move of a die from a state (the new state and the Move; `moves(state, die, source)`
+    only those from own point `source`), and one turning a state back into a position."""
     step = _STEPS[position.variant]
 
-    def moves(state: State, die: int) -> Iterator[tuple[State, Move]]:
-        for new, raw in step(state, die):
+    def moves(state: State, die: int, source: int = 0) -> Iterator[tuple[State, Move]]:
+        for new, raw in step(state, die, source):
             yield new, _MOVE[raw]
 
     return encode(position), moves, _decoder(position)
+
+
+def complete_play(position: Position, dice: Sequence[int],
+                  moves: Sequence[Move]) -> tuple[State, tuple[Move, ...]] | None:
+    """The state `moves` produce, and the moves with their hits, when they are legal single moves, one
+    die each, using every die of the roll (and, in Rungammon, breaking no prime rule): such a play is
+    legal without a search. None when they are not, or leave a die unused (only the full search can
+    tell then)."""
+    a, b = check_dice(dice)
+    left = [a] * 4 if a == b else [a, b]
+    if len(moves) != len(left):
+        return None
+    step = _STEPS[position.variant]
+    state = encode(position)
+    made: list[Move] = []
+    for move in moves:
+        for die in sorted(set(left), key=lambda d: d != move.source - move.target):  # the exact die first
+            found = next(((new, raw) for new, raw in step(state, die, move.source) if raw[1] == move.target), None)
+            if found is not None:
+                state = found[0]
+                made.append(_MOVE[found[1]])
+                left.remove(die)
+                break
+        else:
+            return None
+    return (state, tuple(made)) if play_allowed(position.variant, state) else None
+
+
+def play_allowed(variant: Variant, state: State) -> bool:
+    """Whether a state that used every die is a legal play's result (the Rungammon prime rules)."""
+    return variant is not Variant.RUNGAMMON or _prime_allowed(state)
+
+
+def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[Move, ...]]:
+    """The legal plays as the states they produce (see `encode`) and their moves, without building
+    positions: for checking a play's result fast. `encode(play.position)` is a play's state."""
+    move = _MOVE.__getitem__
+    return {state: tuple(map(move, moves)) for state, moves in _found(position, dice).items()}
 
 
 def count_plays(position: Position, dice: Sequence[int]) -> int:
@@ -189,6 +227,7 @@ _OWN_ORDER = {key: _getter([table[p] - 1 for p in range(1, 25)]) for key, table 
 _BOARD_ORDER = {key: _getter([BOARD_TO_OWN[key][b] for b in range(1, 25)]) for key in OWN_TO_BOARD}
 
 
+@lru_cache(maxsize=256)
 def encode(position: Position) -> State:
     me = position.turn.index
     mine = "w" if me == 0 else "b"
@@ -233,7 +272,9 @@ def _highest_home(s: State) -> int:
     return 0
 
 
-def _bar_entry(s: State, d: int, arrive: tuple[int, ...]) -> Iterator[tuple[State, RawMove]]:
+def _bar_entry(s: State, d: int, arrive: tuple[int, ...], source: int = 0) -> Iterator[tuple[State, RawMove]]:
+    if source not in (0, BAR):
+        return
     q = BAR - d
     code = s[q]
     new = arrive[code]
@@ -248,9 +289,9 @@ def _bar_entry(s: State, d: int, arrive: tuple[int, ...]) -> Iterator[tuple[Stat
 
 
 def _moves(s: State, d: int, arrive: tuple[int, ...], home: bool,
-           start_closed: bool, hits_to_bar: bool) -> Iterator[tuple[State, RawMove]]:
+           start_closed: bool, hits_to_bar: bool, source: int = 0) -> Iterator[tuple[State, RawMove]]:
     highest = _highest_home(s) if home else 0
-    for p in range(24, 0, -1):
+    for p in (source,) if 0 < source < BAR else () if source else range(24, 0, -1):
         code = s[p]
         if not FREE[code] or (p == 24 and start_closed):
             continue
@@ -279,25 +320,25 @@ _CG_ARRIVE = _ARRIVE[Variant.CATCHGAMMON]
 _RG_ARRIVE = _ARRIVE[Variant.RUNGAMMON]
 
 
-def _bg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+def _bg_step(s: State, d: int, source: int = 0) -> Iterator[tuple[State, RawMove]]:
     if s[MY_BAR]:
-        return _bar_entry(s, d, _BG_ARRIVE)
+        return _bar_entry(s, d, _BG_ARRIVE, source)
     home = 1 not in s[7:25].translate(HAS_MINE)
-    return _moves(s, d, _BG_ARRIVE, home, False, True)
+    return _moves(s, d, _BG_ARRIVE, home, False, True, source)
 
 
-def _cg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+def _cg_step(s: State, d: int, source: int = 0) -> Iterator[tuple[State, RawMove]]:
     # Bearing off: every checker home, and none trapped.
     home = 1 not in s[7:25].translate(HAS_MINE) and 1 not in s[1:7].translate(MINE_TRAPPED)
-    return _moves(s, d, _CG_ARRIVE, home, False, False)
+    return _moves(s, d, _CG_ARRIVE, home, False, False, source)
 
 
-def _rg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+def _rg_step(s: State, d: int, source: int = 0) -> Iterator[tuple[State, RawMove]]:
     home = 1 not in s[7:25].translate(HAS_MINE)
     # Only one checker may leave the start until one has passed the opponent's start.
     passed = s[MY_OFF] > 0 or 1 in s[1:12].translate(HAS_MINE)
     start_closed = not passed and FREE[s[24]] + s[MY_OFF] < CHECKERS
-    return _moves(s, d, _RG_ARRIVE, home, start_closed, False)
+    return _moves(s, d, _RG_ARRIVE, home, start_closed, False, source)
 
 
 _STEPS = {Variant.BACKGAMMON: _bg_step, Variant.CATCHGAMMON: _cg_step, Variant.RUNGAMMON: _rg_step}
