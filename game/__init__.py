@@ -1,8 +1,14 @@
 """The rules engine: positions, plays, cube, match and their formats. Pure Python, no I/O.
 
-    >>> from game import Position, Variant
-    >>> len(Position.initial(Variant.BACKGAMMON).legal_plays((3, 1)))
-    16
+A position from an XGID, the plays for 6-2, one of them played, the XGID of the result (the
+opponent on roll):
+
+    >>> from game import Position
+    >>> position = Position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    >>> len(position.legal_plays((6, 2)))
+    14
+    >>> position.parse_play("24/18 13/11", (6, 2)).next_position.xgid()
+    'XGID=-b----E-C--AeD---cAe----A-:0:0:-1:00:0:0:0:0:10'
 """
 
 from game.board import BAR, OFF, Color, Variant
