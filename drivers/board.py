@@ -1,13 +1,15 @@
-"""The sensor board: zone snapshots and changes as events, snapshot requests, zone LEDs."""
+"""The sensor board: zone snapshots and changes as events, snapshot requests, zone LEDs, and the
+order of a STACKS board's stacks told to it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from typing import Unpack
 
-from drivers.errors import DriverConfigError, LinkError, UnsupportedFeature
-from drivers.events import SensorSnapshot, ZoneChanged
+from drivers.errors import DriverConfigError, LinkError, ProtocolError, UnsupportedFeature
+from drivers.events import CommandFailed, SensorSnapshot, ZoneChanged
 from drivers.link import DeviceRole, LinkOptions, SerialLink
 from drivers.protocol import (
     Ack,
@@ -15,6 +17,9 @@ from drivers.protocol import (
     BoardMessage,
     Features,
     Hello,
+    HostMessage,
+    MsgType,
+    SetStacks,
     SetZoneLeds,
     Snapshot,
     SnapshotRequest,
@@ -22,11 +27,17 @@ from drivers.protocol import (
 )
 from game.zones import ZONE_COUNT, ZONES, ZoneReading, implausible_board, implausible_reading
 
+ACK_TIMEOUT = 2.0
+"""Seconds within which the board must acknowledge a command sent without waiting."""
+
 
 class BoardSensor(DeviceRole):
     """Reports the board's zones: a `SensorSnapshot` after each `LinkUp`, `ZoneChanged` as
     checkers move, and a new `SensorSnapshot` whenever the board's periodic snapshot differs
     from what the changes built (a change was lost) or one was requested.
+
+    Commands sent without waiting (`light_zones`, `set_stacks`) are followed up: an ACK other than
+    OK, or none within `ACK_TIMEOUT`, is counted in `failed` and delivered as `CommandFailed`.
 
     `BoardSensor("/dev/ttyACM0", events=q)` makes its own link; `BoardSensor(link)` shares one.
     """
@@ -36,6 +47,10 @@ class BoardSensor(DeviceRole):
         self._zones: tuple[ZoneReading, ...] | None = None
         self._want_snapshot = False
         self._latest: SensorSnapshot | None = None
+        self._awaiting: dict[int, tuple[str, float]] = {}
+        """Commands sent without waiting, by sequence number: their name and when they were sent."""
+        self.failed: Counter[tuple[str, str]] = Counter()
+        """Commands not done, by (command, outcome): an ACK's status, or "no ACK"."""
 
     @property
     def latest(self) -> SensorSnapshot | None:
@@ -46,8 +61,10 @@ class BoardSensor(DeviceRole):
         """Ask for a full snapshot and wait for it; it is also delivered as an event."""
         self._require(Features.ZONES)
         self._want_snapshot = True
-        self.link.request(SnapshotRequest(), Snapshot, timeout)
-        assert self._latest is not None
+        snapshot = self.link.request(SnapshotRequest(), Snapshot, timeout)
+        why = self._implausible(snapshot)
+        if why is not None or self._latest is None:
+            raise ProtocolError(f"{self.link.source}: its snapshot cannot be true of this board: {why}")
         return self._latest
 
     def set_zone_leds(self, zones: Iterable[int], timeout: float = 1.0) -> None:
@@ -64,22 +81,55 @@ class BoardSensor(DeviceRole):
 
     def light_zones(self, zones: Iterable[int]) -> bool:
         """Light exactly these zones' LEDs without waiting for the board's ACK (for a loop that
-        must not block); False when the board has no zone LEDs or the link is down."""
+        must not block; a missing or refusing ACK is followed up); False when the board has no zone
+        LEDs or the link is down."""
         lit = frozenset(zones)
         if not lit <= set(ZONES):
             raise DriverConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
+        return self._send_followed(Features.ZONE_LEDS, SetZoneLeds(lit), MsgType.SET_ZONE_LEDS)
+
+    def set_stacks(self, stacks: Sequence[str]) -> bool:
+        """Tell a STACKS board the order of every zone's stack (28 stacks, bottom to top; index 0 is
+        zone 1) without waiting for its ACK (followed up); False when the board does not take it
+        (no STACK_ORDER: it keeps its order from history alone) or the link is down."""
+        try:
+            message = SetStacks(tuple(stacks))
+        except ValueError as error:
+            raise DriverConfigError(str(error)) from None
+        return self._send_followed(Features.STACK_ORDER, message, MsgType.SET_STACKS)
+
+    def _send_followed(self, feature: Features, message: HostMessage, kind: MsgType) -> bool:
         hello = self.link.hello
-        if hello is None or not self.link.is_up or Features.ZONE_LEDS not in hello.features:
+        if hello is None or not self.link.is_up or feature not in hello.features:
             return False
         try:
-            self.link.send(SetZoneLeds(lit))
+            seq = self.link.send(message)
         except LinkError:
             return False
+        self._awaiting[seq] = (kind.name, self.link.clock.now())
         return True
 
+    def _acknowledged(self, message: BoardMessage, timestamp: float) -> None:
+        """Follow up the commands sent without waiting: an ACK that is not OK, or none in time."""
+        if isinstance(message, Ack) and message.request_seq in self._awaiting:
+            command, _ = self._awaiting.pop(message.request_seq)
+            if message.status is not AckStatus.OK:
+                self._failed(command, message.status.name, timestamp)
+        for seq, (command, sent) in list(self._awaiting.items()):
+            if timestamp - sent > ACK_TIMEOUT:
+                del self._awaiting[seq]
+                self._failed(command, "no ACK", timestamp)
+
+    def _failed(self, command: str, outcome: str, timestamp: float) -> None:
+        self.failed[command, outcome] += 1
+        self.events.put(CommandFailed(source=self.link.source, timestamp=timestamp, command=command,
+                                      outcome=outcome, count=self.failed[command, outcome]))
+
     def link_up(self, hello: Hello) -> None:
-        """After each handshake: forget the zones and ask for a whole board if the board senses zones."""
+        """After each handshake: forget the zones (and the commands awaiting an ACK: the link that
+        carried them is gone) and ask for a whole board if the board senses zones."""
         self._zones = None
+        self._awaiting.clear()
         if Features.ZONES in hello.features:
             self._want_snapshot = True
             with suppress(LinkError):
@@ -88,7 +138,8 @@ class BoardSensor(DeviceRole):
     def receive(self, message: BoardMessage, timestamp: float) -> None:
         """A message from the board: snapshots and zone changes become events (unless they cannot
         be true of the board that announced itself: those are rejected and counted); the rest is
-        not the board sensor's."""
+        not the board sensor's, but every message follows up the commands awaiting an ACK."""
+        self._acknowledged(message, timestamp)
         if isinstance(message, Snapshot | ZoneChange):
             why = self._implausible(message)
             if why:

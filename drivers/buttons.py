@@ -66,31 +66,42 @@ class PlayerButtons:
         self.close()
 
 
-class RollButton:
-    """Dice for a board without electronic dice: a press of the roll button throws two
-    virtual dice (ids 1 and 2) with the host's random source, enqueueing a SETTLED
+class VirtualDice:
+    """Dice for a board without electronic dice: `roll()` throws two virtual dice (ids 1 and 2; at
+    the opening roll die 1 is White's) with the host's random source, enqueueing a SETTLED
     `DieState` for each (battery None). The default source is `secrets.SystemRandom()`."""
 
-    def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: queue.Queue[Event] | None = None,
-                 pin_factory: Factory | None = None, clock: Clock = SYSTEM_CLOCK,
-                 rng: random.Random | None = None, bounce_time: float | None = BOUNCE_TIME,
-                 source: str = "roll button") -> None:
+    def __init__(self, *, events: queue.Queue[Event] | None = None, clock: Clock = SYSTEM_CLOCK,
+                 rng: random.Random | None = None, source: str = "roll button") -> None:
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source
         self._clock = clock
         self._rng = rng if rng is not None else secrets.SystemRandom()
         self._throws = 0
-        self._button = Button(pin, pull_up=True, bounce_time=bounce_time,
-                              pin_factory=pin_factory)
-        self._button.when_pressed = self._roll
 
-    def _roll(self) -> None:
+    def roll(self) -> None:
+        """Throw both dice."""
         now = self._clock.now()
         self._throws += 1
         for die_id in (1, 2):
             self.events.put(DieState(source=self.source, timestamp=now, die_id=die_id,
                                      status=DieStatus.SETTLED, face=self._rng.randint(1, 6),
                                      battery_pct=None, throw=self._throws))
+
+
+class RollButton:
+    """The roll button on GPIO: a press throws the host's `VirtualDice`."""
+
+    def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: queue.Queue[Event] | None = None,
+                 pin_factory: Factory | None = None, clock: Clock = SYSTEM_CLOCK,
+                 rng: random.Random | None = None, bounce_time: float | None = BOUNCE_TIME,
+                 source: str = "roll button") -> None:
+        self.dice = VirtualDice(events=events, clock=clock, rng=rng, source=source)
+        self.events = self.dice.events
+        self.source = source
+        self._button = Button(pin, pull_up=True, bounce_time=bounce_time,
+                              pin_factory=pin_factory)
+        self._button.when_pressed = self.dice.roll
 
     def close(self) -> None:
         """Release the button's pin."""

@@ -20,6 +20,16 @@ from drivers.pinmap import DEFAULT_CUBE_PINS, CubePins
 
 LARGEST_VALUE = 2 ** 19
 D = TypeVar("D", LED, LEDCharDisplay, LEDMultiCharDisplay)
+SEGMENTS = "abcdefg"
+LED_NAMES = ("centre", "white", "black", "crawford")
+TEST_STEPS = (*(f"segment {s}" for s in SEGMENTS), "decimal points", "tens digit", "units digit",
+              *(f"{name} LED" for name in LED_NAMES))
+"""What `light_one` lights, one at a time: each segment (both digits), the decimal points, each
+digit whole, each LED."""
+
+
+def _segment_char(segment: str) -> str:
+    return chr(0x2460 + SEGMENTS.index(segment))  # a character of no code: one segment alone
 
 
 def cube_digits(value: int) -> tuple[str, str]:
@@ -64,7 +74,10 @@ class CubeDisplay:
                                              pin_factory=pin_factory))
             self._digits = self._keep(_multi_char_display(char, pins.digits, pin_factory))
             self._digits.plex_delay = plex_delay  # seconds each digit stays lit in turn
-            self._font = char.font
+            char.font["-"] = (False,) * 6 + (True,)  # segment g alone: a die not yet landed, "3-"
+            self._font = set(char.font)
+            for index, segment in enumerate(SEGMENTS):  # one segment alone, for a builder's test
+                char.font[_segment_char(segment)] = tuple(i == index for i in range(len(SEGMENTS)))
             self._centre = self._keep(LED(pins.centre, pin_factory=pin_factory))
             self._white = self._keep(LED(pins.white, pin_factory=pin_factory))
             self._black = self._keep(LED(pins.black, pin_factory=pin_factory))
@@ -83,6 +96,29 @@ class CubeDisplay:
         tens, units = self._digits.value
         return (str(tens), str(units))
 
+    @property
+    def leds(self) -> tuple[str, ...]:
+        """The LEDs lit, by name: "centre", "white", "black", "crawford"."""
+        lit = zip(LED_NAMES, (self._centre, self._white, self._black, self._crawford), strict=True)
+        return tuple(name for name, led in lit if led.is_lit)
+
+    def light_one(self, step: str) -> tuple[tuple[str, str], tuple[str, ...]]:
+        """Light `step` of `TEST_STEPS` alone, for a builder checking every segment and LED in turn;
+        returns what the display then holds (`text`, `leds`) for the caller to check."""
+        if step not in TEST_STEPS:
+            raise DisplayValueError(f"{step!r} is not one of {', '.join(TEST_STEPS)}")
+        self.off()
+        what = step.removesuffix(" LED").removeprefix("segment ")
+        if what in SEGMENTS:
+            self._digits.value = (_segment_char(what),) * 2
+        elif what == "decimal points":
+            self._digits.value = (" .", " .")
+        elif what in ("tens digit", "units digit"):
+            self._digits.value = ("8.", " ") if what == "tens digit" else (" ", "8.")
+        else:
+            dict(zip(LED_NAMES, (self._centre, self._white, self._black, self._crawford), strict=True))[what].on()
+        return self.text, self.leds
+
     def show(self, value: int, owner: Player | None, crawford: bool) -> None:
         """Show the cube: its value on the digits and its place on the LEDs (centre, White's or Black's side),
         and the Crawford LED."""
@@ -98,7 +134,7 @@ class CubeDisplay:
 
     def show_text(self, text: str) -> None:
         """Show two characters of gpiozero's seven-segment font (space, digits and the
-        letters ABCDEFGHIJLNOPQRSTUY), for codes such as "E1"."""
+        letters ABCDEFGHIJLNOPQRSTUY) or "-", for codes such as "E1"."""
         if len(text) != 2 or any(char not in self._font for char in text):
             raise DisplayValueError(f"{text!r} is not two characters the display can show")
         self._digits.value = text

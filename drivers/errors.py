@@ -15,6 +15,10 @@ class MalformedMessage(ProtocolError):
     """A frame with a valid CRC whose message type or payload is not valid."""
 
 
+class UnknownMessageType(MalformedMessage):
+    """A frame with a valid CRC whose type is no message this host knows (a newer or a wrong firmware)."""
+
+
 class UnsupportedVersion(ProtocolError):
     """A frame of a protocol version this host does not speak."""
 
@@ -37,6 +41,10 @@ class ReplyTimeout(DriverError, TimeoutError):
 
 class UnsupportedFeature(DriverError, NotImplementedError):
     """The connected board announced that it lacks the feature asked for."""
+
+
+class GpioUnavailable(DriverError, OSError):
+    """No GPIO to drive: the machine has none, or gpiozero's pin factory asked for cannot start."""
 
 
 class DriverStateError(DriverError, RuntimeError):

@@ -3,8 +3,11 @@
 A `SerialLink` owns one port (anything `serial.serial_for_url` opens: "/dev/ttyACM0",
 "socket://host:port", "loop://", "emulator://table1"). It says HELLO, reports `LinkUp` and
 `LinkDown` on the events queue, decodes the board's messages and hands them to its
-listeners (`BoardSensor`, `Dice`). When the port fails or the board falls silent for
-`HEARTBEAT_MISSES` heartbeats it closes, backs off, reopens and says HELLO again.
+listeners (`BoardSensor`, `Dice`). A board whose heartbeat is late (`LATE_HEARTBEATS` periods
+without a frame) is pinged; when the port fails or the board stays silent for
+`HEARTBEAT_MISSES` heartbeats it closes, backs off, reopens and says HELLO again. When the
+counts of what went wrong change (`stats()`), a `LinkStatistics` event says so, at most every
+`STATS_INTERVAL` seconds.
 
 Drive it either by calling `poll(timeout)` (deterministic, for tests and simple loops) or by
 `start()`, which runs a daemon thread that polls until `close()`.
@@ -30,10 +33,11 @@ from drivers.errors import (
     LinkError,
     MalformedMessage,
     ReplyTimeout,
+    UnknownMessageType,
     UnsupportedFeature,
     UnsupportedVersion,
 )
-from drivers.events import Event, FrameRejected, LinkDown, LinkUp
+from drivers.events import Event, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
 from drivers.protocol import (
     BAUD_RATE,
     BoardMessage,
@@ -52,6 +56,10 @@ from game.zones import ZONE_COUNT
 
 HEARTBEAT_MISSES = 3
 """Silence for this many announced heartbeat periods means the link is dead."""
+LATE_HEARTBEATS = 1.5
+"""Silence for this many heartbeat periods: the heartbeat is late, and the board is pinged."""
+STATS_INTERVAL = 5.0
+"""Seconds at least between two `LinkStatistics` events of one link."""
 POLL_INTERVAL = 0.05
 """How long the reader thread waits for bytes in one poll, in seconds."""
 
@@ -82,23 +90,6 @@ class Backoff:
         return float(min(self.longest, self.first * self.factor ** max(0, failures - 1)))
 
 
-@dataclass(frozen=True, slots=True)
-class LinkStats:
-    """Counts since the link was made; the reader's counts survive reconnections."""
-
-    frames: int
-    garbage_bytes: int
-    bad_crc: int
-    cut_frames: int
-    seq_gaps: int
-    malformed: int
-    """Frames with a good CRC whose message made no sense (firmware bug or version skew)."""
-    connects: int
-    """Successful handshakes."""
-    failures: int
-    """Failed attempts and lost links."""
-
-
 class LinkOptions(TypedDict, total=False):
     """Keyword options of `SerialLink`, also accepted by the roles that make their own link."""
 
@@ -108,6 +99,7 @@ class LinkOptions(TypedDict, total=False):
     baudrate: int
     reply_timeout: float
     backoff: Backoff
+    stats_interval: float
 
 
 class _State(Enum):
@@ -126,7 +118,7 @@ class SerialLink:
     def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
                  source: str | None = None, clock: Clock = SYSTEM_CLOCK,
                  baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
-                 backoff: Backoff = Backoff()) -> None:
+                 backoff: Backoff = Backoff(), stats_interval: float = STATS_INTERVAL) -> None:
         try:
             self._port: serial.SerialBase = serial.serial_for_url(
                 port, baudrate=baudrate, do_not_open=True)
@@ -149,7 +141,11 @@ class SerialLink:
         self._handshake_deadline = 0.0
         self._last_rx = 0.0
         self._tx_seq = 0
-        self._malformed = self._connects = self._failures = 0
+        self._malformed = self._unknown = self._late = self._connects = self._failures = 0
+        self._pinged = False  # the heartbeat is late and a PING is out
+        self._stats_interval = stats_interval
+        self._told = LinkStats().problems()  # the counts the last event carried
+        self._told_at = -float("inf")
         self._streak = 0  # failures since the link was last up
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -166,11 +162,22 @@ class SerialLink:
         """What the board announced at the last handshake, None before the first."""
         return self._hello
 
+    @property
+    def clock(self) -> Clock:
+        """The link's clock (the time its events carry)."""
+        return self._clock
+
+    @property
+    def baudrate(self) -> int:
+        """The port's baud rate (nominal on USB CDC)."""
+        return int(self._port.baudrate)
+
     def stats(self) -> LinkStats:
         """What the link has read and rejected since it was made."""
         r = self._reader.stats
-        return LinkStats(r.frames, r.garbage_bytes, r.bad_crc, r.cut_frames, r.seq_gaps,
-                         self._malformed, self._connects, self._failures)
+        return LinkStats(frames=r.frames, garbage_bytes=r.garbage_bytes, bad_crc=r.bad_crc, cut_frames=r.cut_frames,
+                         seq_gaps=r.seq_gaps, malformed=self._malformed, unknown_types=self._unknown,
+                         late_heartbeats=self._late, connects=self._connects, failures=self._failures)
 
     def add_listener(self, listener: LinkListener) -> None:
         """Hand every message (and each handshake) to `listener` too."""
@@ -315,17 +322,38 @@ class SerialLink:
         now = self._clock.now()
         for frame in self._reader.feed(data):
             self._last_rx = now
+            self._pinged = False
             try:
                 message = decode_message(frame)
             except UnsupportedVersion as error:
                 self._fail(str(error))
                 return
+            except UnknownMessageType:
+                self._unknown += 1
+                continue
             except MalformedMessage:
                 self._malformed += 1
                 continue
             if isinstance(message, BoardMessage):
                 self._handle(message, now)
         self._check_silence(now)
+        self._tell_stats(now)
+
+    def _tell_stats(self, now: float) -> None:
+        """A `LinkStatistics` event when the counts of what went wrong changed, at most every
+        `stats_interval` seconds."""
+        if now - self._told_at < self._stats_interval:
+            return
+        stats = self.stats()
+        if stats.problems() != self._told:
+            self._told, self._told_at = stats.problems(), now
+            self.events.put(LinkStatistics(source=self.source, timestamp=now, stats=stats))
+
+    def _told_now(self, now: float) -> LinkStats:
+        """The counts, carried by a link event now (so the next `LinkStatistics` tells only news)."""
+        stats = self.stats()
+        self._told, self._told_at = stats.problems(), now
+        return stats
 
     def _read(self, timeout: float) -> bytes:
         if self._port.timeout != timeout:
@@ -384,9 +412,10 @@ class SerialLink:
             self._down_reason = ""
             self._connects += 1
             self._streak = 0
+            self._pinged = False
             listeners = list(self._listeners)
             self._changed.notify_all()
-        self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello))
+        self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello, stats=self._told_now(now)))
         for listener in listeners:
             listener.link_up(hello)
 
@@ -394,10 +423,18 @@ class SerialLink:
         if self._state is _State.HANDSHAKE and now >= self._handshake_deadline:
             self._fail(f"no HELLO within {self._reply_timeout} s of HELLO_REQUEST")
         elif self._state is _State.UP and self._hello is not None:
-            limit = HEARTBEAT_MISSES * self._hello.heartbeat_ms / 1000
-            if now - self._last_rx > limit:
-                self._fail(f"silent for {now - self._last_rx:.3f} s "
-                           f"(heartbeat {self._hello.heartbeat_ms} ms)")
+            period = self._hello.heartbeat_ms / 1000
+            silent = now - self._last_rx
+            if silent > HEARTBEAT_MISSES * period:
+                self._fail(f"silent for {silent:.3f} s (heartbeat {self._hello.heartbeat_ms} ms"
+                           f"{', a PING unanswered' if self._pinged else ''})")
+            elif silent > LATE_HEARTBEATS * period and not self._pinged:
+                self._pinged = True  # a late heartbeat: is the board still there?
+                self._late += 1
+                try:
+                    self._write(Ping(int(now * 1000) & 0xFFFFFFFF))
+                except LinkError as error:
+                    self._fail(str(error))
 
     def _fail(self, reason: str) -> None:
         with self._changed:
@@ -417,7 +454,7 @@ class SerialLink:
             pass
         self._reader.reset()
         if report:
-            self.events.put(LinkDown(source=self.source, timestamp=now, reason=reason))
+            self.events.put(LinkDown(source=self.source, timestamp=now, reason=reason, stats=self._told_now(now)))
 
 
 class DeviceRole:

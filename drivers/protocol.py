@@ -20,8 +20,8 @@ import zlib
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 
-from drivers.errors import MalformedMessage, ProtocolError, UnsupportedVersion
-from game.zones import Capability, ZoneReading
+from drivers.errors import MalformedMessage, ProtocolError, UnknownMessageType, UnsupportedVersion
+from game.zones import MAX_STACK, ZONE_COUNT, Capability, ZoneReading
 
 PROTOCOL_VERSION = 1
 BAUD_RATE = 460_800
@@ -44,6 +44,7 @@ class MsgType(IntEnum):
     PING = 0x03
     SET_ZONE_LEDS = 0x04
     DICE_REQUEST = 0x05
+    SET_STACKS = 0x06
     # board -> host
     HELLO = 0x81
     SNAPSHOT = 0x82
@@ -62,6 +63,9 @@ class Features(IntFlag):
     """The device reports electronic dice."""
     ZONE_LEDS = 0x04
     """The device has an LED per zone that the host can light."""
+    STACK_ORDER = 0x08
+    """A STACKS board that takes SET_STACKS: the host tells it the order of its stacks (which no
+    sensor sees) at a known moment. A STACKS board without it keeps its order from history only."""
 
 
 class AckStatus(IntEnum):
@@ -70,6 +74,9 @@ class AckStatus(IntEnum):
     OK = 0
     UNSUPPORTED = 1
     BAD_REQUEST = 2
+    CONFLICT = 3
+    """The request contradicts what the board senses (SET_STACKS whose colours per zone are not
+    the checkers on it): nothing changed."""
 
 
 class DieStatus(IntEnum):
@@ -269,6 +276,22 @@ class SetZoneLeds:
 
 
 @dataclass(frozen=True, slots=True)
+class SetStacks:
+    """Host -> board (a STACKS board announcing STACK_ORDER): the checkers on each zone stand in
+    this order, bottom to top; index 0 is zone 1. Answered by ACK: OK once the board has taken
+    it (and reports the zones whose reading changed), CONFLICT when a zone's colours are not what
+    the board senses there (nothing changed)."""
+
+    stacks: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.stacks) != ZONE_COUNT or any(stack.strip("wb") or len(stack) > MAX_STACK
+                                                   for stack in self.stacks):
+            raise ValueError(f"SET_STACKS takes {ZONE_COUNT} stacks of at most {MAX_STACK} 'w'/'b', "
+                             f"got {self.stacks!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class Hello:
     """Board -> host, the answer to HELLO_REQUEST: who the board is and what it senses."""
 
@@ -339,7 +362,7 @@ class DieReport:
             raise ValueError(f"throw count {self.throw} is not 0..65535")
 
 
-HostMessage = HelloRequest | SnapshotRequest | DiceRequest | Ping | SetZoneLeds
+HostMessage = HelloRequest | SnapshotRequest | DiceRequest | Ping | SetZoneLeds | SetStacks
 BoardMessage = Hello | Snapshot | ZoneChange | Pong | Ack | DieReport
 Message = HostMessage | BoardMessage
 
@@ -393,6 +416,9 @@ def _payload(message: Message) -> tuple[MsgType, bytes]:
             if not zones <= set(range(1, 33)):
                 raise ProtocolError(f"zone LEDs {sorted(zones)} are not all within 1..32")
             return MsgType.SET_ZONE_LEDS, _U32.pack(sum(1 << (zone - 1) for zone in zones))
+        case SetStacks(stacks):
+            return MsgType.SET_STACKS, bytes([len(stacks)]) + b"".join(
+                encode_reading(ZoneReading.of_stack(stack)) for stack in stacks)
         case Hello():
             major, minor, patch = message.firmware
             return MsgType.HELLO, _HELLO.pack(
@@ -439,7 +465,12 @@ def decode_message(frame: Frame) -> Message:
         raise UnsupportedVersion(
             f"frame of protocol version {frame.version}, this host speaks {PROTOCOL_VERSION}")
     try:
-        message = _decode_payload(MsgType(frame.type), frame.payload)
+        msg_type = MsgType(frame.type)
+    except ValueError:
+        raise UnknownMessageType(f"type {frame.type:#04x} payload {frame.payload.hex(' ')}: no message type of "
+                                 f"protocol version {PROTOCOL_VERSION}") from None
+    try:
+        message = _decode_payload(msg_type, frame.payload)
     except (ValueError, IndexError, struct.error) as error:
         raise MalformedMessage(
             f"type {frame.type:#04x} payload {frame.payload.hex(' ')}: {error}") from error
@@ -480,6 +511,14 @@ def _decode_payload(msg_type: MsgType, data: bytes) -> Message:
         if msg_type is MsgType.SNAPSHOT:
             return Snapshot(scan, capability, tuple(readings))
         return ZoneChange(scan, count, readings[0])
+    if msg_type is MsgType.SET_STACKS:
+        count, at = data[0], 1
+        stacks = []
+        for _ in range(count):
+            reading, at = _decode_reading(Capability.STACKS, data, at)
+            stacks.append(reading.stack or "")
+        exact(at)
+        return SetStacks(tuple(stacks))
     if msg_type is MsgType.ACK:
         exact(2)
         return Ack(data[0], AckStatus(data[1]))

@@ -40,3 +40,12 @@ class ButtonMap:
         if waiting not in self.anyone and player is not prompted:
             return None
         return self.actions.get(waiting, {}).get(button)
+
+    def refusal(self, waiting: Waiting, prompted: Color | None, player: Color, button: ButtonKind) -> str:
+        """Why `player`'s press of `button` does nothing now (for the log, beside `NO` on the display)."""
+        useful = sorted(b.value for b in self.actions.get(waiting, {}))
+        if not useful:
+            return f"no button does anything while the table waits for: {waiting.value}"
+        if waiting not in self.anyone and player is not prompted:
+            return f"it is {prompted.value if prompted else 'nobody'}'s to press now ({waiting.value})"
+        return f"{button.value} does nothing while the table waits for: {waiting.value} ({', '.join(useful)} do)"

@@ -3,6 +3,7 @@
     python -m firmware_host                      the embedded default: an emulated table, live
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
+    python -m firmware_host check [--config FILE]   a hardware self-test (without a config: the emulator)
     python -m firmware_host stats DIR [DIR ...]  dice statistics per match and for the session
     python -m firmware_host director --broker URL [--listen 127.0.0.1:8080]   the room's director
     python -m firmware_host room-demo --tables 8  a whole tournament room on this machine
@@ -159,6 +160,38 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run_hardware(config, quiet=args.quiet)
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """The hardware self-test: each part of the table's hardware in turn, a summary, exit 0 when all passed."""
+    from firmware_host.hardware import open_table
+    from firmware_host.selftest import SelfTest, emulated_table
+
+    board = None
+    if args.config:
+        config = load_config(args.config)
+        table, asked, variant = open_table(config), None, config.settings.variant
+        roll = config.dice == "roll button"
+        print(f"checking the table of {args.config}")
+    else:
+        table, asked, board = emulated_table(Capability[args.capability.upper()])
+        variant, roll = Variant(args.variant), False
+        print(f"checking the emulated board ({args.capability}), its buttons pressed by a simulated builder")
+    try:
+        table.start()
+        test = SelfTest(table, variant, say=lambda line: print(line, flush=True), asked=asked,
+                        seconds=args.seconds, dwell=args.dwell, button_seconds=args.button_seconds, roll_button=roll)
+        test.run()
+    finally:
+        table.close()
+        if board is not None:
+            board.close()
+    print("\nsummary:")
+    for part in test.parts:
+        print(f"  {part.line()}")
+    failed = [part.name for part in test.parts if part.passed is False]
+    print("all passed" if not failed else f"failed: {', '.join(failed)}")
+    return 0 if test.passed else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m firmware_host`."""
     parser = OneLineParser(prog="python -m firmware_host", description=__doc__,
@@ -179,6 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="no live view, log lines only")
     room_cli.add_table_options(run)
     run.set_defaults(run=cmd_run)
+    check = commands.add_parser("check", help="a hardware self-test, before a match (no config: the emulator)")
+    check.add_argument("--config", help="the table's configuration (without it: the emulated board)")
+    check.add_argument("--seconds", type=_speed, default=3.0, help="how long the link's counts are watched")
+    check.add_argument("--dwell", type=_speed, default=0.15, help="seconds each LED and segment stays lit")
+    check.add_argument("--button-seconds", type=_speed, default=10.0, help="how long each button is waited for")
+    check.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon",
+                       help="the emulated board's starting position (with --config: [match] variant)")
+    check.add_argument("--capability", choices=[c.name.lower() for c in Capability], default="stacks",
+                       help="what the emulated board senses")
+    check.set_defaults(run=cmd_check)
     room_cli.add_commands(commands)
     return parser
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drivers.events import ButtonKind, Player
+from drivers.pin_factories import factory_names
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
 from firmware_host.errors import ConfigError
 from firmware_host.settings import Profile, Settings
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 
 GPIO_PINS = range(0, 28)
 """BCM numbers of the Raspberry Pi's 40-pin header GPIOs."""
-PIN_FACTORIES = ("default", "lgpio", "rpigpio", "pigpio", "native", "mock")
-"""gpiozero's pin factories by name ("default": gpiozero chooses)."""
+BUTTON_SOURCES = ("gpio", "keyboard")
+"""Where the players' buttons are: on GPIO ([gpio.buttons]), or the terminal's keys."""
 
 Check = Callable[[Any], str | None]
 """Returns why a value is refused, or None."""
@@ -70,7 +71,8 @@ _CUBE = {"segments": Key("pins", list(DEFAULT_CUBE_PINS.segments), count=7), "dp
 SCHEMA: dict[str, dict[str, Key]] = {
     "board": {"port": Key("str", REQUIRED), "settle_seconds": Key("number", 0.3, _at_least(0))},
     "dice": {"source": Key("str", "board")},
-    "gpio": {"pin_factory": Key("str", "default", _one_of(*PIN_FACTORIES))},
+    "buttons": {"source": Key("str", "gpio", _one_of(*BUTTON_SOURCES))},
+    "gpio": {"pin_factory": Key("str", "default", lambda v: _one_of(*factory_names())(v))},
     "gpio.buttons": _BUTTONS,
     "gpio.cube": _CUBE,
     "match": {"variant": Key("str", "backgammon", _one_of(*(v.value for v in Variant))),
@@ -96,6 +98,7 @@ class HardwareConfig:
     board_port: str
     dice: str
     pin_factory: str
+    """gpiozero's name of the pin factory ("default": gpiozero chooses; `drivers.pin_factories`)."""
     button_pins: dict[tuple[Player, ButtonKind], int]
     cube_pins: CubePins
     settings: Settings
@@ -104,6 +107,8 @@ class HardwareConfig:
     """The table's signing key (None: `firmware_host.signing.default_key_path()`)."""
     broker: BrokerConfig | None = None
     """The room's broker, when the table publishes to one."""
+    buttons: str = "gpio"
+    """Where the players' buttons (and a roll button) are: "gpio" or "keyboard" (the terminal's keys)."""
 
 
 def load_config(path: str | Path) -> HardwareConfig:
@@ -192,9 +197,10 @@ def _why_refused(key: Key, value: Any) -> str | None:
 
 def _check_pins(values: Mapping[str, Mapping[str, Any]]) -> None:
     used: dict[int, str] = {}
-    if values["dice"]["source"] == "roll button":
+    on_gpio = values["buttons"]["source"] == "gpio"  # keys instead: [gpio.buttons] and the roll pin are not used
+    if on_gpio and values["dice"]["source"] == "roll button":
         used[ROLL_BUTTON_PIN] = "the roll button"
-    for section in ("gpio.buttons", "gpio.cube"):
+    for section in ("gpio.buttons", "gpio.cube") if on_gpio else ("gpio.cube",):
         for name, value in values[section].items():
             for pin in value if isinstance(value, list) else [value]:
                 where = f"[{section}] {name}"
@@ -226,7 +232,7 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     return HardwareConfig(board["port"], values["dice"]["source"], values["gpio"]["pin_factory"], buttons,
                           cube_pins, settings, Path(values["record"]["dir"]),
                           Path(values["record"]["key"]) if values["record"]["key"] else None,
-                          _broker(values["broker"]))
+                          _broker(values["broker"]), values["buttons"]["source"])
 
 
 def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:

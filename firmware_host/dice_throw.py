@@ -4,7 +4,9 @@ die means.
 A die counts toward a throw when it is seen rolling and settling, or settling with a new throw
 count, while a throw is expected; a die merely re-reported after a reconnection (`resync`)
 does not, unless its throw count shows it was thrown while the link was down. The dice are read
-in the order of their ids: at the opening roll the die with the lower id is White's.
+in the order of their ids: at the opening roll the die with the lower id is White's, whatever
+the order in which they land (hardware_docs/protocol.md), and the table shows each player's die
+as it lands (`opening_dice`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class DiceCollector:
         self._throws: dict[int, int] = {}
         """Each die's throw count as last reported."""
 
+    def landed(self) -> tuple[tuple[int, int | None], ...]:
+        """Every die heard of, lower id first, with the face it settled on in this throw (None: not yet)."""
+        return tuple((die, self._fresh[die].face if die in self._fresh and self._fresh[die].status is DieStatus.SETTLED
+                      else None) for die in sorted(self._throws))
+
     def expect(self) -> None:
         """A new prompt: dice seen before it do not count, and an early roll may be told again."""
         self._fresh.clear()
@@ -80,3 +87,20 @@ class DiceCollector:
             return None
         self._fresh.clear()
         return Thrown(((settled[0].face or 0), (settled[1].face or 0)))
+
+
+def opening_dice(collector: DiceCollector) -> tuple[str, str] | None:
+    """At the opening roll, whose die is whose (the lower id is White's) and each face as it lands:
+    the display's two characters (White's die on the left, "-" until it lands) and a line for the
+    view; None until both dice have been heard of."""
+    dice = collector.landed()
+    if len(dice) < 2:
+        return None
+    (white, white_face), (black, black_face) = dice[:2]
+
+    def face(value: int | None) -> str:
+        return "-" if value is None else str(value)
+
+    return (face(white_face) + face(black_face),
+            f"each player throws one die: White's die {white:#x} {face(white_face)}, "
+            f"Black's die {black:#x} {face(black_face)}")

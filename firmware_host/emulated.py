@@ -75,7 +75,8 @@ class EmulatedTable:
         self.table = Table.open(f"emulator://{name}", pin_factory=self.pins, clock=self.clock, bounce_time=None)
         # the record's timestamps follow the table's clock, so a seed gives the same record
         controller = Controller.open(self.settings, self.journal, display=self.table.display,
-                                     zone_leds=self.table.board.light_zones, wall_time=self.clock.now)
+                                     zone_leds=self.table.board.light_zones, wall_time=self.clock.now,
+                                     stacks=self.table.board.set_stacks, needs=self.table.needs)
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
         self.link: TableLink | None = None
         if self.broker is not None:

@@ -14,6 +14,13 @@ serves a port on a pseudo-terminal (`firmware_host.emulator_pty`) and returns it
 Time comes from the injected clock: scans run every `scan_period` and every port sends its
 full state every `heartbeat_ms`, whenever `service()` is called (the transports call it);
 `scan()` runs one scan at once, for scripted tests.
+
+A STACKS board keeps the order of its stacks as its microcontroller would (hardware_docs/sensing.md):
+no sensor sees through a pile, so each scan it reads the colours per zone and follows their
+changes, a checker added going on top and one removed leaving from the top; at power-up it puts
+whites above blacks. The host corrects it with SET_STACKS (`teach_stacks`). Checkers put on a
+zone by `set_zones` arrive all in one scan, so a mixed stack set that way may read misordered
+until the host does, as on a real board.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Literal, Self
 import serial
 
 from drivers.clock import SYSTEM_CLOCK, Clock
-from drivers.protocol import DieReport, DieStatus, Features, ZoneChange
+from drivers.protocol import AckStatus, DieReport, DieStatus, Features, ZoneChange
 from firmware_host.emulator_firmware import EmulatorPort, PortName
 from firmware_host.emulator_pty import PtyServer
 from firmware_host.errors import EmulatorError, ImpossibleAction
@@ -50,6 +57,23 @@ def _standard_start() -> tuple[str, ...]:
 
 STANDARD_START = _standard_start()
 """The backgammon starting position as 28 zone stacks (index 0 is zone 1)."""
+
+
+def _power_up_order(stack: str) -> str:
+    """A zone's order as a STACKS board guesses it at power-up: whites above blacks."""
+    return "b" * stack.count("b") + "w" * stack.count("w")
+
+
+def follow_colours(believed: str, sensed: str) -> str:
+    """A STACKS board's order after one scan: checkers gone leave from the top of their colour,
+    checkers come are put on top (blacks first, then whites, when both come in one scan)."""
+    order = list(believed)
+    for colour in "wb":
+        for _ in range(believed.count(colour) - sensed.count(colour)):
+            del order[len(order) - 1 - order[::-1].index(colour)]
+    for colour in "bw":
+        order += colour * max(0, sensed.count(colour) - believed.count(colour))
+    return "".join(order)
 
 
 _registry: dict[str, BoardEmulator] = {}
@@ -77,7 +101,7 @@ class BoardEmulator:
                  rng: random.Random | None = None, scan_period: float = 0.02,
                  heartbeat_ms: int = 1000, flicker_rate: float = 0.0, line_noise: float = 0.0,
                  board_id: int = 0x5A0001, firmware: tuple[int, int, int] = (1, 0, 0),
-                 die_ids: tuple[int, int] = (0xD1CE0001, 0xD1CE0002),
+                 die_ids: tuple[int, int] = (0xD1CE0001, 0xD1CE0002), stack_order: bool = True,
                  name: str | None = None) -> None:
         self.lock = threading.RLock()
         self.capability = capability
@@ -91,8 +115,15 @@ class BoardEmulator:
         """Chance per frame sent that it is corrupted, cut, dropped or preceded by garbage."""
         self.board_id = board_id
         self.firmware = firmware
+        self.led_ack: AckStatus | None = AckStatus.OK
+        """How the firmware answers SET_ZONE_LEDS (None: it does not answer, as a firmware that
+        forgot the ACK)."""
+        self.heartbeat_stopped = False
+        """The firmware's heartbeat has stopped (it still answers requests and reports changes)."""
         self._zones = [""] * ZONE_COUNT
         self.set_zones(zones)
+        self._order = [_power_up_order(stack) for stack in self._zones]
+        """What the microcontroller believes of each zone's order (a STACKS board)."""
         self._hand: list[str] = []
         self._dice = [_Die(die_id) for die_id in die_ids] if dice != "none" else []
         self._stuck: dict[int, str] = {}
@@ -102,6 +133,8 @@ class BoardEmulator:
         self._next_scan = clock.now()
         self._reported = [self._reading(zone) for zone in ZONES]
         board = Features.ZONES | (Features.ZONE_LEDS if zone_leds else Features(0))
+        if capability is Capability.STACKS and stack_order:
+            board |= Features.STACK_ORDER
         if dice == "board":
             board |= Features.DICE
         self._ports: dict[str, EmulatorPort] = {"board": EmulatorPort(self, "board", board)}
@@ -142,6 +175,16 @@ class BoardEmulator:
             raise ImpossibleAction(f"no zone holds more than {MAX_STACK} checkers: {zones!r}")
         with self.lock:
             self._zones = list(zones)
+
+    def teach_stacks(self, stacks: Sequence[str]) -> AckStatus:
+        """SET_STACKS: the host tells the microcontroller the order of every zone's stack. Taken
+        (OK, the changed zones reported at the next scan) only if each zone's colours are what the
+        board senses there; else nothing changes (CONFLICT)."""
+        with self.lock:
+            if any(sorted(told) != sorted(believed) for told, believed in zip(stacks, self._order, strict=True)):
+                return AckStatus.CONFLICT
+            self._order = list(stacks)
+            return AckStatus.OK
 
     def hand(self) -> str:
         """Checkers lifted and not yet placed, first lifted first."""
@@ -259,18 +302,19 @@ class BoardEmulator:
 
     # ------------------------------------------------------------ dice
 
-    def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int = 5) -> None:
-        """Throw the dice: they report ROLLING now and land `rolling_scans` scans later on
-        `faces` (random without), or COCKED for the die indexes in `cocked`."""
+    def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int | Sequence[int] = 5) -> None:
+        """Throw the dice: they report ROLLING now and land `rolling_scans` scans later (one number
+        for both, or one a die) on `faces` (random without), or COCKED for the die indexes in `cocked`."""
         with self.lock:
             if len(faces) not in (0, len(self._dice)) or not all(1 <= f <= 6 for f in faces):
                 raise ImpossibleAction(f"cannot roll {faces} with {len(self._dice)} dice")
             results = faces or tuple(self.rng.randint(1, 6) for _ in self._dice)
+            scans = [rolling_scans] * len(self._dice) if isinstance(rolling_scans, int) else list(rolling_scans)
             for index, die in enumerate(self._dice):
                 self._set_die(die, DieStatus.ROLLING, None)
                 landing = ((DieStatus.COCKED, None) if index in cocked
                            else (DieStatus.SETTLED, results[index]))
-                self._scheduled.setdefault(self._scan_no + rolling_scans, []).append(
+                self._scheduled.setdefault(self._scan_no + scans[index], []).append(
                     partial(self._set_die, die, *landing))
 
     def cock(self, die: int) -> None:
@@ -314,8 +358,9 @@ class BoardEmulator:
             while now >= self._next_scan:
                 self.scan()
                 self._next_scan += self.scan_period
-            for port in self._ports.values():
-                port.beat_if_due(now)
+            if not self.heartbeat_stopped:
+                for port in self._ports.values():
+                    port.beat_if_due(now)
 
     def scan(self) -> None:
         """Scan every zone once now and report the zones whose reading changed."""
@@ -358,8 +403,13 @@ class BoardEmulator:
     # ------------------------------------------------------------ internals
 
     def _reading(self, zone: int, overlay: str | None = None) -> ZoneReading:
+        """What the sensors report for `zone` at this scan; at STACKS the order is the one the
+        microcontroller keeps from the colours' changes (and corrections by SET_STACKS)."""
         stack = self._stuck.get(zone, overlay if overlay is not None else self._zones[zone - 1])
-        return ZoneReading.of_stack(stack).at(self.capability)
+        if self.capability is not Capability.STACKS:
+            return ZoneReading.of_stack(stack).at(self.capability)
+        self._order[zone - 1] = follow_colours(self._order[zone - 1], stack)
+        return ZoneReading.of_stack(self._order[zone - 1])
 
     def _overlay(self, scan: int, zone: int, sensed: str) -> None:
         self._overlays.setdefault(scan, {})[zone] = sensed

@@ -9,6 +9,7 @@ them as a noisy line would.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
 from drivers.protocol import (
@@ -22,6 +23,7 @@ from drivers.protocol import (
     HelloRequest,
     Ping,
     Pong,
+    SetStacks,
     SetZoneLeds,
     Snapshot,
     SnapshotRequest,
@@ -75,6 +77,8 @@ class EmulatorPort:
         """Unplugged like a USB device: in-process opens and I/O fail (a pty stays silent)."""
         self.attached = False
         self.lit_zones: frozenset[int] = frozenset()
+        self.received: Counter[str] = Counter()
+        """The host's messages, by type, as the firmware took them (what a test asks the board got)."""
         self._reader = FrameReader()
         self._tx = bytearray()
         self._seq = 0
@@ -92,6 +96,7 @@ class EmulatorPort:
                 except ValueError:
                     self.send(Ack(frame.seq, AckStatus.BAD_REQUEST))
                     continue
+                self.received[type(message).__name__] += 1
                 self._answer(message, frame.seq)
 
     def read_to_host(self, size: int) -> bytes:
@@ -118,6 +123,12 @@ class EmulatorPort:
         self._tx += wire
         if len(self._tx) > 64 * 1024:  # nobody reads: a UART would lose it too
             del self._tx[:-64 * 1024]
+
+    def send_raw(self, wire: bytes) -> None:
+        """Bytes on the line as they are (a frame of a firmware of another making, line noise)."""
+        with self.emulator.lock:
+            if self.plugged:
+                self._tx += wire
 
     def drop_output(self) -> None:
         """Lose what was sent and not yet read (a cable pulled mid-frame)."""
@@ -158,8 +169,11 @@ class EmulatorPort:
                 self.send(Pong(token))
             case SetZoneLeds(zones) if Features.ZONE_LEDS in self.features:
                 self.lit_zones = zones
-                self.send(Ack(seq, AckStatus.OK))
-            case SnapshotRequest() | DiceRequest() | SetZoneLeds():
+                if emulator.led_ack is not None:
+                    self.send(Ack(seq, emulator.led_ack))
+            case SetStacks(stacks) if Features.STACK_ORDER in self.features:
+                self.send(Ack(seq, emulator.teach_stacks(stacks)))
+            case SnapshotRequest() | DiceRequest() | SetZoneLeds() | SetStacks():
                 self.send(Ack(seq, AckStatus.UNSUPPORTED))
             case _:
                 pass  # a board message echoed back: not for the firmware

@@ -32,6 +32,11 @@ class ImpossibleAction(EmulatorError, ValueError):
 
 
 
+class MisfitBoard(TableError, RuntimeError):
+    """The board that answered lacks what the table's configuration needs (dice, zone sensing):
+    the message says what, and which setting needs it."""
+
+
 class JournalError(TableError, ValueError):
     """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
 
@@ -42,6 +47,10 @@ class KeyFileError(TableError, ValueError):
 
 class BrokerUnavailable(TableError, ConnectionError):
     """The room's broker cannot be reached or started (Mosquitto missing): the message says where or how."""
+
+
+class NotAvailable(TableError, LookupError):
+    """A page or file of the room's director that does not exist (or not for this match); the message says why."""
 
 
 class MessageRejected(TableError, ValueError):

@@ -58,6 +58,14 @@ class GameClock:
         self.running = None
         return used
 
+    def follow(self, acting: Color | None, now: float) -> None:
+        """Run the clock of `acting` (the player the table waits for), or none."""
+        if acting is None:
+            if self.running is not None:
+                self.stop(now)
+        elif self.running is not acting:
+            self.start(acting, now)
+
     def remaining(self, player: Color, now: float) -> float:
         """`player`'s reserve as it stands at `now` (negative when it ran out)."""
         left = self.reserve[player]

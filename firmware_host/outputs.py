@@ -1,5 +1,11 @@
 """What the table says to the people at it and to the record: the cube display, the zone LEDs,
-the referee's log, the journal's time-stamped events and the flags with their pictures."""
+the referee's log, the journal's time-stamped events and the flags with their pictures.
+
+What the display and the zone LEDs show is also written, when it changes, into the log and the
+journal (`display`, `zone_leds` events): what a person at the table saw, for a builder without
+the live view and for a referee reading the record later. They are written once the table has
+done with an event (`settle`), so what stood for a moment within one event's handling, which
+nobody could see, is not."""
 
 from __future__ import annotations
 
@@ -31,6 +37,10 @@ class Outputs:
         self._wall_time = wall_time
         self._images = images
         self.lit: frozenset[int] = frozenset()
+        self._showing: tuple[str, tuple[str, ...]] | None = None
+        """What the display shows: its two characters and the LEDs lit (None before the first)."""
+        self._told: tuple[tuple[str, tuple[str, ...]] | None, frozenset[int]] = (None, frozenset())
+        """What the log and the journal last said the display and the zone LEDs showed."""
         self.log: deque[str] = deque(maxlen=200)
         self.flags = flags
         """Flags raised in this match so far (a resumed one keeps counting: pictures keep their numbers)."""
@@ -50,19 +60,34 @@ class Outputs:
 
     def show(self, code: str, cube: Cube, crawford: bool) -> None:
         """Two characters on the cube display, or the cube itself when `code` is blank."""
-        if self.display is None:
-            return
-        if code.strip():
-            self.display.show_text(code)
+        display = self.display
+        if display is None:
             return
         owner = None if cube.owner is None else cube.owner.value
-        self.display.show(cube.value, owner, crawford)  # type: ignore[arg-type]
+        display.show(cube.value, owner, crawford)  # type: ignore[arg-type]  # the LEDs: where the cube stands
+        if code.strip():
+            display.show_text(code)
+        self._showing = ("".join(display.text), display.leds)  # read back once here, not at every settle
 
     def light(self, zones: frozenset[int]) -> None:
         """Light these zones' LEDs (where the board has them): what is wrong, or to choose."""
         if self._zone_leds is not None and zones != self.lit:
             self.lit = zones
             self._zone_leds(zones)
+
+    def settle(self) -> None:
+        """The table has done with an event: what the display and the zone LEDs now show, if it
+        changed, into the log and the journal."""
+        told_display, told_zones = self._told
+        shown = self._showing
+        if shown is not None and shown != told_display:
+            text, leds = shown
+            self.note(f"display: [{text}] {', '.join(leds) or 'no LED'}")
+            self.write({"type": "display", "text": text, "leds": list(leds)})
+        if self._zone_leds is not None and self.lit != told_zones:
+            self.note(f"zone LEDs: {', '.join(map(str, sorted(self.lit))) or 'off'}")
+            self.write({"type": "zone_leds", "zones": sorted(self.lit)})
+        self._told = (shown, self.lit)
 
     def flag(self, kind: str, *, player: Color | None, message: str, code: str, game: int, move: int,
              sensed: Sequence[ZoneReading] | None, expected: Position | None) -> None:

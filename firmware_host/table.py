@@ -1,6 +1,7 @@
 """The hardware at one table, opened from what it is given: the board's serial port, the
-dice (on the board's link, their own port, or a roll button), the player buttons and the
-cube display on GPIO through a pin factory. Everything reports on one events queue.
+dice (on the board's link, their own port, or a roll button), the player buttons (on GPIO, or
+a terminal's keys) and the cube display on GPIO through a pin factory. Everything reports on
+one events queue.
 """
 
 from __future__ import annotations
@@ -12,16 +13,21 @@ from typing import Literal, Self
 from gpiozero import Factory
 
 from drivers.board import BoardSensor
-from drivers.buttons import PlayerButtons, RollButton
+from drivers.buttons import PlayerButtons, RollButton, VirtualDice
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.cube_display import CubeDisplay
 from drivers.dice import Dice
+from drivers.errors import DriverConfigError
 from drivers.events import ButtonKind, Event, Player
+from drivers.keyboard import KeyboardButtons
 from drivers.link import SerialLink
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
+from firmware_host.fit import Need, table_needs
 
 DiceSource = Literal["board", "roll button"] | str
-"""Where the dice report: on the board's link, a roll button on GPIO, or their own serial port."""
+"""Where the dice report: on the board's link, a roll button (on GPIO, or the space bar), or their own serial port."""
+ButtonSource = Literal["gpio", "keyboard"]
+"""Where the players' buttons are: on GPIO, or a terminal's keys (`drivers.keyboard`)."""
 
 
 @dataclass
@@ -30,30 +36,44 @@ class Table:
 
     events: queue.Queue[Event]
     board: BoardSensor
-    buttons: PlayerButtons
+    buttons: PlayerButtons | KeyboardButtons
     display: CubeDisplay | None
     dice: Dice | None = None
     roll_button: RollButton | None = None
     links: list[SerialLink] = field(default_factory=list)
+    needs: dict[str, tuple[Need, ...]] = field(default_factory=dict)
+    """What each link must announce for the table to work as opened (`firmware_host.fit`)."""
 
     @classmethod
     def open(cls, board_port: str, *, dice: DiceSource = "board", pin_factory: Factory | None = None,
              clock: Clock = SYSTEM_CLOCK, button_pins: dict[tuple[Player, ButtonKind], int] | None = None,
              cube_pins: CubePins = DEFAULT_CUBE_PINS, roll_pin: int = ROLL_BUTTON_PIN,
-             bounce_time: float | None = 0.02, display: bool = True) -> Table:
+             bounce_time: float | None = 0.02, display: bool = True, buttons: ButtonSource = "gpio",
+             keys: int | None = None) -> Table:
         """Open the board's link, the dice, the buttons and the display; a part that fails to open closes those
-        opened before."""
+        opened before. With `buttons="keyboard"` the buttons (and a roll button) are the keys read from the
+        file descriptor `keys`."""
         events: queue.Queue[Event] = queue.Queue()
         board_link = SerialLink(board_port, events=events, clock=clock)
         links = [board_link]
-        table = cls(events, BoardSensor(board_link), PlayerButtons(
-            button_pins or DEFAULT_BUTTON_PINS, events=events, pin_factory=pin_factory, clock=clock,
-            bounce_time=bounce_time), None, links=links)
+        if buttons == "keyboard":
+            if keys is None:
+                board_link.close()
+                raise DriverConfigError("keyboard buttons need the terminal to read the keys from")
+            rolls = VirtualDice(events=events, clock=clock, source="keyboard") if dice == "roll button" else None
+            pressed: PlayerButtons | KeyboardButtons = KeyboardButtons(keys, events=events, clock=clock, dice=rolls)
+        else:
+            pressed = PlayerButtons(button_pins or DEFAULT_BUTTON_PINS, events=events, pin_factory=pin_factory,
+                                    clock=clock, bounce_time=bounce_time)
+        table = cls(events, BoardSensor(board_link), pressed, None, links=links,
+                    needs=table_needs(board_link.source, dice, None if dice in ("board", "roll button") else dice))
         try:
             if display:
                 table.display = CubeDisplay(cube_pins, pin_factory=pin_factory)
             if dice == "board":
                 table.dice = Dice(board_link)
+            elif dice == "roll button" and buttons == "keyboard":
+                pass  # the space bar throws them
             elif dice == "roll button":
                 table.roll_button = RollButton(roll_pin, events=events, pin_factory=pin_factory, clock=clock,
                                                bounce_time=bounce_time)
@@ -72,9 +92,11 @@ class Table:
             link.poll(0.0)
 
     def start(self) -> None:
-        """Read the serial links in their own threads (for real hardware)."""
+        """Read the serial links (and keys) in their own threads (for real hardware)."""
         for link in self.links:
             link.start()
+        if isinstance(self.buttons, KeyboardButtons):
+            self.buttons.start()
 
     def drain(self) -> list[Event]:
         """Every event waiting on the queue, without waiting."""

@@ -12,9 +12,10 @@ from game.text import draw
 CLEAR = "\x1b[H\x1b[2J"
 
 
-def render(controller: Controller, now: float, log_lines: int = 8) -> str:
-    """The live view as text: the match line, the board as sensed, the dice, the display, the link, the clocks,
-    the prompt and the last lines of the log."""
+def render(controller: Controller, now: float, log_lines: int = 8, keys: str | None = None) -> str:
+    """The live view as text: the match line, the board as sensed, the dice, the display, the link and
+    its counts of what went wrong, the clocks, the prompt, the key map (`keys`, when the buttons are
+    the terminal's keys) and the last lines of the log."""
     match = controller.match
     length = f"match to {match.length}" if match.length else "money session"
     crawford = ", Crawford game" if match.crawford else ""
@@ -29,11 +30,16 @@ def render(controller: Controller, now: float, log_lines: int = 8) -> str:
     owner = cube.owner.value if cube.owner else "centre"
     lines.append(f"dice {dice} | cube display [{display}] (cube {cube.value}, {owner}) | "
                  f"link {'up' if controller.link_up else 'DOWN'} | flags {controller.flags}")
+    health = controller.links.status()
+    if health:
+        lines.append(f"link counts  {health}")
     if controller.clock is not None:
         lines.append("clock  " + "   ".join(
             f"{c.value} {controller.clock.show(c, now)}{' <' if controller.clock.running is c else ''}"
             for c in Color))
     lines.append(f">> {prompt.describe()}")
+    if keys is not None:
+        lines.append(keys)
     lines.append("")
     lines.extend(list(controller.log)[-log_lines:])
     return "\n".join(lines)

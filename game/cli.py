@@ -134,7 +134,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from game.validate import UNREADABLE
     from game.validate import main as validate
 
-    code = validate(args.file, out, read_trust(args.trust))
+    code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
         print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
     return code
@@ -150,6 +150,13 @@ def read_trust(path: str | None) -> frozenset[str] | None:
         return read_trusted(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read trust file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
+    """Convert a transcript to the project's record, or a record to a transcript (game/convert.py)."""
+    from game.convert import convert
+
+    return convert(args.file, args.to, args.out, read_trust(args.trust), out)
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
@@ -252,7 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file")
     validate.add_argument("--trust", metavar="KEYFILE",
                           help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
+    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     validate.set_defaults(run=cmd_validate)
+
+    convert = commands.add_parser("convert", help="a .mat transcript to a JSON Lines record, or a record to .mat")
+    convert.add_argument("file")
+    convert.add_argument("--to", required=True, choices=["jsonl", "mat"], help="the format to write")
+    convert.add_argument("--out", metavar="PATH", help="the file to write (default: FILE with the new suffix)")
+    convert.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
+    convert.set_defaults(run=cmd_convert)
 
     render = commands.add_parser("render", help="draw a position (and a play) as an image")
     render.add_argument("--position", required=True)

@@ -332,7 +332,10 @@ def test_a_whole_match_with_simulated_players(tmp_path: Path, variant: Variant, 
         table.close()
     events = journal(table)
     assert events[-1]["type"] == "signature"  # the table signs the end of the match
-    assert [e for e in events if e["type"] != "signature"][-1]["type"] in ("match_end", "dice_stats")
+    ending = [e["type"] for e in events if e["type"] not in ("signature", "display", "zone_leds")][-3:]
+    assert ending == ["match_end", "dice_stats", "link_stats"]  # the links' counts at the match end too
+    [link_stats] = of_type(table, "link_stats")
+    assert list(link_stats["links"]) == [f"emulator://{table.emulator.name}"]
     assert game_main(["validate", str(table.journal.path)]) == 0
     flags = [e for e in events if e["type"] == "flag"]
     assert table.controller.flags == len(flags)

@@ -21,7 +21,7 @@ from drivers.events import Player
 from drivers.pinmap import DEFAULT_CUBE_PINS as PINS
 
 SEGMENTS = {" ": "", "0": "abcdef", "1": "bc", "2": "abdeg", "3": "abcdg", "4": "bcfg",
-            "5": "acdfg", "6": "acdefg", "8": "abcdefg", "E": "adefg"}
+            "5": "acdfg", "6": "acdefg", "8": "abcdefg", "E": "adefg", "-": "g"}
 TRACE: list[tuple[int, bool]] = []
 TRACE_LOCK = threading.Lock()
 
@@ -143,7 +143,8 @@ def test_codes_show_as_text_and_leave_the_leds(factory: MockFactory,
     (lambda d: d.show(1, "white", False), "a cube at 1 is centred, not owned by white"),
     (lambda d: d.show(2, "red", False), "cube owner 'red'"),
     (lambda d: d.show_text("E"), "'E' is not two characters"),
-    (lambda d: d.show_text("E-"), "'E-' is not two characters"),
+    (lambda d: d.show_text("E~"), "'E~' is not two characters"),
+    (lambda d: d.light_one("segment h"), "'segment h' is not one of segment a"),
 ])
 def test_what_cannot_be_shown_is_refused(display: CubeDisplay, call: object,
                                          complaint: str) -> None:
@@ -151,6 +152,24 @@ def test_what_cannot_be_shown_is_refused(display: CubeDisplay, call: object,
     with pytest.raises(DisplayValueError, match=complaint) as caught:
         call(display)
     assert isinstance(caught.value, ValueError)
+
+
+def test_a_die_not_yet_landed_shows_as_a_dash(factory: MockFactory, display: CubeDisplay) -> None:
+    assert_shows(factory, display, ("3", "-"), lambda: display.show_text("3-"))
+
+
+def test_each_segment_and_led_lights_alone_for_a_builder(factory: MockFactory, display: CubeDisplay) -> None:
+    led_pins = dict(zip(("centre", "white", "black", "crawford"), (PINS.centre, PINS.white, PINS.black,
+                                                                   PINS.crawford), strict=True))
+    for index, segment in enumerate("abcdefg"):
+        display.light_one(f"segment {segment}")
+        assert [factory.pin(p).state for p in PINS.segments] == [i == index for i in range(7)]
+        assert not factory.pin(PINS.dp).state
+    display.light_one("decimal points")
+    assert factory.pin(PINS.dp).state and not any(factory.pin(p).state for p in PINS.segments)
+    for name in led_pins:
+        assert display.light_one(f"{name} LED") == ((" ", " "), (name,))
+        assert [n for n, p in led_pins.items() if factory.pin(p).state] == [name]
 
 
 def test_close_releases_every_pin(factory: MockFactory) -> None:

@@ -9,9 +9,13 @@ import serial
 
 from drivers.clock import ManualClock
 from drivers.protocol import (
+    Ack,
+    AckStatus,
     DieStatus,
+    Features,
     FrameReader,
     HelloRequest,
+    SetStacks,
     SnapshotRequest,
     ZoneChange,
     decode_message,
@@ -95,9 +99,12 @@ def test_a_slide_passes_over_each_point_between() -> None:
 
 def test_a_stack_being_straightened_misreads_then_reads_right() -> None:
     emu = BoardEmulator(["wwb"] + [""] * 27)
+    emu.teach_stacks(["wwb"] + [""] * 27)
     emu.scan()
     emu.straighten(1)
-    assert sensed_after_each_scan(emu, [1], 3) == [["ww"], ["wbw"], ["wwb"]]
+    # the tilted top checker goes unseen for a scan; the top two swapped in the hand are not seen
+    # at all: a STACKS board's order is what its MCU followed, not what a sensor sees
+    assert sensed_after_each_scan(emu, [1], 3) == [["ww"], ["wwb"], ["wwb"]]
 
 
 def test_flicker_lasts_the_given_scans() -> None:
@@ -221,3 +228,45 @@ def test_the_url_makes_a_named_emulator_once() -> None:
     made_before_failing = BoardEmulator.named("z")
     assert made_before_failing is not None and BoardEmulator.named("y") is None
     made_before_failing.close()
+
+
+def test_a_stacks_board_keeps_its_order_from_history_and_takes_the_hosts_stacks() -> None:
+    """sensing.md: no sensor sees the order; the MCU follows the colours' changes, guesses whites
+    above blacks at power-up, and takes the order the host tells it (SET_STACKS)."""
+    mixed = ["wb", "bw", "w"] + [""] * 25
+    emu = BoardEmulator(mixed)
+    emu.scan()
+    assert stacks(emu)[:3] == ("bw", "bw", "w")  # powered up: whites above blacks
+    emu.place(3, "b")  # a checker put on top is seen on top
+    emu.scan()
+    assert stacks(emu)[2] == "wb"
+    assert emu.teach_stacks(["wb", "bw", "wb"] + [""] * 25) is AckStatus.OK
+    emu.scan()
+    assert stacks(emu)[:3] == ("wb", "bw", "wb")
+    # the host's order must have the colours the board senses: else nothing changes
+    assert emu.teach_stacks(["ww", "bw", "wb"] + [""] * 25) is AckStatus.CONFLICT
+    emu.scan()
+    assert stacks(emu)[:3] == ("wb", "bw", "wb")
+    emu.set_zones(["", "", "", "wb"] + [""] * 24)  # a whole stack put down between two scans
+    emu.scan()
+    assert stacks(emu)[:4] == ("", "", "", "bw")
+
+
+def test_set_stacks_on_the_wire_is_acknowledged_and_the_changed_zones_reported() -> None:
+    emu = BoardEmulator(["wb"] + [""] * 27, dice="none")
+    port = emu.port()
+    reader = FrameReader()
+    port.write_from_host(encode_message(HelloRequest(), 0))
+    emu.scan()
+    port.write_from_host(encode_message(SetStacks(("wb",) + ("",) * 27), 1))
+    emu.scan()
+    messages = [decode_message(f) for f in reader.feed(port.read_to_host(4096))]
+    assert Features.STACK_ORDER in messages[0].features  # type: ignore[union-attr]
+    assert Ack(1, AckStatus.OK) in messages
+    assert [m for m in messages if isinstance(m, ZoneChange)] == [ZoneChange(2, 1, ZoneReading.of_stack("wb"))]
+    old = BoardEmulator(["wb"] + [""] * 27, dice="none", stack_order=False)  # a board before STACK_ORDER
+    old.port().write_from_host(encode_message(HelloRequest(), 0))
+    old.port().write_from_host(encode_message(SetStacks(("wb",) + ("",) * 27), 1))
+    answers = [decode_message(f) for f in FrameReader().feed(old.port().read_to_host(4096))]
+    assert Features.STACK_ORDER not in answers[0].features  # type: ignore[union-attr]
+    assert answers[1] == Ack(1, AckStatus.UNSUPPORTED)

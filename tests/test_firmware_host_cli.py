@@ -86,6 +86,9 @@ dir = "{tmp_path / 'rec'}"
     ("[board]\nport = 'x'\n[match]\nlength = 2.7\n", "length = 2.7: must be a whole number"),
     ("[board]\nport = 'x'\n[match]\nbeavers = true\n", "are for money sessions (length = 0) only"),
     ("port = 'x'\n", "port = 'x' is outside any section"),
+    ("[board]\nport = 'x'\n[gpio]\npin_factory = 'bogus'\n",
+     'pin_factory = \'bogus\': must be one of "default", "lgpio", "mock", "native", "pigpio", "rpigpio"'),
+    ("[board]\nport = 'x'\n[buttons]\nsource = 'mouse'\n", 'source = \'mouse\': must be one of "gpio", "keyboard"'),
 ])
 def test_a_bad_config_is_one_clear_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,3 +104,68 @@ def test_a_config_that_is_not_text_is_one_clear_line(tmp_path: Path, capsys: pyt
     config.write_bytes(bytes(range(256)))
     assert main(["run", "--config", str(config)]) == 2
     assert "is not a text file" in capsys.readouterr().err
+
+
+def test_the_pin_factories_are_gpiozeros_own() -> None:
+    from importlib.metadata import entry_points
+
+    from drivers.pin_factories import factory_names
+
+    assert factory_names() == ("default", *sorted(p.name for p in entry_points(group="gpiozero_pin_factories")))
+    assert {"lgpio", "rpigpio", "pigpio", "native", "mock"} <= set(factory_names())
+
+
+def test_a_named_pin_factory_is_that_one_or_one_line_saying_why_not() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from drivers.errors import DriverConfigError, GpioUnavailable
+    from drivers.pin_factories import open_pin_factory
+
+    assert isinstance(open_pin_factory("mock"), MockFactory)
+    try:
+        factory = open_pin_factory("pigpio")  # never quietly the default
+    except GpioUnavailable as why:
+        assert str(why).startswith("gpiozero's pin factory 'pigpio' cannot start here: ") and "\n" not in str(why)
+    else:
+        assert type(factory).__module__ == "gpiozero.pins.pigpio"
+        factory.close()
+    with pytest.raises(DriverConfigError, match="pin factory 'bogus' is not one of gpiozero's: default, lgpio"):
+        open_pin_factory("bogus")
+
+
+def test_a_machine_without_gpio_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    probe = subprocess.run([sys.executable, "-c", "from gpiozero import Device; Device.ensure_pin_factory()"],
+                           env=env, capture_output=True, timeout=60)
+    if probe.returncode == 0:
+        pytest.skip("this machine has GPIO: gpiozero's default pin factory starts")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[board]\nport = "emulator://no-gpio"\n[record]\ndir = "{tmp_path / "rec"}"\n')
+    for command in ("run", "check"):
+        done = subprocess.run([sys.executable, "-m", "firmware_host", command, "--config", str(config)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith("error: no GPIO here: gpiozero could start no pin factory (lgpio, rpigpio")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_board_without_the_dice_the_config_reads_from_it_stops_the_run_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(f"""
+[board]
+port = "emulator://cli-misfit?dice=none"
+[gpio]
+pin_factory = "mock"
+[record]
+dir = "{tmp_path / 'rec'}"
+""")
+    assert main(["run", "--config", str(config), "--quiet"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ['error: the board does not fit the configuration: emulator://cli-misfit?dice=none (board '
+                   '0x5a0001, firmware 1.0.0) announced no DICE, but [dice] source = "board": set [dice] source = '
+                   '"roll button" for a board without dice, or the dice\'s own port']

@@ -109,7 +109,7 @@ def test_worst_case_snapshot_is_156_bytes_on_the_wire() -> None:
 @pytest.mark.parametrize(("msg_type", "payload", "complaint"), [
     (MsgType.PING, b"\x00\x01", "PING payload is 2 bytes, not 4"),
     (MsgType.HELLO_REQUEST, b"\x00", "HELLO_REQUEST payload is 1 bytes, not 0"),
-    (0x7E, b"", "126 is not a valid MsgType"),
+    (0x7E, b"", "no message type of protocol version 1"),
     (MsgType.ZONE_CHANGE, bytes.fromhex("0001 03 05 02 04"), "colour bits 0x4 set above"),
     (MsgType.ZONE_CHANGE, bytes.fromhex("0001 03 05 09 ff"), "stack of 9 needs 3 bytes"),
     (MsgType.SNAPSHOT, bytes.fromhex("0001 04 00"), "4 is not a valid Capability"),

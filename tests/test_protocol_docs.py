@@ -22,7 +22,7 @@ def test_the_doc_has_an_example_of_every_message_type() -> None:
     assert len(EXAMPLES) == DOC.read_text().count("```frame")
     shown = {type(eval(source, NAMES)).__name__ for _, source, _, _ in EXAMPLES}
     assert shown == {"HelloRequest", "Hello", "SnapshotRequest", "Snapshot", "ZoneChange",
-                     "Ping", "Pong", "SetZoneLeds", "Ack", "DiceRequest", "DieReport"}
+                     "Ping", "Pong", "SetZoneLeds", "SetStacks", "Ack", "DiceRequest", "DieReport"}
 
 
 @pytest.mark.parametrize(("seq", "source", "payload", "wire"), EXAMPLES,
@@ -45,3 +45,38 @@ def test_the_doc_states_the_codes_serial_settings_and_worst_case() -> None:
     size = len(encode_message(tall, 0))
     assert f"**{size} bytes**" in text
     assert f"**{size * 10 / protocol.BAUD_RATE * 1000:.2f} ms**" in text
+
+
+def test_the_doc_names_every_message_type_and_feature_bit() -> None:
+    text = DOC.read_text()
+    for kind in protocol.MsgType:
+        assert f"| {kind.value:#04x} | {kind.name} |" in text
+    for bit, feature in enumerate(protocol.Features):
+        assert f"bit {bit} {feature.name}" in text
+    for status in protocol.AckStatus:
+        assert f"{status.value} {status.name}" in text
+
+
+def test_the_doc_says_how_a_die_reports_at_power_up_as_the_emulator_does() -> None:
+    from firmware_host.emulator import BoardEmulator
+
+    [power_up] = [eval(source, NAMES) for _, source, _, _ in EXAMPLES
+                  if "DieReport" in source and "throw=0" in source]
+    assert BoardEmulator().dice_reports()[0] == power_up
+    assert "**A die at power-up** reports REMOVED, face 0, throw count 0" in DOC.read_text()
+
+
+def test_the_doc_says_whose_die_is_whose_at_the_opening_roll() -> None:
+    text = DOC.read_text()
+    assert "the die with the **lower id is\nWhite's**" in text
+
+
+def test_the_doc_states_the_links_timings_as_the_code_has_them() -> None:
+    from drivers.board import ACK_TIMEOUT
+    from drivers.link import HEARTBEAT_MISSES, LATE_HEARTBEATS, STATS_INTERVAL
+
+    text = " ".join(DOC.read_text().split())
+    assert f"A board whose heartbeat is late ({LATE_HEARTBEATS:g} heartbeat periods without a valid frame)" in text
+    assert f"dead after {HEARTBEAT_MISSES} heartbeat periods without a valid frame" in text
+    assert f"or none within {ACK_TIMEOUT:g} s, is logged" in text
+    assert f"when they change, at most every {STATS_INTERVAL:g} s" in text

@@ -1,21 +1,33 @@
-"""hardware_docs/referee.md lists every code the cube display can show for the referee."""
+"""hardware_docs/referee.md lists every code the cube display can show for the referee, and for how long."""
 
 import re
 from pathlib import Path
 
+from firmware_host.prompter import FLASH_SECONDS
 from game.explain import Breach
 
-DOC = (Path(__file__).resolve().parent.parent / "hardware_docs" / "referee.md").read_text()
-CONTROLLER = (Path(__file__).resolve().parent.parent / "firmware_host" / "controller.py").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "hardware_docs" / "referee.md").read_text()
 LISTED = set(re.findall(r"^\| `([A-Z0-9]{2})`", DOC, re.MULTILINE))
+ROWS = re.findall(r"^\| `([A-Z0-9]{2})`.*\| (.+) \|$", DOC, re.MULTILINE)
+PARTS = ("controller.py", "play_flow.py", "board_checks.py", "agreements.py", "prompter.py", "rulings.py")
+SOURCE = "\n".join((ROOT / "firmware_host" / name).read_text() for name in PARTS)
 
 
 def test_every_rule_code_is_listed() -> None:
     assert {breach.code for breach in Breach} <= LISTED
 
 
-def test_every_code_the_controller_shows_is_listed() -> None:
-    shown = set(re.findall(r'code="([A-Z0-9]{2})"|_show\("([A-Z0-9]{2})"\)|"([A-Z]{2})", (?:self\.match|None)',
-                           CONTROLLER))
+def test_every_code_the_controller_and_its_parts_show_is_listed() -> None:
+    shown = set(re.findall(r'code="([A-Z0-9]{2})"|(?:show|flash)\((?:"([A-Z0-9]{2})" if [^)]* else )?"([A-Z0-9]{2})"\)'
+                           r'|"([A-Z]{2})", (?:self\.match|None)|^[A-Z_]+ = "([A-Z]{2})"', SOURCE, re.MULTILINE))
     codes = {c for group in shown for c in group if c}
-    assert codes and codes <= LISTED, codes - LISTED
+    assert {"SC", "NO", "RF", "CA", "NP", "ER", "CO", "DB", "RE", "TB"} <= codes
+    assert codes <= LISTED, codes - LISTED
+
+
+def test_the_doc_says_how_long_each_code_shows() -> None:
+    assert len(ROWS) == len(LISTED)
+    moments = {code for code, shown in ROWS if shown.startswith(f"{FLASH_SECONDS:g} s")}
+    assert {"NO", "ER", "CO", "RF", "NP"} <= moments
+    assert f"**shown for {FLASH_SECONDS:g} s**" in DOC

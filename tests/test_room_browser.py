@@ -137,7 +137,7 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
     runner.do(lambda: (first.emulator.move(8, 5), first.emulator.move(6, 5)))
     runner.wait(0.6)
     runner.do(lambda: first.press("white", ButtonKind.DONE))
-    wait_until(lambda: written, 10, "the play in t01's journal")
+    wait_until(lambda: written, 30, "the play in t01's journal")
     [(seq, at)] = written.items()
     until(lambda d: int(attribute(d, "#tile-t01", "data-seq") or 0) >= seq)
     shown = time.time() - at

@@ -4,6 +4,7 @@ settings, and the table's outbox against a stand-in for paho's client."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -320,6 +321,11 @@ def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeyp
     config.write_text('[[referee]]\nname = "Anna"\npassword = "plain"\n', encoding="utf-8")
     assert cli.main(["director", "--broker", "mqtt://h", "--config", str(config)]) == 2
     assert "must be a hash" in capsys.readouterr().err
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # the page's port in use: said before anything starts
+        port = taken.getsockname()[1]
+        for command in (["director", "--broker", "mqtt://h"], ["room-demo", "--tables", "1"]):
+            assert cli.main([*command, "--listen", f"127.0.0.1:{port}"]) == 2
+            assert f"cannot serve the pages on 127.0.0.1:{port}" in capsys.readouterr().err
     monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
     assert demo.run_demo(2, 4.0, ("127.0.0.1", 8080), None, tmp_path / "demo", 1.0) == 2
     assert "apt-get install mosquitto" in capsys.readouterr().out

@@ -54,13 +54,18 @@ def check_password(stored: str, password: str) -> bool:
 
 @dataclass(frozen=True)
 class DirectorConfig:
+    """The director's configuration (director.toml, as in this module's example): venue, copies, referees."""
+
     venue: str | None = None
+    """The venue's id (--venue wins over it; without either, the default venue)."""
     data: Path | None = None
+    """Where the director keeps its copies (--data wins over it; without either, room-data/VENUE)."""
     referees: dict[str, str] = field(default_factory=dict)
     """Name -> stored password."""
 
     @classmethod
     def load(cls, path: str | Path) -> DirectorConfig:
+        """The configuration in file `path`; ConfigError if it cannot be read, is not TOML, or `parse` refuses it."""
         try:
             raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
@@ -71,6 +76,15 @@ class DirectorConfig:
 
     @classmethod
     def parse(cls, raw: dict[str, Any], where: str = "director config") -> DirectorConfig:
+        """The configuration in a parsed TOML document; ConfigError, naming `where`, for an unknown key,
+        a [[referee]] without exactly a name (1 to 64 characters) and a password hash, or a venue or
+        data that is not a string. A password written in clear is refused:
+
+        >>> DirectorConfig.parse({"referee": [{"name": "Anna", "password": "hunter2"}]})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        firmware_host.errors.ConfigError: director config: [[referee]] 'Anna': password must be a hash from ...
+        """
         unknown = set(raw) - {"venue", "data", "referee"}
         if unknown:
             raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
@@ -122,4 +136,5 @@ class Sessions:
         return name
 
     def logout(self, token: str | None) -> None:
+        """End the session of `token` (nothing for an unknown or expired one, or none)."""
         self._tokens.pop(token or "", None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -20,6 +21,7 @@ from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
 
 
 def listen_address(text: str) -> tuple[str, int]:
+    """--listen's type: HOST:PORT as (host, port), else argparse's usage error."""
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8080")
@@ -44,6 +46,18 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
     return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
 
 
+def check_listen(listen: tuple[str, int]) -> None:
+    """Refuse, in one line, an address the pages cannot be served on (in use, or not this host's),
+    before anything starts."""
+    host, port = listen
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"cannot serve the pages on {host}:{port}: {exc.strerror or exc} "
+                          "(another director or demo? choose another with --listen)") from None
+
+
 def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
     """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
     import uvicorn
@@ -56,6 +70,9 @@ def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> No
 
 
 def cmd_director(args: argparse.Namespace) -> int:
+    """`director`: run the director on --broker and serve its pages on --listen until Ctrl-C, then close it.
+    With --hash-password, print the stored form of a password (asked for, or one line of stdin) instead.
+    ConfigError without --broker, or for a bad broker URL or --config."""
     if args.hash_password:
         from firmware_host.room.auth import hash_password
 
@@ -69,6 +86,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
+    check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
     director = Director(BrokerConfig.from_url(args.broker, venue=venue), data)
@@ -86,10 +104,12 @@ def cmd_director(args: argparse.Namespace) -> int:
 
 
 def cmd_room_demo(args: argparse.Namespace) -> int:
+    """`room-demo`: a whole room on this machine (`demo.run_demo`); ConfigError for --tables outside 1 to 99."""
     from firmware_host.room.demo import run_demo
 
     if not 1 <= args.tables <= 99:
         raise ConfigError(f"--tables {args.tables}: 1 to 99")
+    check_listen(args.listen)
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
                     args.seconds)
 

@@ -56,6 +56,7 @@ class Tables:
         self._thread = threading.Thread(target=self._run, name="room-tables", daemon=True)
 
     def table_id(self, number: int) -> str:
+        """Table `number`'s id in the room: t01, t02, ..."""
         return f"t{number:02d}"
 
     def _new(self, number: int) -> EmulatedTable:
@@ -69,6 +70,8 @@ class Tables:
         return table
 
     def start(self) -> None:
+        """Begin a match at every table and start stepping them (a finished table, once the director
+        holds all of its match, begins the next)."""
         for number in self.numbers:
             self.tables[number] = self._new(number)
         self._thread.start()
@@ -88,6 +91,7 @@ class Tables:
             self.lag = max(0.0, -ahead) * self.speed
 
     def stop(self) -> None:
+        """Stop stepping and close every table (each waits up to 2 s for the director to hold its lines)."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)

@@ -58,6 +58,9 @@ class TableRecord:
 
 @dataclass
 class Rejection:
+    """A message the director did not accept, for the pages' status line: when (wall clock), on which
+    topic, and why (MessageRejected's reason and detail; topic and detail cut short)."""
+
     at: float
     topic: str
     reason: str
@@ -65,6 +68,10 @@ class Rejection:
 
 
 class Director:
+    """A venue's director: subscribes to all of the venue, keeps a copy of every match under `data`,
+    acknowledges what it holds, sends the referees' rulings, and counts what it rejects; the pages
+    read it under `lock`. `start` it, `close` it."""
+
     def __init__(self, config: BrokerConfig, data: str | Path, *, ack_interval: float = 0.2,
                  client_factory: Callable[..., mqtt.Client] = new_client,
                  wall_clock: Callable[[], float] = time.time) -> None:
@@ -95,11 +102,13 @@ class Director:
     # -- life -----------------------------------------------------------------------
 
     def start(self) -> None:
+        """Connect in the background (paho retries until the broker answers); start acknowledging, resending rulings."""
         self._client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive)
         self._client.loop_start()
         self._thread.start()
 
     def close(self) -> None:
+        """Stop: acknowledge what arrived, say offline (retained), disconnect, force the copies to disk."""
         self._closed.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
@@ -252,6 +261,8 @@ class Director:
             return [table for table, at in self._changed.items() if at > version]
 
     def status(self) -> dict[str, Any]:
+        """The pages' status line: broker, connected, venue, tables (and how many online), the message
+        counts, the rejections (by reason, in all, the latest ten) and the problems the store found at start."""
         with self.lock:
             return {"broker": self.config.describe(), "connected": self.connected, "venue": self.config.venue,
                     "tables": len(self.tables), "online": sum(1 for t in self.tables.values() if t.online),

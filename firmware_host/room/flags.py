@@ -20,12 +20,16 @@ STANDING = ("open", "acknowledged")
 
 @dataclass
 class FlagBook:
+    """The flags of one match and the rulings answered, from its journal events `add`ed in order."""
+
     flags: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Flag number -> {number, seq, kind, code, message, player, game, move, status, referee}."""
     rulings: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     """Ruling id -> (journal line, referee event): the rulings the table has answered."""
 
     def add(self, seq: int, event: dict[str, Any]) -> None:
+        """Take journal line `seq`, whose event is `event`: a flag raises the next flag, a match event
+        resolves the standing ones, a referee event records its ruling and, if applied, marks the flag it names."""
         kind = event.get("type")
         if kind == "flag":
             number = len(self.flags) + 1

@@ -99,6 +99,7 @@ class EventMessage:
     line: bytes
 
     def encode(self) -> bytes:
+        """The payload: the JSON header line, LF, then the journal line exactly as written."""
         header = _json({"v": VERSION, "table": self.table, "match": self.match, "seq": self.seq,
                         "hash": self.hash})
         return header + b"\n" + self.line
@@ -143,6 +144,7 @@ def decode_event(payload: bytes, table: str) -> EventMessage:
 # -- table -> all: the state (retained), the status (retained, last will) -------------------
 
 def encode_state(state: Mapping[str, Any]) -> bytes:
+    """A table's state payload: `state` (the fields `decode_state` checks, not checked here) after `"v": 1`."""
     return _json({"v": VERSION, **state})
 
 
@@ -197,10 +199,23 @@ def decode_state(payload: bytes, table: str) -> dict[str, Any]:
 
 
 def encode_status(online: bool, **extra: Any) -> bytes:
+    """A status payload, the table's or the director's (`extra`: the table id, since when, the director's
+    instance).
+
+    >>> encode_status(True, table="t01")
+    b'{"v":1,"online":true,"table":"t01"}'
+    """
     return _json({"v": VERSION, "online": online, **extra})
 
 
 def decode_status(payload: bytes) -> dict[str, Any]:
+    """A status document; MessageRejected unless `online` is a boolean (other fields come as they are).
+
+    >>> decode_status(b'{"v":1,"online":"yes"}')
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.MessageRejected: schema: status: online is 'yes', not true or false
+    """
     doc = _object(payload, "status")
     _get(doc, "online", lambda v: isinstance(v, bool), "status", "true or false")
     return doc
@@ -216,10 +231,25 @@ class Ack:
     seq: int
 
     def encode(self) -> bytes:
+        """The ack payload (director -> table, retained).
+
+        >>> Ack("0123456789abcdef", 12).encode()
+        b'{"v":1,"match":"0123456789abcdef","seq":12}'
+        """
         return _json({"v": VERSION, "match": self.match, "seq": self.seq})
 
 
 def decode_ack(payload: bytes) -> Ack:
+    """The acknowledgement in an ack payload; MessageRejected unless it has a match id (16 hex digits)
+    and a line number from 0.
+
+    >>> decode_ack(b'{"v":1,"match":"0123456789abcdef","seq":12}')
+    Ack(match='0123456789abcdef', seq=12)
+    >>> decode_ack(b'{"v":1,"match":"game 1","seq":12}')
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.MessageRejected: schema: ack: match is 'game 1', not 16 hex digits
+    """
     doc = _object(payload, "ack")
     match = _get(doc, "match", lambda v: isinstance(v, str) and bool(_MATCH.fullmatch(v)), "ack", "16 hex digits")
     return Ack(match, _get(doc, "seq", lambda v: _is_int(v) and v >= 0, "ack", "a line number"))
@@ -237,10 +267,19 @@ class Ruling:
     seconds: float = 0.0
 
     def encode(self) -> bytes:
+        """The ruling payload (director -> table)."""
         return _json({"v": VERSION, **asdict(self)})
 
 
 def decode_ruling(payload: bytes) -> Ruling:
+    """The ruling in a ruling payload: an id (1 to 64 of A-Z a-z 0-9 _ -), a referee's name (1 to 64
+    characters), one of `ACTIONS`, a flag number or null, a player or null, and 0 to 3600 seconds;
+    MessageRejected for anything else.
+
+    >>> ruling = Ruling("9f2c4e1a7b3d5a60", "Anna Berg", "time_penalty", player="black", seconds=30.0)
+    >>> decode_ruling(ruling.encode()) == ruling
+    True
+    """
     doc = _object(payload, "ruling")
     what = "ruling"
     return Ruling(
@@ -262,10 +301,17 @@ class Reply:
     seq: int
 
     def encode(self) -> bytes:
+        """The reply payload (table -> director)."""
         return _json({"v": VERSION, **asdict(self)})
 
 
 def decode_reply(payload: bytes) -> Reply:
+    """The reply in a reply payload: a ruling id, whether it was applied, the outcome (at most 1000
+    characters) and the journal line that records it; MessageRejected for anything else.
+
+    >>> decode_reply(b'{"v":1,"id":"9f2c4e1a7b3d5a60","applied":true,"outcome":"applied","seq":58}')
+    Reply(id='9f2c4e1a7b3d5a60', applied=True, outcome='applied', seq=58)
+    """
     doc = _object(payload, "reply")
     return Reply(_get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), "reply", "an id"),
                  _get(doc, "applied", lambda v: isinstance(v, bool), "reply", "true or false"),

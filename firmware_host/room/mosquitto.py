@@ -29,6 +29,7 @@ def find_mosquitto() -> str | None:
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free when asked (another process may take it before it is used)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -56,10 +57,12 @@ class Mosquitto:
 
     @property
     def url(self) -> str:
+        """The broker's address for `BrokerConfig.from_url`."""
         return f"mqtt://127.0.0.1:{self.port}"
 
     @property
     def log(self) -> Path:
+        """The broker's log file: errors, warnings, notices, connections (the place to look when it fails)."""
         return self.directory / "mosquitto.log"
 
     def _write_config(self) -> Path:
@@ -99,6 +102,7 @@ class Mosquitto:
         raise BrokerUnavailable(f"mosquitto did not listen on port {self.port} within {timeout} s (log: {self.log})")
 
     def stop(self) -> None:
+        """Stop the broker in order (SIGTERM: it saves what it holds first); nothing if it is not running."""
         self._end(signal.SIGTERM)
 
     def kill(self) -> None:
@@ -106,6 +110,7 @@ class Mosquitto:
         self._end(signal.SIGKILL)
 
     def restart(self) -> None:
+        """Stop in order, then start again on the same port and directory: what it saved comes back."""
         self.stop()
         self.start()
 

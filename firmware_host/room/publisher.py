@@ -58,23 +58,33 @@ class _Stream:
 
 @dataclass
 class PublisherStats:
+    """Counts of what a publisher has done, for tests and diagnosis."""
+
     sent: int = 0
     resent: int = 0
     """Lines sent again (after a rewind)."""
     rewinds: int = 0
+    """Times sending started again from the first line not acknowledged (with lines in flight)."""
     states: int = 0
     rejected: int = 0
     """Messages for this table it did not accept (a garbled ack or ruling)."""
     connects: int = 0
     last_rejection: str = ""
+    """The topic and reason of the latest message rejected."""
 
 
 @dataclass
 class TablePublisher:
+    """A table's side of the broker (see the module's docstring): `start` it, `offer` it journal lines,
+    `set_state`, `reply` to rulings and `take_rulings`; `close` it."""
+
     config: BrokerConfig
     window: int = 500
+    """Lines in flight at most beyond those acknowledged."""
     resend_after: float = 3.0
+    """Seconds without an acknowledgement before sending again (doubling up to a minute)."""
     state_interval: float = 0.05
+    """Seconds at least between two states published (the latest is sent, those between are dropped)."""
     client_factory: Callable[..., mqtt.Client] = new_client
     stats: PublisherStats = field(default_factory=PublisherStats)
 
@@ -138,6 +148,7 @@ class TablePublisher:
             self._cond.notify()
 
     def reply(self, reply: Reply) -> None:
+        """What the table did with a ruling: send it to the director."""
         with self._cond:
             self._replies.append(reply)
             self._cond.notify()
@@ -151,10 +162,13 @@ class TablePublisher:
 
     @property
     def unacknowledged(self) -> int:
+        """Lines offered that the director has not acknowledged yet, over every match kept."""
         with self._cond:
             return sum(len(s.lines) - s.acked for s in self._streams)
 
     def acknowledged(self, match: str) -> int:
+        """How many lines of `match` the director holds (0 for a match not kept: an earlier match is
+        dropped once acknowledged)."""
         with self._cond:
             return next((s.acked for s in self._streams if s.match == match), 0)
 

@@ -49,16 +49,20 @@ class MatchCopy:
 
     @property
     def held(self) -> int:
+        """How many lines the copy holds: lines 1 to `held`, in order, chained."""
         return len(self.offsets)
 
     @property
     def finished(self) -> bool:
+        """Whether the copy holds the match's end (its score is known)."""
         return "score" in self.summary
 
     def last_hash(self) -> str:
+        """The hash of the last line held (GENESIS before the first): the `prev` the next line must carry."""
         return self.hashes[-32:].hex() if self.hashes else GENESIS
 
     def hash_of(self, seq: int) -> str:
+        """The hash of line `seq` (1 to `held`), to tell a duplicate from a conflicting line."""
         return self.hashes[(seq - 1) * 32:seq * 32].hex()
 
     def receive(self, message: EventMessage) -> tuple[str, list[EventMessage]]:
@@ -128,9 +132,11 @@ class MatchCopy:
             return result
 
     def events(self) -> list[dict[str, Any]]:
+        """Every event of the copy so far, in order (read from the file, like `read_bytes`)."""
         return [json.loads(raw) for raw in self.read_bytes().splitlines() if raw.strip()]
 
     def close(self) -> None:
+        """Force the copy to disk and close its file (a line that arrives later opens it again)."""
         if self._fp is not None:
             self.sync()
             self._fp.close()
@@ -195,6 +201,7 @@ class Store:
         os.fsync(fd)
 
     def rotate_if_large(self) -> None:
+        """Empty the ingest log once it is over `rotate_bytes` (the copies it covers are forced to disk first)."""
         if self._log.tell() > self.rotate_bytes:
             self._rotate()
 
@@ -244,13 +251,16 @@ class Store:
         return matches[match]
 
     def find(self, table: str, match: str) -> MatchCopy | None:
+        """The copy of `match` at `table`, or None (unlike `copy`, never makes one)."""
         return self.copies.get(table, {}).get(match)
 
     def latest(self, table: str) -> MatchCopy | None:
+        """The table's latest match (the last begun), or None for a table with no copy."""
         matches = self.copies.get(table)
         return next(reversed(matches.values())) if matches else None
 
     def close(self) -> None:
+        """Force every copy to disk, empty the ingest log and close every file."""
         self._rotate()
         self._log.close()
         for matches in self.copies.values():

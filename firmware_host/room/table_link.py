@@ -99,6 +99,7 @@ class TableLink:
         self.publisher.reply(Reply(ruling.id, bool(event["applied"]), str(event["outcome"]), seq))
 
     def close(self, flush_timeout: float = 2.0) -> None:
+        """Stop publishing, after up to `flush_timeout` s for the director to acknowledge what is outstanding."""
         self.publisher.close(flush_timeout)
 
 

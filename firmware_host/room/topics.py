@@ -37,7 +37,18 @@ def check_name(kind: str, name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Topics:
-    """The topics of one venue."""
+    """The topics of one venue.
+
+    >>> topics = Topics("club")
+    >>> topics.table("t01", "event")
+    'smartgammon/v1/club/table/t01/event'
+    >>> topics.parse("smartgammon/v1/club/table/t01/ruling"), topics.parse(topics.director_status)
+    (('t01', 'ruling'), ('', 'director'))
+    >>> topics.parse("smartgammon/v1/hall/table/t01/event")
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.MessageRejected: topic: 'smartgammon/v1/hall/table/t01/event' is not a topic of venue 'club'
+    """
 
     venue: str
 
@@ -46,13 +57,16 @@ class Topics:
 
     @property
     def prefix(self) -> str:
+        """smartgammon/v1/VENUE, the start of every topic of the venue."""
         return f"{ROOT}/{VERSION}/{self.venue}"
 
     def table(self, table: str, channel: TableChannel) -> str:
+        """The topic of `table`'s `channel`."""
         return f"{self.prefix}/table/{table}/{channel}"
 
     @property
     def director_status(self) -> str:
+        """The director's status topic (retained; its last will says offline)."""
         return f"{self.prefix}/director/status"
 
     @property

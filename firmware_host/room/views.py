@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.errors import NotAvailable
 from firmware_host.room.flags import FlagBook
 from game.board import Color
 from game.position import Position
@@ -22,10 +23,6 @@ from game.zones import ZoneReading
 if TYPE_CHECKING:
     from firmware_host.room.director import Director, TableRecord
     from firmware_host.room.store import MatchCopy
-
-class NotAvailable(LookupError):
-    """A page or file that does not exist (or not for this match); the message says why."""
-
 
 def _attention(state: dict[str, Any] | None) -> int:
     flags = (state or {}).get("flags") or []
@@ -125,6 +122,8 @@ def results(director: Director) -> dict[str, Any]:
 # -- files ---------------------------------------------------------------------------------------
 
 def journal_bytes(director: Director, table: str, match: str) -> bytes:
+    """The copy of `match` at `table` as JSON Lines, the table's journal as far as the director holds it;
+    NotAvailable for a table or match it does not hold."""
     with director.lock:
         copy = _copy(director, table, match)
     return copy.read_bytes()

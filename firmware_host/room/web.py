@@ -23,6 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from firmware_host.errors import NotAvailable
 from firmware_host.room import views
 from firmware_host.room.auth import SESSION_SECONDS, Sessions
 from firmware_host.room.director import Director
@@ -50,6 +51,8 @@ class Broadcaster:
         self.frames = 0
 
     def room(self, only: list[str] | None = None) -> dict[str, Any]:
+        """The room for a page: the tiles (every one, or only those of the tables named), the order of all
+        tiles, the director's status, and `reset` (true: the whole room, replacing what the page shows)."""
         tiles = views.tiles(self.director)
         order = [t["table"] for t in tiles]
         if only is not None:
@@ -57,6 +60,8 @@ class Broadcaster:
         return {"tiles": tiles, "order": order, "status": self.director.status(), "reset": only is None}
 
     async def run(self) -> None:
+        """Every `frame` seconds, if something changed, put one `room` message with the changed tiles in every
+        page's queue; a page too far behind has its queue emptied and gets the whole room instead."""
         while True:
             await asyncio.sleep(self.frame)
             version = self.director.version
@@ -78,6 +83,7 @@ class Broadcaster:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """Starlette's lifespan: `run` while the application serves; at shutdown, stop it and wake every open stream."""
         task = asyncio.create_task(self.run())
         try:
             yield
@@ -97,27 +103,34 @@ class Pages:
 
     @staticmethod
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        """The endpoint serving static/`name` (no-cache: a new version shows at the next load)."""
         async def serve(request: Request) -> Response:
             return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
         return serve
 
     def referee_of(self, request: Request) -> str | None:
+        """The referee whose session cookie came with `request`, or None (a spectator)."""
         return self.sessions.referee(request.cookies.get(COOKIE))
 
     async def room(self, request: Request) -> Response:
+        """GET /api/room, for anyone: the whole room (`Broadcaster.room`) and the referee asking (or null)."""
         return JSONResponse({**self.broadcaster.room(), "referee": self.referee_of(request)})
 
     async def table(self, request: Request) -> Response:
+        """GET /api/table/T, for anyone: `views.table_page` and the referee asking; 404 for an unknown table."""
         try:
             page_doc = views.table_page(self.director, request.path_params["table"])
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         return JSONResponse({**page_doc, "referee": self.referee_of(request)})
 
     async def results(self, request: Request) -> Response:
+        """GET /api/results, for anyone: `views.results`."""
         return JSONResponse(views.results(self.director))
 
     async def stream(self, request: Request) -> Response:
+        """GET /stream, for anyone: server-sent `room` events, the whole room first, then each frame's
+        changes (the whole room again after falling behind); a comment after 15 s of quiet keeps it open."""
         broadcaster = self.broadcaster
         queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE)
         broadcaster.clients.add(queue)
@@ -139,6 +152,9 @@ class Pages:
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     def download(self, request: Request) -> Response:
+        """GET /download/T/M/NAME, for anyone: journal.jsonl, match.mat or sheet.pdf of match M at table T,
+        as an attachment; 404 for another name, or a match or format not available. (Not async: Starlette
+        runs it in a worker thread, so making a sheet does not hold up the streams.)"""
         table, match, name = (request.path_params[k] for k in ("table", "match", "name"))
         makers: dict[str, tuple[Callable[[], bytes], str]] = {
             "journal.jsonl": (lambda: views.journal_bytes(self.director, table, match), "application/jsonl"),
@@ -150,23 +166,28 @@ class Pages:
         make, kind = makers[name]
         try:
             body = make()
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         filename = f"{table}-{match}-{name}"
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     def picture(self, request: Request) -> Response:
+        """GET /picture/T/M/flag-N.png, for anyone: flag N's evidence (`views.flag_picture`), cached an hour
+        since it never changes; 404 for a table, match or flag not here, or a flag with no board to show."""
         p = request.path_params
         try:
             png = views.flag_picture(self.director, p["table"], p["match"], int(p["number"]))
-        except views.NotAvailable as exc:
+        except NotAvailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
     async def me(self, request: Request) -> Response:
+        """GET /api/me: {referee}, the name the session cookie stands for, or null."""
         return JSONResponse({"referee": self.referee_of(request)})
 
     async def login(self, request: Request) -> Response:
+        """POST /login {name, password}: sets the session cookie and answers {referee}; 400 for a body that
+        is not that JSON, 401 for a wrong name or password, 403 from another site."""
         if not _same_origin(request):
             return JSONResponse({"error": "a login from another site"}, status_code=403)
         try:
@@ -182,12 +203,16 @@ class Pages:
         return response
 
     async def logout(self, request: Request) -> Response:
+        """POST /logout: ends the session (if any), deletes the cookie, answers {referee: null}."""
         self.sessions.logout(request.cookies.get(COOKIE))
         response = JSONResponse({"referee": None})
         response.delete_cookie(COOKIE)
         return response
 
     async def ruling(self, request: Request) -> Response:
+        """POST /api/table/T/ruling {action, flag, player, seconds}, for a referee logged in: sends the ruling
+        (`Director.rule`) and answers {id, referee, action}; 403 for a spectator or from another site,
+        400 for a body that is not a ruling, 404 for an unknown table."""
         referee = self.referee_of(request)
         if referee is None:
             return JSONResponse({"error": "spectators cannot act: log in as a referee"}, status_code=403)

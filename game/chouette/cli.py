@@ -18,7 +18,7 @@ from typing import TextIO
 
 from game.board import Variant
 from game.cli import OneLineParser
-from game.errors import GameError
+from game.errors import GameError, UsageError
 from game.record import RecordWriter, read_record
 
 from .mat import chouette_mats
@@ -27,16 +27,12 @@ from .replay import replay_session
 from .sim import simulate
 
 
-class ChouetteUsageError(GameError, ValueError):
-    """Command-line input that cannot be used: a file that cannot be read or written."""
-
-
 def cmd_convert(record: str, out_dir: str, out: TextIO) -> int:
     """Write each member's games of the chouette `record` as `out_dir/NAME.mat`; print each path."""
     try:
         lines = read_record(record)
     except OSError as exc:
-        raise ChouetteUsageError(f"cannot read {record!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read {record!r}: {exc.strerror or exc}") from None
     session = replay_session(line.event for line in lines if line.event is not None)
     target = Path(out_dir)
     try:
@@ -46,7 +42,7 @@ def cmd_convert(record: str, out_dir: str, out: TextIO) -> int:
             path.write_text(text, encoding="utf-8")
             out.write(f"wrote {path}\n")
     except OSError as exc:
-        raise ChouetteUsageError(f"cannot write in {out_dir!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write in {out_dir!r}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -60,7 +56,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         with RecordWriter(open(args.out, "wb")) as writer:
             writer.write_all(session.events)
     except OSError as exc:
-        raise ChouetteUsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
     totals = ", ".join(f"{name} {signed(points)}" for name, points in session.totals.items())
     out.write(f"wrote {args.out}: {len(session.games)} games, {len(session.events)} events; {totals}\n")
     return 0

@@ -8,7 +8,7 @@ environment says `SMARTGAMMON_KERNEL=pure`. `kernel()` names the one in use (as
 `python -m game --version` does); `use_kernel` switches for a while (tests, benchmarks).
 
 For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPlays`),
-`count_plays`, `single_moves`.
+`count_plays`, `legal_states`, `single_moves`, `single_move_walk`, `complete_play`, `play_allowed`.
 
 For searching many positions without building objects (a bot's look-ahead): `state_plays`
 gives each legal play's resulting state and raw moves, `state_count` their number,
@@ -40,13 +40,14 @@ from game.movegen import pure
 from game.movegen import state as _state
 from game.movegen.legal import MOVES, LegalPlays, moves_of
 from game.movegen.state import VARIANT_INDEX, State, opponent_view
-from game.plays import Play
+from game.plays import Move, Play
 from game.position import Position
 
 __all__ = [
-    "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "count_plays", "decode", "decoder",
-    "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "moves_of", "opponent_view",
-    "single_moves", "state_count", "state_plays", "state_steps", "use_kernel",
+    "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
+    "decoder", "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "legal_states",
+    "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves", "state_count", "state_plays",
+    "state_steps", "use_kernel",
 ]
 
 ENV = "SMARTGAMMON_KERNEL"
@@ -199,6 +200,63 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
     to_position = decoder(position)
     return tuple(Play((MOVES[move],), to_position(state))
                  for state, move in _active.steps(encode(position), VARIANT_INDEX[position.variant], die))
+
+
+Walk = tuple[State, Callable[..., Iterator[tuple[State, Move]]], Callable[[State], Position]]
+
+
+def single_move_walk(position: Position) -> Walk:
+    """For walking many single moves fast: the position as a state, a function giving each legal
+    single move of a die from a state (the new state and the Move; `moves(state, die, source)`
+    only those from own point `source`), and one turning a state back into a position."""
+    variant = VARIANT_INDEX[position.variant]
+
+    def moves(state: State, die: int, source: int = 0) -> Iterator[tuple[State, Move]]:
+        for new, raw in _active.steps(state, variant, die):
+            if not source or raw[0] == source:
+                yield new, MOVES[raw]
+
+    return encode(position), moves, decoder(position)
+
+
+def complete_play(position: Position, dice: Sequence[int],
+                  moves: Sequence[Move]) -> tuple[State, tuple[Move, ...]] | None:
+    """The state `moves` produce, and the moves with their hits, when they are legal single moves, one
+    die each, using every die of the roll (and, in Rungammon, breaking no prime rule): such a play is
+    legal without a search. None when they are not, or leave a die unused (only the full search can
+    tell then)."""
+    a, b = check_dice(dice)
+    left = [a] * 4 if a == b else [a, b]
+    if len(moves) != len(left):
+        return None
+    variant = VARIANT_INDEX[position.variant]
+    state = encode(position)
+    made: list[Move] = []
+    for move in moves:
+        for die in sorted(set(left), key=lambda d: d != move.source - move.target):  # the exact die first
+            found = next(((new, raw) for new, raw in _active.steps(state, variant, die)
+                          if raw[0] == move.source and raw[1] == move.target), None)
+            if found is not None:
+                state = found[0]
+                made.append(MOVES[found[1]])
+                left.remove(die)
+                break
+        else:
+            return None
+    return (state, tuple(made)) if play_allowed(position.variant, state) else None
+
+
+def play_allowed(variant: Variant, state: State) -> bool:
+    """Whether a state that used every die is a legal play's result (the Rungammon prime rules)."""
+    return variant is not Variant.RUNGAMMON or pure.prime_allowed(state)
+
+
+def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[Move, ...]]:
+    """The legal plays as the states they produce (see `encode`) and their moves, without building
+    positions: for checking a play's result fast. `encode(play.position)` is a play's state."""
+    a, b = check_dice(dice)
+    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return dict(zip(states, map(moves_of, raw), strict=True))
 
 
 def encode(position: Position) -> State:
