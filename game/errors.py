@@ -145,3 +145,25 @@ class ReplayError(GameError, ValueError):
 
 class UsageError(GameError, ValueError):
     """Command-line input that cannot be used (a file that cannot be read, a bad line)."""
+
+
+# -- the bot ---------------------------------------------------------------------------
+
+class BotError(GameError):
+    """Root of the bot's errors (game.bot)."""
+
+
+class WeightsError(BotError, ValueError):
+    """Network weights that cannot be read or do not fit the variant's encoding."""
+
+
+class EngineUnavailable(BotError, ImportError):
+    """The engine a bot needs is not installed (the `bot` extra: numpy, gnubg)."""
+
+
+class UnknownLevel(BotError, ValueError):
+    """A bot level that does not exist (the message lists the levels)."""
+
+
+class WrongVariant(BotError, ValueError):
+    """A bot asked about a position of another variant."""

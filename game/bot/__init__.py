@@ -1,0 +1,16 @@
+"""Bots for every variant: GNU Backgammon for Backgammon, a TD-trained network for the others.
+
+    bot = make_bot(Variant.CATCHGAMMON, "expert")
+    play = bot.choose_play(position, (3, 1), MatchContext.of(match))
+    action = bot.cube_action(position, MatchContext.of(match))   # CubeAction.DOUBLE, TAKE, ...
+
+The interface is `game.bot.base.Bot`; the engines need the `bot` extra (numpy, gnubg). Importing
+this package needs neither: the engines load when a bot is made.
+"""
+
+from game.bot.context import MONEY, CubeAction, MatchContext
+from game.bot.factory import make_bot
+from game.errors import BotError, EngineUnavailable, UnknownLevel, WeightsError, WrongVariant
+
+__all__ = ["MONEY", "BotError", "CubeAction", "EngineUnavailable", "MatchContext", "UnknownLevel",
+           "WeightsError", "WrongVariant", "make_bot"]
