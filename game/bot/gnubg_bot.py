@@ -86,32 +86,56 @@ class GnubgBot(Bot):
         plays = position.legal_plays(dice)
         if not plays:
             return None
-        found = self.best_moves(position, dice, context)
-        return match_move(position, plays, found[0]["move"]) if found else plays[0]
+        return self._ranking(position, plays, self.best_moves(position, dice, context))[0][0]
 
     def rank_plays(self, position: Position, dice: tuple[int, int],
                    context: MatchContext = MONEY) -> list[RankedPlay]:
-        """Every legal play with GNU Backgammon's equity at this level's plies, without noise."""
+        """Every legal play with GNU Backgammon's equity at this level's plies, without noise
+        (the outcome estimates beside each are its 0-ply ones)."""
         plays = position.legal_plays(dice)
         if not plays:
             return []
-        ranked: list[RankedPlay] = []
-        seen: set[int] = set()
-        for entry in self.best_moves(position, dice, context, noise=False):
-            play = match_move(position, plays, entry["move"])
-            index = plays.index(play)
-            if index in seen:
-                continue
-            seen.add(index)
-            ranked.append(RankedPlay(play, float(entry["score"]), self._after(play, context)))
-        # findbestmoves may stop a play at its first bear-off: such plays are judged here directly.
-        for index, play in enumerate(plays):
-            if index not in seen:
-                probs = self._after(play, context)
-                ranked.append(RankedPlay(play, float(self.equity_of(np.array([probs], np.float32), context,
-                                                                      position.turn)[0]), probs))
-        ranked.sort(key=lambda r: -r.equity)
-        return ranked
+        ranking = self._ranking(position, plays, self.best_moves(position, dice, context, noise=False))
+        return [RankedPlay(play, score, self._after(play, context)) for play, score in ranking]
+
+    def _ranking(self, position: Position, plays: tuple[Play, ...],
+                 found: list[dict[str, Any]]) -> list[tuple[Play, float]]:
+        """GNU Backgammon's entries as our plays, best first.
+
+        An entry's move stops at its first bear-off (the bindings end the tuple there), so one
+        entry may fit several plays: such entries and plays are paired in order, the plays ranked
+        by GNU Backgammon's 0-ply equity of the position each leaves."""
+        groups: dict[tuple[int, ...], list[float]] = {}
+        index_of = {play.position: i for i, play in enumerate(plays)}
+        for entry in found:
+            steps, whole = gnubg_steps(entry["move"])
+            if whole:
+                after = index_of.get(_apply(position, steps))
+                fits: tuple[int, ...] = () if after is None else (after,)
+            else:
+                fits = tuple(i for i, play in enumerate(plays) if starts_with(play, steps))
+            groups.setdefault(fits, []).append(float(entry["score"]))
+        scored: list[tuple[Play, float]] = []
+        taken: set[int] = set()
+        for fits, scores in groups.items():
+            candidates = [i for i in fits if i not in taken]
+            if len(candidates) > 1:
+                candidates.sort(key=lambda i: -self._zero_ply_equity(plays[i]))
+            for index, score in zip(candidates, sorted(scores, reverse=True), strict=False):
+                taken.add(index)
+                scored.append((plays[index], score))
+        for index, play in enumerate(plays):  # anything GNU Backgammon did not list: judged at 0-ply
+            if index not in taken:
+                scored.append((play, self._zero_ply_equity(play)))
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    def _zero_ply_equity(self, play: Play) -> float:
+        final = play.position.result()
+        if final is not None:
+            return float(int(final.kind))
+        theirs = gnubg.evaluate(gnubg_board(play.next_position), gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 1, 0))
+        return -float(theirs[5])
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
@@ -123,31 +147,28 @@ class GnubgBot(Bot):
         if final is not None:
             kind = int(final.kind)
             return 1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0
-        theirs = self.estimate(play.next_position, context)
-        win, wg, wt, lg, lt = (float(v) for v in theirs)
+        theirs = gnubg.evaluate(gnubg_board(play.next_position), self.cube_info(play.next_position, context),
+                                gnubg.evalcontext(0, 0, 1, 1, 0))
+        win, wg, wt, lg, lt = (float(v) for v in theirs[:5])
         return 1.0 - win, lg, lt, wg, wt
 
 
-def match_move(position: Position, plays: tuple[Play, ...], move: tuple[int, ...]) -> Play:
-    """Our legal play for GNU Backgammon's (from, to, from, to, ...) in the mover's numbering.
-
-    GNU Backgammon may write a bear-off as a step to 0 or below and may stop listing a play's
-    steps at its first bear-off: the play is the legal one that starts with those steps and
-    leaves the same checkers, else the one whose steps contain them."""
-    steps = [(s, max(t, 0)) for s, t in zip(move[::2], move[1::2], strict=True) if s > 0]
-    after = _apply(position, steps)
-    for play in plays:
-        if play.position == after:
-            return play
-    wanted = sorted(steps)
-    for play in plays:
-        own = [(m.source, m.target) for m in play.moves]
-        if all(own.count(step) >= wanted.count(step) for step in wanted):
-            return play
-    raise LookupError(f"GNU Backgammon's move {move} is not a legal play of {position.to_json()}")
+def gnubg_steps(move: tuple[int, ...]) -> tuple[list[tuple[int, int]], bool]:
+    """GNU Backgammon's (from, to, ...) as steps, and whether the tuple is whole: the bindings end a
+    move at its first bear-off (a "to" of 0), so an odd tuple's last step is a bear-off and any
+    steps after it are missing."""
+    steps = [(move[i], max(move[i + 1], 0) if i + 1 < len(move) else 0) for i in range(0, len(move), 2)]
+    return steps, len(move) % 2 == 0 and all(t > 0 for t in move[1::2])
 
 
-def _apply(position: Position, steps: list[tuple[int, int]]) -> Position:
+def starts_with(play: Play, steps: list[tuple[int, int]]) -> bool:
+    """Whether our play makes every one of these steps (a move GNU Backgammon cut off at a bear-off)."""
+    own = [(m.source, m.target) for m in play.moves]
+    return all(own.count(step) >= steps.count(step) for step in steps)
+
+
+def _apply(position: Position, steps: list[tuple[int, int]]) -> Position | None:
+    """The position after GNU Backgammon's whole move (mover's numbering), None if it is not one."""
     me, them = position.turn, position.turn.opponent
     table = OWN_TO_BOARD[Variant.BACKGAMMON, me]
     points, bar, off = list(position.points), list(position.bar), list(position.off)
@@ -156,9 +177,6 @@ def _apply(position: Position, steps: list[tuple[int, int]]) -> Position:
             bar[me.index] -= 1
         else:
             points[table[source] - 1] = points[table[source] - 1][:-1]
-        if target == 0:
-            off[me.index] += 1
-            continue
         if points[table[target] - 1] == them.char:
             bar[them.index] += 1
             points[table[target] - 1] = ""
@@ -166,4 +184,4 @@ def _apply(position: Position, steps: list[tuple[int, int]]) -> Position:
     try:
         return Position(position.variant, me, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
     except ValueError:
-        return position
+        return None
