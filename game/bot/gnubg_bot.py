@@ -70,7 +70,7 @@ class GnubgBot(Bot):
         me = player(position.turn)
         if context.length is None:
             return gnubg.cubeinfo(context.cube.value, owner, me, 0, (0, 0), 0, 0)
-        score = (context.score[0], context.score[1])
+        score = (context.score[1], context.score[0])  # GNU Backgammon's player 0 is Black
         return gnubg.cubeinfo(context.cube.value, owner, me, context.length, score, int(context.crawford), 0)
 
     def best_moves(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY,
