@@ -65,19 +65,29 @@ def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32
 
 def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     """The mover's estimates after `play`, averaged over the opponent's rolls and best replies
-    (each judged at 0-ply by the opponent's own equity)."""
+    (each judged at 0-ply by the opponent's own equity). All replies of all 21 rolls go through
+    the network in one batch."""
     final = final_estimate(play.position)
     if final is not None:
         return final
     after = play.next_position
-    mover = play.position.turn
-    rows: list[F32] = []
+    replies: list[Play] = []
+    bounds: list[tuple[int, int]] = []  # each roll's slice of `replies`; (n, n) when it cannot be played
     for dice in ROLLS:
-        replies = after.legal_plays(dice)
-        if not replies:
-            rows.append(net.evaluate(states_array([encode(play.position)]))[0])
-            continue
+        found = after.legal_plays(dice)
+        bounds.append((len(replies), len(replies) + len(found)))
+        replies.extend(found)
+    stuck = net.evaluate(states_array([encode(play.position)]))[0]  # the opponent cannot move: mover on roll
+    rows = np.empty((len(ROLLS), 5), dtype=np.float32)
+    if replies:
         theirs, _ = estimate_after(net, replies, after_states(replies))
-        best = int(np.argmax(equity_of(theirs, mover.opponent)))
-        rows.append(mirror(theirs[best:best + 1])[0])
-    return (ROLL_WEIGHTS @ np.stack(rows)).astype(np.float32)
+        value = equity_of(theirs, play.position.turn.opponent)
+        for index, (start, end) in enumerate(bounds):
+            if start == end:
+                rows[index] = stuck
+            else:
+                best = start + int(np.argmax(value[start:end]))
+                rows[index] = mirror(theirs[best:best + 1])[0]
+    else:
+        rows[:] = stuck
+    return (ROLL_WEIGHTS @ rows).astype(np.float32)
