@@ -19,19 +19,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from game.board import Variant  # noqa: E402
-from game.bot.arena import match_up  # noqa: E402
-from game.bot.base import DEFAULT_LEVEL, Bot, Level  # noqa: E402
-from game.bot.baselines import HeuristicBot, RandomBot  # noqa: E402
-from game.bot.factory import make_bot  # noqa: E402
-from game.bot.network import Network  # noqa: E402
-from game.bot.network_bot import NetworkBot  # noqa: E402
-from game.bot.td import Settings, Trainer  # noqa: E402
-from game.selfplay import random_positions  # noqa: E402
+from game.board import Variant
+from game.bot.arena import match_up
+from game.bot.base import DEFAULT_LEVEL, Bot, Level
+from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.factory import make_bot
+from game.bot.network import Network
+from game.bot.network_bot import NetworkBot
+from game.bot.td import Settings, Trainer
+from game.selfplay import random_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,15 +46,17 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> No
             ("default v random", default, RandomBot(variant, 2)),
             ("default v heuristic", default, HeuristicBot(variant, 3)),
             ("expert v advanced", default, make_bot(variant, Level.ADVANCED, seed=4)),
-            ("advanced v beginner", make_bot(variant, Level.ADVANCED, seed=5), make_bot(variant, Level.BEGINNER, seed=6)),
+            ("advanced v beginner", make_bot(variant, Level.ADVANCED, seed=5),
+             make_bot(variant, Level.BEGINNER, seed=6)),
         ]
         for name, first, second in pairings:
-            _timed(f"  {variant.value:12} {name:22}", lambda f=first, s=second, v=variant: match_up(f, s, v, games, 7))
+            _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
     if bg_weights is not None:
         network = NetworkBot(Network.load(bg_weights), Level.ADVANCED)
         gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
         print(f"  backgammon   TD network ({network.network.record.get('games')} games) v GNU Backgammon 0-ply:")
-        _timed("  backgammon   network 0-ply v gnubg 0-ply", lambda: match_up(network, gnubg0, Variant.BACKGAMMON, games, 8))
+        _timed("  backgammon   network 0-ply v gnubg 0-ply",
+               lambda: match_up(network, gnubg0, Variant.BACKGAMMON, games, 8))
         _timed("  backgammon   network 0-ply v random    ",
                lambda: match_up(network, RandomBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
         _timed("  backgammon   network 0-ply v heuristic ",

@@ -37,7 +37,11 @@ def test_a_run_repeats_from_its_seed_and_its_first_games_are_a_shorter_run() -> 
     long, short = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8)), Trainer(
         Settings(Variant.RUNGAMMON, 2, seed=3, hidden=8))
     again = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8))
-    long.run(checkpoint=lambda done: done == 2 and _snapshot.append(long.network.w1.copy()), every=2)
+    def keep(done: int) -> None:
+        if done == 2:
+            _snapshot.append(long.network.w1.copy())
+
+    long.run(checkpoint=keep, every=2)
     short.run()
     again.run()
     assert np.array_equal(long.network.w1, again.network.w1)

@@ -19,7 +19,7 @@ this project's own evaluator, named apart so that nobody compares it with a PR.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +119,7 @@ class Analysis:
         stats = self.stats()
         lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions",
                  f"{'':26}{'white (' + self.players[0] + ')':>22}{'black (' + self.players[1] + ')':>22}"]
-        rows = [("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
+        rows: list[tuple[str, Callable[[PlayerStats], str]]] = [("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
                 ("unforced decisions", lambda s: f"{s.unforced}"),
                 ("equity lost", lambda s: f"{s.error:.3f}"),
                 (f"error rate ({name})", lambda s: f"{s.rate(factor):.1f}"),
@@ -206,24 +206,24 @@ def _decisions(index: int, kind: Any, event: Mapping[str, Any], match: Match, bo
     elif kind == "play" and phase is Phase.MOVE and match.dice is not None:
         before = match.event_count
         replayer.feed(event, index + 1)
-        made = match.events_from(before)
+        made: list[Mapping[str, Any]] = [dict(e) for e in match.events_from(before)]
         if not made or made[0].get("type") != "play":
             return
         after = Position.from_document(made[0]["position"])
-        dice = match_dice(made[0], position)
+        dice = match_dice(made[0])
         ranked = bot.rank_plays(position, dice, context)
-        chosen = next((r for r in ranked if r.play.position == after), None)
-        if chosen is None or not ranked:
+        made_play = next((r for r in ranked if r.play.position == after), None)
+        if made_play is None or not ranked:
             return
-        error = max(0.0, ranked[0].equity - chosen.equity)
-        yield Decision(index, game, position.turn, "play", position, dice, chosen.play.notation(),
+        error = max(0.0, ranked[0].equity - made_play.equity)
+        yield Decision(index, game, position.turn, "play", position, dice, made_play.play.notation(),
                        ranked[0].play.notation(), error, len(ranked) > 1, _luck(luck_bot, position, dice, context),
-                       chosen.play, ranked[0].play)
+                       made_play.play, ranked[0].play)
         return
     replayer.feed(event, index + 1)
 
 
-def match_dice(event: Mapping[str, Any], position: Position) -> tuple[int, int]:
+def match_dice(event: Mapping[str, Any]) -> tuple[int, int]:
     """The dice of a play event."""
     dice = event.get("dice") or (0, 0)
     return int(dice[0]), int(dice[1])

@@ -91,4 +91,5 @@ def heuristic_scores(variant: Variant, states: U8) -> F32:
         exposed = np.zeros_like(exposed)  # nothing is ever hit
     score = (their_pips - my_pips) / 10.0 + 1.0 * held.sum(axis=1) + 0.5 * held[:, :6].sum(axis=1)
     score = score - 1.5 * exposed + 3.0 * them.my_trapped.sum(axis=1) - 3.0 * me.my_trapped.sum(axis=1)
-    return (score + 0.5 * me.my_off).astype(np.float32)
+    scores: F32 = (score + 0.5 * me.my_off).astype(np.float32)
+    return scores

@@ -132,10 +132,12 @@ def _longest_run(held: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int16], np
 def _held(variant: Variant, b: Board) -> npt.NDArray[np.bool_]:
     """Points the mover holds: the opponent cannot land there."""
     if variant is Variant.RUNGAMMON:
-        return b.mine >= 1
-    if variant is Variant.CATCHGAMMON:
-        return (b.mine >= 2) | b.their_trapped
-    return b.mine >= 2
+        held: npt.NDArray[np.bool_] = b.mine >= 1
+    elif variant is Variant.CATCHGAMMON:
+        held = (b.mine >= 2) | b.their_trapped
+    else:
+        held = b.mine >= 2
+    return held
 
 
 def _side(variant: Variant, b: Board, other: Board) -> F32:
@@ -210,12 +212,14 @@ def _contact(b: Board) -> npt.NDArray[np.bool_]:
     idx = np.arange(1, 25)[None, :]
     my_back = np.where((b.mine + b.my_trapped) > 0, idx, 0).max(axis=1) + 25 * (b.my_bar > 0)
     their_back = np.where((b.theirs + b.their_trapped) > 0, idx, 25).min(axis=1) - 25 * (b.their_bar > 0)
-    return my_back > their_back
+    behind: npt.NDArray[np.bool_] = my_back > their_back
+    return behind
 
 
 def _race_free(b: Board) -> npt.NDArray[np.bool_]:
     """Rungammon: every checker of the side on roll is past the opponent's start (own points 1-11)."""
-    return b.mine[:, 11:].sum(axis=1) == 0
+    free: npt.NDArray[np.bool_] = b.mine[:, 11:].sum(axis=1) == 0
+    return free
 
 
 def input_size(variant: Variant) -> int:

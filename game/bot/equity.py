@@ -45,7 +45,7 @@ def outcome_values(context: MatchContext, me: Color, met: MatchEquityTable, cube
     if context.length is None:
         jacoby = context.options.jacoby and context.cube.owner is None and value == context.cube.value
         single = np.array([1, 1, 1, -1, -1, -1] if jacoby else [1, 2, 3, -1, -2, -3], np.float32)
-        return single * value / context.cube.value
+        return (single * np.float32(value / context.cube.value)).astype(np.float32)
     post = context.crawford or context.post_crawford
     a, b = context.away(me), context.away(me.opponent)
     mwcs = [met.mwc(a - k * value, b, post) for k in (1, 2, 3)] + [met.mwc(a, b - k * value, post) for k in (1, 2, 3)]

@@ -110,7 +110,8 @@ class GnubgBot(Bot):
         for entry in found:
             steps, whole = gnubg_steps(entry["move"])
             if whole:
-                after = index_of.get(_apply(position, steps))
+                reached = _apply(position, steps)
+                after = None if reached is None else index_of.get(reached)
                 fits: tuple[int, ...] = () if after is None else (after,)
             else:
                 fits = tuple(i for i, play in enumerate(plays) if starts_with(play, steps))

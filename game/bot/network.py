@@ -112,8 +112,9 @@ class Network:
         """Write the weights (float16: the network is tens of kilobytes) and the training record."""
         meta = json.dumps({"variant": self.variant.value, "inputs": int(self.w1.shape[1]), "record": self.record})
         buffer = io.BytesIO()
-        np.savez_compressed(buffer, meta=np.array(meta), **{
-            name: array.astype(np.float16) for name, array in zip(("w1", "b1", "w2", "b2"), self.arrays(), strict=True)})
+        names = ("w1", "b1", "w2", "b2")
+        arrays = {name: array.astype(np.float16) for name, array in zip(names, self.arrays(), strict=True)}
+        np.savez_compressed(buffer, meta=np.array(meta), **arrays)  # type: ignore[arg-type]
         Path(path).write_bytes(buffer.getvalue())
 
     @classmethod
@@ -133,7 +134,8 @@ class Network:
         if arrays[0].shape[1] != expected or meta.get("inputs") != expected:
             raise WeightsError(f"{str(path)!r} has {arrays[0].shape[1]} inputs; the {variant.value} "
                                f"encoding has {expected}: retrain with `python -m game.bot train`")
-        return cls(variant, *arrays, record=meta.get("record", {}))
+        w1, b1, w2, b2 = arrays
+        return cls(variant, w1, b1, w2, b2, record=meta.get("record", {}))
 
 
 def as_states(array: npt.ArrayLike) -> U8:

@@ -72,7 +72,8 @@ class NetworkBot(Bot):
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
-        return self.network.evaluate(states_array([encode(position)]))[0]
+        probs: F32 = self.network.evaluate(states_array([encode(position)]))[0]
+        return probs
 
 
 def _five(row: F32) -> tuple[float, float, float, float, float]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from game.board import CHECKERS, Color, Variant
 from game.bot.encoding import F32, U8, features, flip, states_array
@@ -43,9 +44,9 @@ def final_estimate(position: Position) -> F32 | None:
     return DRAW.copy() if position.is_remi() else None
 
 
-def _maybe_over(variant: Variant, states: U8) -> np.ndarray:
+def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
     """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
-    done = states[:, 0] == CHECKERS
+    done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
         done |= (states[:, 24] > 48) & (states[:, 1] > 32) & (states[:, 1] < 48)
     return done
@@ -57,7 +58,7 @@ def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32
     x = features(net.variant, flip(net.variant, states))
     probs = mirror(consistent(net.forward(x)[1]))
     for row in np.flatnonzero(_maybe_over(net.variant, states)):
-        final = final_estimate(plays[row].position)
+        final = final_estimate(plays[int(row)].position)
         if final is not None:
             probs[row] = final
     return probs, x

@@ -38,7 +38,7 @@ def _white_view(values: F32, mover: Color) -> F32:
     """Estimates (5,) of the side on roll, as White's."""
     if mover is Color.WHITE:
         return values
-    out = values[_FROM_BLACK].copy()
+    out: F32 = values[_FROM_BLACK].copy()
     out[WIN] = 1.0 - values[WIN]
     return out
 
