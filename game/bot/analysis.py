@@ -119,7 +119,8 @@ class Analysis:
         stats = self.stats()
         lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions",
                  f"{'':26}{'white (' + self.players[0] + ')':>22}{'black (' + self.players[1] + ')':>22}"]
-        rows: list[tuple[str, Callable[[PlayerStats], str]]] = [("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
+        rows: list[tuple[str, Callable[[PlayerStats], str]]] = [
+                ("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
                 ("unforced decisions", lambda s: f"{s.unforced}"),
                 ("equity lost", lambda s: f"{s.error:.3f}"),
                 (f"error rate ({name})", lambda s: f"{s.rate(factor):.1f}"),
