@@ -5,7 +5,7 @@ from __future__ import annotations
 import gnubg
 import pytest
 
-from game.board import Variant
+from game.board import Color, Variant
 from game.bot.base import Level
 from game.bot.context import MatchContext
 from game.bot.gnubg_bot import SETTINGS, GnubgBot, _apply, gnubg_steps
@@ -54,3 +54,24 @@ def test_rankings_keep_gnubgs_scores_and_order() -> None:
         found = gnubg.findbestmoves(gnubg_board(position), gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 1, 0), dice)
         if ranked and found and found[0]["move"]:
             assert ranked[0].equity == pytest.approx(found[0]["score"], abs=1e-6)
+
+
+def test_textbook_cube_decisions_with_gnubgs_estimates() -> None:
+    bot = GnubgBot(Level.EXPERT)
+    start = Position.initial()
+    assert not bot.cube_decision(start).double and bot.cube_decision(start).take
+    # A race: White on roll with 45 pips against Black's 86, no gammon left: double, and Black passes.
+    points = [""] * 24
+    for point, n in ((1, 3), (2, 3), (3, 3), (4, 3), (5, 3)):
+        points[point - 1] = "w" * n
+    for point, n in ((20, 3), (19, 3), (18, 3), (17, 3), (21, 2)):  # Black's own 5, 6, 7, 8 and 4
+        points[point - 1] = "b" * n
+    race = Position(Variant.BACKGAMMON, Color.WHITE, tuple(points), (0, 0), (0, 1))
+    probs = bot.estimate(race)
+    assert probs[0] > 0.85 and probs[1] < 0.01, probs
+    decision = bot.cube_decision(race)
+    assert decision.double and not decision.take, decision.describe()
+    from game.bot.context import CubeAction
+
+    assert bot.cube_action(race, MatchContext()) is CubeAction.DOUBLE
+    assert bot.cube_action(race, MatchContext(cube=Cube(1, None, Color.WHITE))) is CubeAction.PASS
