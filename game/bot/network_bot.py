@@ -2,7 +2,8 @@
 
 Levels: beginner, casual and intermediate judge each play at 0-ply with noise; advanced at 0-ply;
 expert looks one ply ahead (the opponent's 21 rolls and best replies) for the best 4 plays of
-the 0-ply ranking, world-class for the best 8, grandmaster for every play.
+the 0-ply ranking, world-class for the best 8, grandmaster for every play; as GNU Backgammon's
+move filter, only plays within 0.16 of the 0-ply best are looked at further.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from game.movegen import encode
 from game.position import Position
 
 ONE_PLY_CANDIDATES = {Level.EXPERT: 4, Level.WORLD_CLASS: 8, Level.GRANDMASTER: 10_000}
+FILTER = 0.16  # equity below the 0-ply best beyond which a play is not looked at further (GNU Backgammon's 0.16)
 
 
 def shipped_weights(variant: Variant) -> Path:
@@ -58,8 +60,8 @@ class NetworkBot(Bot):
         equity = self.equity_of(probs, context, me)
         order = [int(i) for i in np.argsort(-equity, kind="stable")]
         deeper = ONE_PLY_CANDIDATES.get(self.level, 0)
-        if deeper:
-            head = order[:deeper]
+        head = [i for i in order[:deeper] if equity[i] >= equity[order[0]] - FILTER]
+        if len(head) > 1:  # GNU Backgammon's move filter: look further only at plays close to the best
 
             def equity_of(p: F32, color: Color) -> F32:
                 return self.equity_of(p, context, color)
@@ -67,7 +69,7 @@ class NetworkBot(Bot):
             for index in head:
                 probs[index] = one_ply(self.network, plays[index], equity_of)
             equity[head] = self.equity_of(probs[head], context, me)
-            order = sorted(head, key=lambda i: -float(equity[i])) + order[deeper:]
+            order = sorted(head, key=lambda i: -float(equity[i])) + order[len(head):]
         return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
