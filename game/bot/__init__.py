@@ -10,7 +10,8 @@ this package needs neither: the engines load when a bot is made.
 
 from game.bot.context import MONEY, CubeAction, MatchContext
 from game.bot.factory import make_bot
+from game.bot.levels import DEFAULT_LEVEL, Level
 from game.errors import BotError, EngineUnavailable, UnknownLevel, WeightsError, WrongVariant
 
-__all__ = ["MONEY", "BotError", "CubeAction", "EngineUnavailable", "MatchContext", "UnknownLevel",
-           "WeightsError", "WrongVariant", "make_bot"]
+__all__ = ["DEFAULT_LEVEL", "MONEY", "BotError", "CubeAction", "EngineUnavailable", "Level", "MatchContext",
+           "UnknownLevel", "WeightsError", "WrongVariant", "make_bot"]

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.board import Variant
-from game.bot.base import DEFAULT_LEVEL, Bot, Level
+from game.bot.levels import DEFAULT_LEVEL, Level
+
+if TYPE_CHECKING:
+    from game.bot.base import Bot
 
 
 def make_bot(variant: Variant, level: Level | str = DEFAULT_LEVEL, seed: int | None = None) -> Bot:
