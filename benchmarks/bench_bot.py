@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -106,7 +105,7 @@ def training(games: int) -> None:
 
 
 MEMORY = """
-import resource, sys
+import sys
 import firmware_host.controller, game.pictures.sheet
 from game.board import Variant
 from game.position import Position
@@ -118,7 +117,8 @@ if sys.argv[1] != "none":
     for dice in ((3, 1), (6, 6), (5, 2)):
         bot.choose_play(position, dice)
     bot.cube_action(position)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
+print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
 """
 
 
@@ -128,11 +128,10 @@ def memory() -> None:
     def peak(mode: str) -> int:
         done = subprocess.run([sys.executable, "-c", MEMORY, mode], capture_output=True, text=True, check=True,
                               cwd=ROOT)
-        return int(done.stdout.strip())  # ru_maxrss: kilobytes on Linux
+        return int(done.stdout.strip())  # kilobytes
 
     without = peak("none")
-    print(f"memory: the controller alone, peak RSS {without / 1024:.1f} MB (self: "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+    print(f"memory: the controller alone, peak RSS {without / 1024:.1f} MB")
     for variant in Variant:
         added = peak(variant.value) - without
         print(f"  {variant.value:12} bot loaded and playing adds {added / 1024:.1f} MB (target 30 MB)", flush=True)
