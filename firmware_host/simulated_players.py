@@ -9,9 +9,10 @@ pins, as people do, so the controller meets them exactly as it meets real player
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulator import BoardEmulator
@@ -22,6 +23,9 @@ from game.board import OWN_TO_BOARD, Color, Variant
 from game.plays import Play
 from game.position import Position
 from game.zones import layout
+
+if TYPE_CHECKING:
+    from game.bot.base import Bot
 
 Press = Callable[[Player, ButtonKind], None]
 
@@ -47,6 +51,8 @@ class SimulatedTable:
     press: Press
     rng: random.Random
     habits: Habits = field(default_factory=Habits)
+    bots: Mapping[Color, Bot] = field(default_factory=dict)
+    """Sides whose plays and cube actions a bot decides (game.bot); their hands still carry them out."""
     mistakes: int = 0
     recoveries: int = 0
     """Times a hand found the board not as it expected and set it right."""
@@ -128,6 +134,11 @@ class SimulatedTable:
 
     def _answer_double(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None
+        bot = self.bots.get(prompt.player)
+        if bot is not None:
+            kind = ButtonKind.TAKE if _bot_takes(bot, prompt.position, prompt.player) else ButtonKind.PASS
+            self._later(at, partial(self.press, _name(prompt.player), kind))
+            return
         lead = _pip_lead(prompt.position, prompt.player)
         kind = ButtonKind.TAKE if lead > -0.15 else ButtonKind.PASS
         if prompt.can_beaver and lead > 0.05:
@@ -146,7 +157,7 @@ class SimulatedTable:
         done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
         self._goal = (layout(before), done)
         if plays:
-            play = self._choose(plays, before.turn)
+            play = self._choose(before, plays, prompt.dice)
             self._goal = (layout(play.position), done)
             if self.rng.random() < self.habits.mistake_rate:
                 at = self._mistake(before, play, at)
@@ -157,7 +168,7 @@ class SimulatedTable:
     def _correct(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         plays = prompt.position.legal_plays(prompt.dice)
-        wanted = self._choose(plays, prompt.position.turn).position if plays else prompt.position
+        wanted = self._choose(prompt.position, plays, prompt.dice).position if plays else prompt.position
         done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
         self._goal = (layout(wanted), done)
         at = self._arrange(layout(wanted), at)
@@ -234,11 +245,22 @@ class SimulatedTable:
 
     # -- judgement --------------------------------------------------------------------
 
-    def _choose(self, plays: Sequence[Play], mover: Color) -> Play:
+    def _choose(self, before: Position, plays: Sequence[Play], dice: tuple[int, int]) -> Play:
+        mover = before.turn
+        bot = self.bots.get(mover)
+        if bot is not None:
+            chosen = bot.choose_play(before, dice)  # money context: the prompt does not carry the score
+            if chosen is not None:
+                return next(p for p in plays if p.position == chosen.position)
         scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
         return scored[-1]
 
     def _wants_to_double(self, position: Position, player: Color) -> bool:
+        bot = self.bots.get(player)
+        if bot is not None:
+            from game.bot.context import CubeAction, MatchContext
+
+            return bot.cube_action(position.with_turn(player), MatchContext()) is CubeAction.DOUBLE
         return _pip_lead(position, player) > 0.1 and self.rng.random() < 0.5
 
     # -- timing -----------------------------------------------------------------------
@@ -249,6 +271,16 @@ class SimulatedTable:
 
     def _pause(self, span: tuple[float, float]) -> float:
         return self.rng.uniform(*span)
+
+
+def _bot_takes(bot: Bot, position: Position, player: Color) -> bool:
+    """The bot's answer to the opponent's double (money context: the prompt does not carry the score)."""
+    from game.bot.context import CubeAction, MatchContext
+    from game.cube import Cube
+
+    doubler = player.opponent
+    context = MatchContext(cube=Cube(1, None, doubler))
+    return bot.cube_action(position.with_turn(doubler), context) is not CubeAction.PASS
 
 
 def _name(color: Color | None) -> Player:

@@ -99,6 +99,16 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
 
 def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO) -> int:
     """One output line per input line, in order; a bad line gets an error object and exit 2."""
+    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
+        return {"count": count_plays(position, dice)} if count_only else _plays_json(position, dice)
+
+    return run_batch(path, variant, answer, out)
+
+
+def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], dict[str, Any]],
+              out: TextIO) -> int:
+    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
+    order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
     status = 0
     for number, line in _batch_lines(path):
         try:
@@ -113,8 +123,7 @@ def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: Text
             if variant is not None and position.variant is not variant:
                 raise PositionError(f"position is {position.variant.value}, not {variant.value}")
             dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
-            result: dict[str, Any] = ({"count": count_plays(position, dice)} if count_only
-                                      else _plays_json(position, dice))
+            result = answer(position, dice)
         except GameError as exc:
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}
@@ -283,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", required=True, help="match.pdf or match.png")
     report.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
     report.set_defaults(run=cmd_report)
+
+    from game.bot.commands import add_parsers  # the bot's commands load their engines only when run
+
+    add_parsers(commands, variants)
     return parser
 
 

@@ -158,3 +158,25 @@ class UsageError(GameError, ValueError):
 
 class KernelError(GameError, RuntimeError):
     """The move-generator kernel asked for (SMARTGAMMON_KERNEL, `use_kernel`) cannot be used here."""
+
+
+# -- the bot ---------------------------------------------------------------------------
+
+class BotError(GameError):
+    """Root of the bot's errors (game.bot)."""
+
+
+class WeightsError(BotError, ValueError):
+    """Network weights that cannot be read or do not fit the variant's encoding."""
+
+
+class EngineUnavailable(BotError, ImportError):
+    """The engine a bot needs is not installed (the `bot` extra: numpy, gnubg)."""
+
+
+class UnknownLevel(BotError, ValueError):
+    """A bot level that does not exist (the message lists the levels)."""
+
+
+class WrongVariant(BotError, ValueError):
+    """A bot asked about a position of another variant."""

@@ -11,6 +11,8 @@ event) and skips event types it does not know. The fields it reads:
   notation (else worked out from the moves), flagged, note
 - double: player, value; take / pass (or drop): player; each may carry its own `notation`
 - game_end: winner, kind, points;  match_end: score
+- from an analysis (`python -m game analyse --out`): on a play or cube action, mark ("?" or "??") and
+  analysis (the text beside it); on a play, better [[from, to], ...] (drawn beside the play made)
 - flag: note (or reason / message), image (the discrepancy picture beside the record); the referee
   flags before a play is committed, so a flag marks the next line of the game (the play made after
   it), or a line of its own when the game ends first
@@ -59,6 +61,8 @@ class SheetRow:
     before: Position | None = None  # with `moves`, lets the diagram draw the play's arrows
     moves: tuple[Move, ...] = ()
     cube: CubeView | None = None
+    mark: str = ""  # an analysis's "?" (error) or "??" (blunder), written beside the play
+    better: Play | None = None  # the analysis's better play, drawn beside the one made
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +159,13 @@ def sheet_from_events(events: Iterable[Mapping[str, Any]]) -> MatchSheet:
             _add_play(game, event, player, dice or rolled.pop(player, None))
         elif kind == "double" and player:
             value = event.get("value")
-            game.add(player, None, str(event.get("notation") or (f"doubles to {value}" if value else "doubles")))
+            game.add(player, None, str(event.get("notation") or (f"doubles to {value}" if value else "doubles")),
+                     **_analysis(event))
             if value:
                 game.cube = CubeView(int(value), game.cube.owner)
         elif kind in ("take", "pass", "drop") and player:
-            game.add(player, None, str(event.get("notation") or ("takes" if kind == "take" else "passes")))
+            game.add(player, None, str(event.get("notation") or ("takes" if kind == "take" else "passes")),
+                     **_analysis(event))
             if kind == "take":
                 game.cube = CubeView(game.cube.value, player)
         elif kind == "game_end":
@@ -191,9 +197,22 @@ def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
         notation = resolved.notation() if resolved else " ".join(f"{a}/{b}" for a, b in steps) or "(no play)"
     doc = event.get("position")
     game.position = (Position.from_document(doc) if doc else resolved.position if resolved else None)
-    game.add(player, dice, notation, flagged=bool(event.get("flagged", False)),
-             note=str(event.get("note", "")), before=before if resolved else None,
-             moves=resolved.moves if resolved else ())
+    extra = _analysis(event)
+    if before and dice and event.get("better"):
+        try:
+            extra["better"], _ = find_play(before, [(int(a), int(b)) for a, b in event["better"]], dice)
+        except GameError:
+            pass  # the mark and the text still say it
+    note = "; ".join(n for n in (str(event.get("note", "")), extra.pop("note", "")) if n)
+    game.add(player, dice, notation, flagged=bool(event.get("flagged", False)), note=note,
+             before=before if resolved else None, moves=resolved.moves if resolved else (), **extra)
+
+
+def _analysis(event: Mapping[str, Any]) -> dict[str, Any]:
+    """An analysis's mark and text on a line, as SheetRow fields."""
+    mark = str(event.get("mark", ""))
+    text = str(event.get("analysis", ""))
+    return {"mark": mark, "note": text} if mark or text else {}
 
 
 def _players(raw: Any, default: tuple[str, str]) -> tuple[str, str]:
@@ -323,6 +342,10 @@ def game_blocks(game: SheetGame, heading: str, score: ScoreView | None, scale: f
         for row in rows:
             if row.flagged:
                 blocks.append(_flag_block(row, score, scale))
+            elif row.better is not None and row.before is not None and row.position is not None:
+                from game.pictures.analysed import error_block  # it lays out with this module's blocks
+
+                blocks.append(error_block(row, score, scale))
     if game.result or game.final:
         text = game.result or "Game not finished"
         blocks.append(_text_block(text, bold=True, size=22, height=44, gap_above=8))
@@ -341,7 +364,7 @@ def _text_block(text: str, *, bold: bool, size: int, height: int, gap_above: int
 
 def _cell(row: SheetRow) -> str:
     dice = f"{row.dice[0]}{row.dice[1]}: " if row.dice else ""
-    return f"{_FLAG} " * row.flagged + dice + row.notation
+    return f"{_FLAG} " * row.flagged + dice + row.notation + (f" {row.mark}" if row.mark else "")
 
 
 def _line_block(number: int, rows: Sequence[SheetRow]) -> _Block:
@@ -352,7 +375,7 @@ def _line_block(number: int, rows: Sequence[SheetRow]) -> _Block:
         draw.text((_MARGIN + 50, y), f"{number})", fill=style.MUTED_INK, font=text_font, anchor="ra")
         for row in rows:
             x = _MARGIN + 70 + (column if row.player is Color.BLACK else 0)
-            fill = style.VERMILLION if row.flagged else style.INK
+            fill = style.VERMILLION if row.flagged or row.mark else style.INK
             text = _cell(row) if row.player else f"{_FLAG} {row.note}"
             text = _fit(draw, text, column - 16, text_font)
             draw.text((x, y), text, fill=fill, font=text_font, anchor="la")

@@ -1,0 +1,163 @@
+"""The bot's figures: strength with confidence intervals, time to choose a play, training speed, memory.
+
+    python benchmarks/bench_bot.py                      # everything, default sample sizes
+    python benchmarks/bench_bot.py --games 100 --only strength,speed
+
+Strength: cubeless games, each pairing played the same number of times from each side, win rate
+with Wilson's 95% interval and points per game with its 95% half-width. "default" is the level
+`make_bot` gives without one (expert). The Backgammon-trained network (--bg-weights) plays GNU
+Backgammon at 0-ply (its expert level), which tells how far the learner gets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from game.board import Variant
+from game.bot.arena import match_up
+from game.bot.base import DEFAULT_LEVEL, Bot, Level
+from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.factory import make_bot
+from game.bot.network import Network
+from game.bot.network_bot import NetworkBot
+from game.bot.td import Settings, Trainer
+from game.selfplay import random_positions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> None:
+    """Default bot against the random and heuristic players, and level against level."""
+    print(f"strength: {games} cubeless games per pairing, 95% intervals")
+    for variant in variants:
+        default = make_bot(variant, DEFAULT_LEVEL, seed=1)
+        pairings: list[tuple[str, Bot, Bot]] = [
+            ("default v random", default, RandomBot(variant, 2)),
+            ("default v heuristic", default, HeuristicBot(variant, 3)),
+            ("expert v advanced", default, make_bot(variant, Level.ADVANCED, seed=4)),
+            ("advanced v beginner", make_bot(variant, Level.ADVANCED, seed=5),
+             make_bot(variant, Level.BEGINNER, seed=6)),
+        ]
+        for name, first, second in pairings:
+            _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
+    if bg_weights is not None:
+        network = NetworkBot(Network.load(bg_weights), Level.ADVANCED)
+        gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
+        print(f"  backgammon   TD network ({network.network.record.get('games')} games) v GNU Backgammon 0-ply:")
+        _timed("  backgammon   network 0-ply v gnubg 0-ply",
+               lambda: match_up(network, gnubg0, Variant.BACKGAMMON, games, 8))
+        _timed("  backgammon   network 0-ply v random    ",
+               lambda: match_up(network, RandomBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
+        _timed("  backgammon   network 0-ply v heuristic ",
+               lambda: match_up(network, HeuristicBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
+
+
+def _timed(label: str, run: Callable[[], object]) -> None:
+    start = time.perf_counter()
+    score = run()
+    describe = getattr(score, "describe", lambda: str(score))
+    print(f"{label} {describe()}  ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+def speed(positions: int, variants: list[Variant]) -> None:
+    """Seconds to choose a play at each level over a corpus of positions met in random games."""
+    print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds")
+    for variant in variants:
+        corpus = random_positions(variant, positions, 21)
+        for level in Level:
+            bot = make_bot(variant, level, seed=1)
+            times = []
+            for position, dice in corpus:
+                start = time.perf_counter()
+                bot.choose_play(position, dice)
+                times.append(time.perf_counter() - start)
+            mark = "  <- default" if level is DEFAULT_LEVEL else ""
+            print(f"  {variant.value:12} {level.value:13} median {statistics.median(times):.4f} "
+                  f"worst {max(times):.4f}{mark}", flush=True)
+
+
+def training(games: int) -> None:
+    """Self-play training games per second (TD(lambda), 64 hidden units, from the untrained network)."""
+    print(f"training speed: {games} games from the untrained network, then {games} more")
+    for variant in Variant:
+        trainer = Trainer(Settings(variant, 2 * games, seed=1))
+        start = time.perf_counter()
+        for game in range(games):
+            trainer.play_game(game)
+        first = time.perf_counter() - start
+        plies = trainer.plies
+        start = time.perf_counter()
+        for game in range(games, 2 * games):
+            trainer.play_game(game)
+        second = time.perf_counter() - start
+        print(f"  {variant.value:12} {games / first:.2f} games/s at first, {games / second:.2f} games/s after "
+              f"{games} games ({(trainer.plies - plies) / second:.0f} plies/s)", flush=True)
+
+
+MEMORY = """
+import sys
+import firmware_host.controller, game.pictures.sheet
+from game.board import Variant
+from game.position import Position
+if sys.argv[1] != "none":
+    from game.bot import make_bot
+    variant = Variant(sys.argv[1])
+    bot = make_bot(variant)
+    position = Position.initial(variant)
+    for dice in ((3, 1), (6, 6), (5, 2)):
+        bot.choose_play(position, dice)
+    bot.cube_action(position)
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
+print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+"""
+
+
+def memory() -> None:
+    """Peak RSS of a process with the controller loaded, alone and with the bot of each variant (a
+    table loads the bot of the variant it plays) made and playing."""
+    def peak(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", MEMORY, mode], capture_output=True, text=True, check=True,
+                              cwd=ROOT)
+        return int(done.stdout.strip())  # kilobytes
+
+    without = peak("none")
+    print(f"memory: the controller alone, peak RSS {without / 1024:.1f} MB")
+    for variant in Variant:
+        added = peak(variant.value) - without
+        print(f"  {variant.value:12} bot loaded and playing adds {added / 1024:.1f} MB (target 30 MB)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="games per strength pairing")
+    parser.add_argument("--positions", type=int, default=100, help="positions per variant for the timing")
+    parser.add_argument("--train-games", type=int, default=20)
+    parser.add_argument("--only", default="strength,speed,training,memory")
+    parser.add_argument("--variants", default=",".join(v.value for v in Variant))
+    parser.add_argument("--bg-weights", type=Path, default=None,
+                        help="the Backgammon-trained network (python -m game.bot train --variant backgammon)")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    variants = [Variant(v) for v in args.variants.split(",")]
+    if "strength" in only:
+        strength(args.games, variants, args.bg_weights)
+    if "speed" in only:
+        speed(args.positions, variants)
+    if "training" in only:
+        training(args.train_games)
+    if "memory" in only:
+        memory()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Bot against bot: single games without the cube, and win rates with their confidence intervals."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from game.board import Color, Variant
+from game.bot.base import Bot
+from game.position import Position
+
+MAX_TURNS = 3000  # a guard: no game of any variant comes near it
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one game ended for the first bot: points won (+) or lost (-), 0 for a Remi."""
+
+    points: int
+
+    @property
+    def won(self) -> bool:
+        """The first bot won the game."""
+        return self.points > 0
+
+
+def play_game(first: Bot, second: Bot, variant: Variant, rng: random.Random,
+              first_color: Color = Color.WHITE) -> Outcome:
+    """One cubeless game; the opening roll decides who starts (doubles rolled again)."""
+    bots = {first_color: first, first_color.opponent: second}
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if a != b:
+            break
+    position = Position.initial(variant, Color.WHITE if a > b else Color.BLACK)
+    dice = (a, b)
+    for _ in range(MAX_TURNS):
+        play = bots[position.turn].choose_play(position, dice)
+        after = play.position if play else position
+        result = after.result()
+        if result is not None:
+            return Outcome(int(result.kind) * (1 if result.winner is first_color else -1))
+        if after.is_remi():
+            return Outcome(0)
+        position = after.pass_turn()
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return Outcome(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Games between two bots: wins of the first, games, and points per game."""
+
+    wins: int
+    games: int
+    points: int
+    sum_squares: int
+
+    @property
+    def rate(self) -> float:
+        """The first bot's share of games won."""
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson's 95% confidence interval of the win rate."""
+        n, p = self.games, self.rate
+        if not n:
+            return 0.0, 1.0
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    @property
+    def equity(self) -> float:
+        """Points won per game by the first bot."""
+        return self.points / self.games if self.games else 0.0
+
+    def equity_half_width(self, z: float = 1.96) -> float:
+        """Half the 95% confidence interval of the points per game."""
+        n = self.games
+        if n < 2:
+            return float("inf")
+        variance = (self.sum_squares - self.points * self.points / n) / (n - 1)
+        return z * math.sqrt(max(variance, 0.0) / n)
+
+    def describe(self) -> str:
+        """ "62.0% [55.1, 68.4] of 200 games, +0.31 +- 0.18 points per game" """
+        low, high = self.interval()
+        return (f"{100 * self.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {self.games} games, "
+                f"{self.equity:+.3f} +- {self.equity_half_width():.3f} points per game")
+
+
+def match_up(first: Bot, second: Bot, variant: Variant, games: int, seed: int) -> Score:
+    """`games` games, the first bot White in half of them, reproducibly from `seed`."""
+    rng = random.Random(seed)
+    wins = points = squares = 0
+    for number in range(games):
+        outcome = play_game(first, second, variant, rng, Color.WHITE if number % 2 == 0 else Color.BLACK)
+        wins += outcome.won
+        points += outcome.points
+        squares += outcome.points * outcome.points
+    return Score(wins, games, points, squares)

@@ -1,0 +1,23 @@
+"""The command line of `python -m game.bot`: `train`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from game.bot import train
+from game.cli import OneLineParser
+from game.errors import GameError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; bad input is one line on stderr and exit status 2."""
+    parser = OneLineParser(prog="python -m game.bot", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    train.add_parser(commands)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args, sys.stdout, sys.stderr))
+    except (GameError, OSError) as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2

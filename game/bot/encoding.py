@@ -1,0 +1,227 @@
+"""What the evaluator sees: a position as numbers, one encoder per variant, batched in numpy.
+
+The input is movegen's compact 28-byte state (`game.movegen.encode`), read from the side of the
+player on roll: [0] my checkers off, [1..24] one code per own point, [25] mine on the bar,
+[26] theirs on the bar, [27] theirs off. A batch of states is one uint8 array (N, 28), so the
+features of every candidate play are computed at once.
+
+Every variant gets the raw board as TD-Gammon 0.0 had it (per point and side: one, two, three
+checkers and the rest) and, for each side, a few numbers a player counts: pips, checkers off and
+home, points held in the home board, the longest run of held points and how many opposing
+checkers are caught behind it. Each variant then adds what decides its games:
+- Catchgammon: which checkers are trapped and who traps them (per point), how many each side
+  has trapped, the mother checker (a side's checker trapped on its own 24-point, the Remi), and
+  how many checkers each side still has on its starting point;
+- Rungammon: the first-checker rule (whether a side may yet bring a second checker off its
+  start), the checkers left on each start, and the primes (a run of six points with opposing
+  checkers behind it);
+- Backgammon: the bar.
+The opponent's side numbers are computed by the same function on the flipped state, so both
+sides are described alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
+
+U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+
+THEIRS, TRAPPING, TRAPPED = 16, 32, 48  # the codes of game.movegen
+
+
+def _swap_table() -> U8:
+    table = np.zeros(256, dtype=np.uint8)
+    for n in range(1, 16):
+        table[n], table[THEIRS + n] = THEIRS + n, n
+        table[TRAPPING + n], table[TRAPPED + n] = TRAPPED + n, TRAPPING + n
+    return table
+
+
+_SWAP = _swap_table()
+
+
+def _flip_order(variant: Variant) -> npt.NDArray[np.intp]:
+    """Index i (own point i + 1 of the opponent) takes the mover's own point order[i] + 1."""
+    me, them = Color.WHITE, Color.BLACK
+    order = [BOARD_TO_OWN[variant, me][OWN_TO_BOARD[variant, them][q]] for q in range(1, 25)]
+    back = [BOARD_TO_OWN[variant, them][OWN_TO_BOARD[variant, me][q]] for q in range(1, 25)]
+    assert order == back, "the flip must be the same from either side"
+    return np.array([p - 1 for p in order], dtype=np.intp)
+
+
+_FLIP = {v: _flip_order(v) for v in Variant}
+
+
+def states_array(states: list[bytes]) -> U8:
+    """Stack 28-byte states into one (N, 28) array."""
+    return np.frombuffer(b"".join(states), dtype=np.uint8).reshape(len(states), 28)
+
+
+def flip(variant: Variant, states: U8) -> U8:
+    """The same positions read from the other side (the opponent on roll)."""
+    out = np.empty_like(states)
+    out[:, 0], out[:, 27] = states[:, 27], states[:, 0]
+    out[:, 25], out[:, 26] = states[:, 26], states[:, 25]
+    out[:, 1:25] = _SWAP[states[:, 1:25][:, _FLIP[variant]]]
+    return out
+
+
+class Board:
+    """The counts a feature function reads, decoded once from a batch of states."""
+
+    def __init__(self, states: U8) -> None:
+        codes = states[:, 1:25].astype(np.int16)
+        kind, n = codes & 48, codes & 15
+        self.mine = np.where((kind == 0) | (kind == TRAPPING), n, 0)  # my free checkers per own point
+        self.theirs = np.where((kind == THEIRS) | (kind == TRAPPED), n, 0)
+        self.my_trapped = (kind == TRAPPED) & (n > 0)  # mine held under theirs
+        self.their_trapped = (kind == TRAPPING) & (n > 0)
+        self.my_bar, self.their_bar = states[:, 25].astype(np.int16), states[:, 26].astype(np.int16)
+        self.my_off, self.their_off = states[:, 0].astype(np.int16), states[:, 27].astype(np.int16)
+
+
+_POINTS = np.arange(1, 25, dtype=np.float32)
+
+
+def _unary(counts: npt.NDArray[np.int16]) -> F32:
+    """TD-Gammon's units per point: at least one, two, three checkers, and half the rest."""
+    c = counts.astype(np.float32)
+    return np.concatenate([c >= 1, c >= 2, c >= 3, np.maximum(c - 3, 0) / 2], axis=1).astype(np.float32)
+
+
+def _run_tables() -> tuple[npt.NDArray[np.int16], ...]:
+    """For each 12-bit set of held points: the run at its bottom, at its top, its longest and where
+    that starts (the lowest such run)."""
+    lead, trail, best, start = (np.zeros(4096, dtype=np.int16) for _ in range(4))
+    for mask in range(4096):
+        bits = [(mask >> i) & 1 for i in range(12)]
+        run = 0
+        for i, bit in enumerate(bits):
+            run = run + 1 if bit else 0
+            if run > best[mask]:
+                best[mask], start[mask] = run, i - run + 1
+        lead[mask] = next((i for i, bit in enumerate(bits) if not bit), 12)
+        trail[mask] = next((i for i, bit in enumerate(reversed(bits)) if not bit), 12)
+    return lead, trail, best, start
+
+
+_LEAD, _TRAIL, _BEST, _START = _run_tables()
+_BITS = (1 << np.arange(24, dtype=np.int64))
+
+
+def _longest_run(held: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """The longest run of consecutive held points (own numbering) and its lowest point index,
+    from two 12-point tables rather than a walk over the points."""
+    mask = held.astype(np.int64) @ _BITS
+    lo, hi = mask & 4095, mask >> 12
+    across = _TRAIL[lo] + _LEAD[hi]
+    run, low = _BEST[lo], _START[lo]
+    better = across > run
+    run, low = np.where(better, across, run), np.where(better, 12 - _TRAIL[lo], low)
+    better = _BEST[hi] > run
+    run, low = np.where(better, _BEST[hi], run), np.where(better, 12 + _START[hi], low)
+    return run.astype(np.int16), low.astype(np.int16)
+
+
+def _held(variant: Variant, b: Board) -> npt.NDArray[np.bool_]:
+    """Points the mover holds: the opponent cannot land there."""
+    if variant is Variant.RUNGAMMON:
+        held: npt.NDArray[np.bool_] = b.mine >= 1
+    elif variant is Variant.CATCHGAMMON:
+        held = (b.mine >= 2) | b.their_trapped
+    else:
+        held = b.mine >= 2
+    return held
+
+
+def _side(variant: Variant, b: Board, other: Board) -> F32:
+    """The numbers a player counts for the side on roll in `b` (`other`: the same positions from
+    the opponent's side)."""
+    mine_all = b.mine + b.my_trapped  # a trapped checker still has to travel
+    pips = (mine_all * _POINTS).sum(axis=1) + 25 * b.my_bar
+    held = _held(variant, b)
+    if variant is Variant.RUNGAMMON:
+        # Both sides run the same way: judge my run along the opponent's path, in their numbering.
+        run, low = _longest_run(other.theirs >= 1)
+        past = np.arange(24)[None, :] > (low + run - 1)[:, None]
+        behind = (past * other.mine).sum(axis=1)
+    else:
+        # Their checkers move up my numbering: those below my run have yet to pass it.
+        run, low = _longest_run(held)
+        behind = ((np.arange(24)[None, :] < low[:, None]) * b.theirs).sum(axis=1) + b.their_bar
+    home = mine_all[:, :6].sum(axis=1)
+    columns: list[npt.NDArray[np.floating] | npt.NDArray[np.integer] | npt.NDArray[np.bool_]] = [
+        pips / 167.0, b.my_off / 15.0, home / 15.0, held[:, :6].sum(axis=1) / 6.0,
+        run / 6.0, (run >= 6) * behind / 15.0, (run >= 4) * behind / 15.0,
+        ((b.mine == 1) & (b.theirs == 0)).sum(axis=1) / 5.0,  # blots
+        (mine_all[:, 6:].sum(axis=1) + b.my_bar == 0),  # all home
+    ]
+    columns.extend(_VARIANT_SIDE[variant](b))
+    return np.stack([np.asarray(c, dtype=np.float32) for c in columns], axis=1)
+
+
+def _backgammon_side(b: Board) -> list[npt.NDArray[np.floating] | npt.NDArray[np.bool_]]:
+    return [b.my_bar >= 1, np.maximum(b.my_bar - 1, 0) / 2.0]
+
+
+def _catchgammon_side(b: Board) -> list[npt.NDArray[np.floating] | npt.NDArray[np.bool_]]:
+    trapped = b.my_trapped.sum(axis=1)
+    trapping = b.their_trapped.sum(axis=1)
+    mother = b.my_trapped[:, 23]  # my checker trapped on my own 24-point: half of a Remi
+    on_start = b.mine[:, 23] / 15.0
+    may_bear_off = (b.mine[:, 6:].sum(axis=1) == 0) & (trapped == 0)
+    return [trapped / 3.0, trapping / 3.0, mother, on_start, may_bear_off,
+            b.my_trapped[:, 18:].sum(axis=1) / 2.0]  # trapped in the opponent's home: far from home
+
+
+def _rungammon_side(b: Board) -> list[npt.NDArray[np.floating] | npt.NDArray[np.bool_]]:
+    passed = (b.my_off > 0) | (b.mine[:, :11].sum(axis=1) > 0)
+    on_start = b.mine[:, 23]
+    start_closed = ~passed & (on_start + b.my_off < 15)
+    not_passed = b.mine[:, 11:].sum(axis=1)  # checkers still before the opponent's start
+    return [start_closed, on_start / 15.0, not_passed / 15.0, b.mine[:, 18:].astype(bool).sum(axis=1) / 6.0]
+
+
+_VARIANT_SIDE: dict[Variant, Callable[[Board], list[npt.NDArray[np.floating] | npt.NDArray[np.bool_]]]] = {
+    Variant.BACKGAMMON: _backgammon_side,
+    Variant.CATCHGAMMON: _catchgammon_side,
+    Variant.RUNGAMMON: _rungammon_side,
+}
+
+
+def features(variant: Variant, states: U8) -> F32:
+    """The network's input for each state (the side on roll first), shape (N, input_size(variant))."""
+    b, other = Board(states), Board(flip(variant, states))
+    parts = [_unary(b.mine), _unary(b.theirs)]
+    if variant is Variant.CATCHGAMMON:
+        parts += [b.my_trapped.astype(np.float32), b.their_trapped.astype(np.float32)]
+    parts += [_side(variant, b, other), _side(variant, other, b)]
+    race = _race_free(b) & _race_free(other) if variant is Variant.RUNGAMMON else ~_contact(b)
+    parts.append(race[:, None].astype(np.float32))
+    return np.concatenate(parts, axis=1)
+
+
+def _contact(b: Board) -> npt.NDArray[np.bool_]:
+    """Whether one of my checkers still has an opposing one ahead of it (not yet a pure race)."""
+    idx = np.arange(1, 25)[None, :]
+    my_back = np.where((b.mine + b.my_trapped) > 0, idx, 0).max(axis=1) + 25 * (b.my_bar > 0)
+    their_back = np.where((b.theirs + b.their_trapped) > 0, idx, 25).min(axis=1) - 25 * (b.their_bar > 0)
+    behind: npt.NDArray[np.bool_] = my_back > their_back
+    return behind
+
+
+def _race_free(b: Board) -> npt.NDArray[np.bool_]:
+    """Rungammon: every checker of the side on roll is past the opponent's start (own points 1-11)."""
+    free: npt.NDArray[np.bool_] = b.mine[:, 11:].sum(axis=1) == 0
+    return free
+
+
+def input_size(variant: Variant) -> int:
+    """How many inputs the network of `variant` has."""
+    return int(features(variant, np.zeros((1, 28), dtype=np.uint8)).shape[1])

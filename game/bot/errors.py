@@ -1,0 +1,5 @@
+"""The bot's errors, all under `game.errors.GameError` (defined there, named here for the bot's users)."""
+
+from game.errors import BotError, EngineUnavailable, UnknownLevel, WeightsError, WrongVariant
+
+__all__ = ["BotError", "EngineUnavailable", "UnknownLevel", "WeightsError", "WrongVariant"]

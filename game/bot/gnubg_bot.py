@@ -1,0 +1,189 @@
+"""The Backgammon bot: GNU Backgammon's neural networks through its Python bindings (`gnubg`).
+
+Levels are GNU Backgammon's own players: beginner, casual and intermediate at 0-ply with its
+deterministic noise (0.060, 0.050, 0.040), advanced at 0-ply with noise 0.015, expert at 0-ply,
+world-class at 2-ply and grandmaster at 3-ply, both with GNU Backgammon's default move filters
+(plies counted as the bindings count them: 0 is the network alone). Checker plays are GNU
+Backgammon's `findbestmoves` at those settings, with the match score in its cube information, so
+gammons are valued as the score makes them. The bindings give no cube hint ("not yet
+implemented"), so cube and resignation decisions use GNU Backgammon's outcome estimates at the
+level's plies in this package's cube model (game.bot.equity) and GNU Backgammon's match equity
+table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from game.board import BAR, OWN_TO_BOARD, Variant
+from game.bot.base import Bot, Level, RankedPlay
+from game.bot.context import MONEY, MatchContext
+from game.bot.encoding import F32
+from game.bot.met import MatchEquityTable
+from game.errors import EngineUnavailable
+from game.gnubg_ids import gnubg_board
+from game.match_id import player
+from game.plays import Play
+from game.position import Position
+
+try:
+    import gnubg
+except ImportError:  # pragma: no cover - the bot extra is missing
+    gnubg = None
+
+# (plies, noise) of GNU Backgammon's predefined players.
+SETTINGS: dict[Level, tuple[int, float]] = {
+    Level.BEGINNER: (0, 0.060), Level.CASUAL: (0, 0.050), Level.INTERMEDIATE: (0, 0.040),
+    Level.ADVANCED: (0, 0.015), Level.EXPERT: (0, 0.0), Level.WORLD_CLASS: (2, 0.0), Level.GRANDMASTER: (3, 0.0),
+}
+
+
+def require_gnubg() -> Any:
+    """The `gnubg` module, or an error saying how to install it."""
+    if gnubg is None:
+        raise EngineUnavailable("the Backgammon bot needs GNU Backgammon's Python bindings: "
+                                "pip install -e '.[bot]'")
+    return gnubg
+
+
+class GnubgBot(Bot):
+    """GNU Backgammon at one of its predefined levels."""
+
+    def __init__(self, level: Level, seed: int | None = None) -> None:
+        require_gnubg()
+        super().__init__(Variant.BACKGAMMON, level, MatchEquityTable.from_gnubg(), seed)
+        self.plies, self.noise = SETTINGS[level]
+
+    @property
+    def engine(self) -> str:
+        return f"GNU Backgammon {gnubg.version}"
+
+    def eval_context(self, noise: bool = True) -> Any:
+        """GNU Backgammon's evaluation context of this level (deterministic noise, pruning on)."""
+        return gnubg.evalcontext(0, self.plies, 1, 1, self.noise if noise else 0.0)
+
+    def cube_info(self, position: Position, context: MatchContext) -> Any:
+        """GNU Backgammon's cube information: cube, owner, player on move, match length, score, Crawford."""
+        owner = -1 if context.cube.owner is None else player(context.cube.owner)
+        me = player(position.turn)
+        if context.length is None:
+            return gnubg.cubeinfo(context.cube.value, owner, me, 0, (0, 0), 0, 0)
+        score = (context.score[1], context.score[0])  # GNU Backgammon's player 0 is Black
+        return gnubg.cubeinfo(context.cube.value, owner, me, context.length, score, int(context.crawford), 0)
+
+    def best_moves(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY,
+                   noise: bool = True) -> list[dict[str, Any]]:
+        """GNU Backgammon's own ranking (`findbestmoves`), best first: {"move": (from, to, ...), "score"}."""
+        self._check_variant(position)
+        return list(gnubg.findbestmoves(gnubg_board(position), self.cube_info(position, context),
+                                        self.eval_context(noise), dice))
+
+    def choose_play(self, position: Position, dice: tuple[int, int],
+                    context: MatchContext = MONEY) -> Play | None:
+        """GNU Backgammon's choice at this level (its own noise for the weaker levels)."""
+        plays = position.legal_plays(dice)
+        if not plays:
+            return None
+        return self._ranking(position, plays, self.best_moves(position, dice, context))[0][0]
+
+    def rank_plays(self, position: Position, dice: tuple[int, int],
+                   context: MatchContext = MONEY) -> list[RankedPlay]:
+        """Every legal play with GNU Backgammon's equity at this level's plies, without noise
+        (the outcome estimates beside each are its 0-ply ones)."""
+        plays = position.legal_plays(dice)
+        if not plays:
+            return []
+        ranking = self._ranking(position, plays, self.best_moves(position, dice, context, noise=False))
+        return [RankedPlay(play, score, self._after(play, context)) for play, score in ranking]
+
+    def _ranking(self, position: Position, plays: Sequence[Play],
+                 found: list[dict[str, Any]]) -> list[tuple[Play, float]]:
+        """GNU Backgammon's entries as our plays, best first.
+
+        An entry's move stops at its first bear-off (the bindings end the tuple there), so one
+        entry may fit several plays: such entries and plays are paired in order, the plays ranked
+        by GNU Backgammon's 0-ply equity of the position each leaves."""
+        groups: dict[tuple[int, ...], list[float]] = {}
+        index_of = {play.position: i for i, play in enumerate(plays)}
+        for entry in found:
+            steps, whole = gnubg_steps(entry["move"])
+            if whole:
+                reached = _apply(position, steps)
+                after = None if reached is None else index_of.get(reached)
+                fits: tuple[int, ...] = () if after is None else (after,)
+            else:
+                fits = tuple(i for i, play in enumerate(plays) if starts_with(play, steps))
+            groups.setdefault(fits, []).append(float(entry["score"]))
+        scored: list[tuple[Play, float]] = []
+        taken: set[int] = set()
+        for fits, scores in groups.items():
+            candidates = [i for i in fits if i not in taken]
+            if len(candidates) > 1:
+                candidates.sort(key=lambda i: -self._zero_ply_equity(plays[i]))
+            for index, score in zip(candidates, sorted(scores, reverse=True), strict=False):
+                taken.add(index)
+                scored.append((plays[index], score))
+        for index, play in enumerate(plays):  # anything GNU Backgammon did not list: judged at 0-ply
+            if index not in taken:
+                scored.append((play, self._zero_ply_equity(play)))
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    def _zero_ply_equity(self, play: Play) -> float:
+        final = play.position.result()
+        if final is not None:
+            return float(int(final.kind))
+        theirs = gnubg.evaluate(gnubg_board(play.next_position), gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 1, 0))
+        return -float(theirs[5])
+
+    def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
+        self._check_variant(position)
+        result = gnubg.evaluate(gnubg_board(position), self.cube_info(position, context), self.eval_context(False))
+        return np.array(result[:5], dtype=np.float32)
+
+    def _after(self, play: Play, context: MatchContext) -> tuple[float, float, float, float, float]:
+        final = play.position.result()
+        if final is not None:
+            kind = int(final.kind)
+            return 1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0
+        theirs = gnubg.evaluate(gnubg_board(play.next_position), self.cube_info(play.next_position, context),
+                                gnubg.evalcontext(0, 0, 1, 1, 0))
+        win, wg, wt, lg, lt = (float(v) for v in theirs[:5])
+        return 1.0 - win, lg, lt, wg, wt
+
+
+def gnubg_steps(move: tuple[int, ...]) -> tuple[list[tuple[int, int]], bool]:
+    """GNU Backgammon's (from, to, ...) as steps, and whether the tuple is whole: the bindings end a
+    move at its first bear-off (a "to" of 0), so an odd tuple's last step is a bear-off and any
+    steps after it are missing."""
+    steps = [(move[i], max(move[i + 1], 0) if i + 1 < len(move) else 0) for i in range(0, len(move), 2)]
+    return steps, len(move) % 2 == 0 and all(t > 0 for t in move[1::2])
+
+
+def starts_with(play: Play, steps: list[tuple[int, int]]) -> bool:
+    """Whether our play makes every one of these steps (a move GNU Backgammon cut off at a bear-off)."""
+    own = [(m.source, m.target) for m in play.moves]
+    return all(own.count(step) >= steps.count(step) for step in steps)
+
+
+def _apply(position: Position, steps: list[tuple[int, int]]) -> Position | None:
+    """The position after GNU Backgammon's whole move (mover's numbering), None if it is not one."""
+    me, them = position.turn, position.turn.opponent
+    table = OWN_TO_BOARD[Variant.BACKGAMMON, me]
+    points, bar, off = list(position.points), list(position.bar), list(position.off)
+    for source, target in steps:
+        if source == BAR:
+            bar[me.index] -= 1
+        else:
+            points[table[source] - 1] = points[table[source] - 1][:-1]
+        if points[table[target] - 1] == them.char:
+            bar[them.index] += 1
+            points[table[target] - 1] = ""
+        points[table[target] - 1] += me.char
+    try:
+        return Position(position.variant, me, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+    except ValueError:
+        return None

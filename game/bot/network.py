@@ -1,0 +1,143 @@
+"""The evaluator: a small numpy network estimating a position's outcome for the side on roll.
+
+One hidden layer of sigmoid units (as TD-Gammon and GNU Backgammon's first networks), five
+sigmoid outputs in GNU Backgammon's order: win, win a gammon or more, win a triple, lose a
+gammon or more, lose a triple (each "or more" includes the larger result). Weights are saved
+with their variant, input size and training record in one compressed `.npz` file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from game.board import Variant
+from game.bot.encoding import F32, U8, features, flip, input_size
+from game.bot.errors import WeightsError
+
+OUTPUTS = 5
+WIN, WIN_GAMMON, WIN_TRIPLE, LOSE_GAMMON, LOSE_TRIPLE = range(OUTPUTS)
+# The same outcome seen from the other side: lose <-> win, gammons and triples swapped.
+_MIRROR = np.array([LOSE_GAMMON, LOSE_TRIPLE, WIN_GAMMON, WIN_TRIPLE])
+
+
+def mirror(probs: F32) -> F32:
+    """Outcome estimates of the other side: (N, 5) for the opponent from (N, 5) for the mover."""
+    out = np.empty_like(probs)
+    out[:, WIN] = 1.0 - probs[:, WIN]
+    out[:, [WIN_GAMMON, WIN_TRIPLE, LOSE_GAMMON, LOSE_TRIPLE]] = probs[:, _MIRROR]
+    return out
+
+
+def consistent(probs: F32) -> F32:
+    """Clip estimates to a possible outcome distribution: triples within gammons within wins."""
+    out = np.clip(probs, 0.0, 1.0)
+    out[:, WIN_GAMMON] = np.minimum(out[:, WIN_GAMMON], out[:, WIN])
+    out[:, WIN_TRIPLE] = np.minimum(out[:, WIN_TRIPLE], out[:, WIN_GAMMON])
+    out[:, LOSE_GAMMON] = np.minimum(out[:, LOSE_GAMMON], 1.0 - out[:, WIN])
+    out[:, LOSE_TRIPLE] = np.minimum(out[:, LOSE_TRIPLE], out[:, LOSE_GAMMON])
+    return out
+
+
+def _sigmoid(x: F32) -> F32:
+    return (1.0 / (1.0 + np.exp(-np.clip(x, -30.0, 30.0)))).astype(np.float32)
+
+
+@dataclass
+class Network:
+    """Weights of one variant's evaluator and what is known of how they were made."""
+
+    variant: Variant
+    w1: F32  # (hidden, inputs)
+    b1: F32
+    w2: F32  # (5, hidden)
+    b2: F32
+    record: dict[str, Any] = field(default_factory=dict)  # the training run: command, games, time, curve
+
+    @classmethod
+    def untrained(cls, variant: Variant, hidden: int = 64, seed: int = 0) -> Network:
+        """Small random weights (the untrained network, TD-Gammon's starting point)."""
+        rng = np.random.default_rng(seed)
+        inputs = input_size(variant)
+        w1 = rng.normal(0.0, 1.0 / np.sqrt(inputs), (hidden, inputs)).astype(np.float32)
+        w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (OUTPUTS, hidden)).astype(np.float32)
+        return cls(variant, w1, np.zeros(hidden, np.float32), w2, np.zeros(OUTPUTS, np.float32))
+
+    @property
+    def hidden(self) -> int:
+        """The number of hidden units."""
+        return int(self.w1.shape[0])
+
+    def forward(self, x: F32) -> tuple[F32, F32]:
+        """Hidden activations and outputs for inputs x (N, inputs)."""
+        h = _sigmoid(x @ self.w1.T + self.b1)
+        return h, _sigmoid(h @ self.w2.T + self.b2)
+
+    def evaluate(self, states: U8) -> F32:
+        """Outcome estimates (N, 5) for the side on roll in each state."""
+        return consistent(self.forward(features(self.variant, states))[1])
+
+    def evaluate_after(self, states: U8) -> F32:
+        """Outcome estimates (N, 5) for the side that just moved, the opponent now to roll.
+
+        `states` are read from the mover's side, as the move generator leaves them.
+        """
+        return mirror(self.evaluate(flip(self.variant, states)))
+
+    def gradients(self, x: F32) -> tuple[F32, list[F32]]:
+        """Outputs (5,) for one input (inputs,), and d output_k / d each weight array, stacked by k."""
+        h, y = self.forward(x[None, :])
+        h, y = h[0], y[0]
+        dy = y * (1.0 - y)  # (5,)
+        dh = h * (1.0 - h)  # (hidden,)
+        g_w2 = dy[:, None, None] * np.eye(OUTPUTS, dtype=np.float32)[:, :, None] * h[None, None, :]
+        g_b2 = dy[:, None] * np.eye(OUTPUTS, dtype=np.float32)
+        back = dy[:, None] * self.w2 * dh[None, :]  # (5, hidden)
+        g_w1 = back[:, :, None] * x[None, None, :]
+        return y, [g_w1, back, g_w2, g_b2]
+
+    def arrays(self) -> list[F32]:
+        """The weight arrays in the order `gradients` gives them."""
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    # -- files ------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights (float16: the network is tens of kilobytes) and the training record."""
+        meta = json.dumps({"variant": self.variant.value, "inputs": int(self.w1.shape[1]), "record": self.record})
+        buffer = io.BytesIO()
+        names = ("w1", "b1", "w2", "b2")
+        arrays = {name: array.astype(np.float16) for name, array in zip(names, self.arrays(), strict=True)}
+        np.savez_compressed(buffer, meta=np.array(meta), **arrays)  # type: ignore[arg-type]
+        Path(path).write_bytes(buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """Read weights written by `save`, checking they fit this version's encoding."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = [data[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")]
+        except (OSError, ValueError, KeyError) as exc:
+            raise WeightsError(f"cannot read network weights {str(path)!r}: {exc}") from None
+        try:
+            variant = Variant(meta["variant"])
+        except (KeyError, ValueError):
+            raise WeightsError(f"{str(path)!r} names no known variant: {meta.get('variant')!r}") from None
+        expected = input_size(variant)
+        if arrays[0].shape[1] != expected or meta.get("inputs") != expected:
+            raise WeightsError(f"{str(path)!r} has {arrays[0].shape[1]} inputs; the {variant.value} "
+                               f"encoding has {expected}: retrain with `python -m game.bot train`")
+        w1, b1, w2, b2 = arrays
+        return cls(variant, w1, b1, w2, b2, record=meta.get("record", {}))
+
+
+def as_states(array: npt.ArrayLike) -> U8:
+    """An (N, 28) uint8 array of states from anything array-like."""
+    return np.asarray(array, dtype=np.uint8).reshape(-1, 28)

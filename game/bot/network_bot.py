@@ -1,0 +1,83 @@
+"""The bot of Catchgammon and Rungammon (and of the Backgammon learner check): a TD-trained network.
+
+Levels: beginner, casual and intermediate judge each play at 0-ply with noise; advanced at 0-ply;
+expert looks one ply ahead (the opponent's 21 rolls and best replies) for the best 4 plays of
+the 0-ply ranking, world-class for the best 8, grandmaster for every play; as GNU Backgammon's
+move filter, only plays within 0.16 of the 0-ply best are looked at further.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from game.board import Color, Variant
+from game.bot.base import Bot, Level, RankedPlay
+from game.bot.context import MONEY, MatchContext
+from game.bot.encoding import F32, states_array
+from game.bot.met import MatchEquityTable
+from game.bot.network import Network
+from game.bot.search import after_states, estimate_after, one_ply
+from game.movegen import encode
+from game.position import Position
+
+ONE_PLY_CANDIDATES = {Level.EXPERT: 4, Level.WORLD_CLASS: 8, Level.GRANDMASTER: 10_000}
+FILTER = 0.16  # equity below the 0-ply best beyond which a play is not looked at further (GNU Backgammon's 0.16)
+
+
+def shipped_weights(variant: Variant) -> Path:
+    """Where the trained network of `variant` ships inside the package."""
+    return Path(str(resources.files("game.bot") / "weights" / f"{variant.value}.npz"))
+
+
+class NetworkBot(Bot):
+    """A bot that judges plays with a `Network` at 0 or 1 ply."""
+
+    def __init__(self, network: Network, level: Level, met: MatchEquityTable | None = None,
+                 seed: int | None = None) -> None:
+        super().__init__(network.variant, level, met or MatchEquityTable.computed(network.variant), seed)
+        self.network = network
+
+    @classmethod
+    def shipped(cls, variant: Variant, level: Level, seed: int | None = None) -> NetworkBot:
+        """The bot with the network trained for `variant` that ships with the package."""
+        return cls(Network.load(shipped_weights(variant)), level, seed=seed)
+
+    @property
+    def engine(self) -> str:
+        return f"smartgammon TD network ({self.variant.value})"
+
+    def rank_plays(self, position: Position, dice: tuple[int, int],
+                   context: MatchContext = MONEY) -> list[RankedPlay]:
+        self._check_variant(position)
+        plays = position.legal_plays(dice)
+        if not plays:
+            return []
+        me = position.turn
+        probs, _ = estimate_after(self.network, plays, after_states(plays))
+        equity = self.equity_of(probs, context, me)
+        order = [int(i) for i in np.argsort(-equity, kind="stable")]
+        deeper = ONE_PLY_CANDIDATES.get(self.level, 0)
+        head = [i for i in order[:deeper] if equity[i] >= equity[order[0]] - FILTER]
+        if len(head) > 1:  # GNU Backgammon's move filter: look further only at plays close to the best
+
+            def equity_of(p: F32, color: Color) -> F32:
+                return self.equity_of(p, context, color)
+
+            for index in head:
+                probs[index] = one_ply(self.network, plays[index], equity_of)
+            equity[head] = self.equity_of(probs[head], context, me)
+            order = sorted(head, key=lambda i: -float(equity[i])) + order[len(head):]
+        return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
+
+    def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
+        self._check_variant(position)
+        probs: F32 = self.network.evaluate(states_array([encode(position)]))[0]
+        return probs
+
+
+def _five(row: F32) -> tuple[float, float, float, float, float]:
+    a, b, c, d, e = (float(v) for v in row)
+    return a, b, c, d, e

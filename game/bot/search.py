@@ -1,0 +1,94 @@
+"""Judging candidate plays with a network: 0-ply (the position after each play) and 1-ply (the
+average over the opponent's 21 rolls of the position after its best reply).
+
+The hot loop stays on the move generator's public face: `Position.legal_plays` for the plays and
+`game.movegen.encode` for each resulting position's 28-byte state; the network then reads all
+candidates of a roll in one numpy batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from game.board import CHECKERS, Color, Variant
+from game.bot.encoding import F32, U8, features, flip, states_array
+from game.bot.network import Network, consistent, mirror
+from game.movegen import encode
+from game.plays import Play
+from game.position import Position, ResultKind
+
+ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS], dtype=np.float32) / 36.0
+EquityOf = Callable[[F32, Color], F32]  # estimates (N, 5) for a colour -> equities (N,)
+DRAW = np.array([0.5, 0.0, 0.0, 0.0, 0.0], dtype=np.float32)  # a Catchgammon Remi: nothing won
+
+
+def after_states(plays: Sequence[Play]) -> U8:
+    """The state of each play's resulting position, read from the mover's side."""
+    return states_array([encode(play.position) for play in plays])
+
+
+def final_estimate(position: Position) -> F32 | None:
+    """The exact outcome for the side that just made the play that left `position`, if the game
+    is over (borne off, or a Catchgammon Remi); None while it goes on."""
+    result = position.result()
+    if result is not None:
+        kind = result.kind
+        won = result.winner is position.turn
+        outcome = [1.0, float(kind >= ResultKind.GAMMON), float(kind is ResultKind.TRIPLE)]
+        probs = outcome + [0.0, 0.0] if won else [0.0, 0.0, 0.0, *outcome[1:]]
+        return np.array(probs, dtype=np.float32)
+    return DRAW.copy() if position.is_remi() else None
+
+
+def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
+    """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
+    done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
+    if variant is Variant.CATCHGAMMON:
+        done |= (states[:, 24] > 48) & (states[:, 1] > 32) & (states[:, 1] < 48)
+    return done
+
+
+def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
+    """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
+    the opponent then rolls in (for training)."""
+    x = features(net.variant, flip(net.variant, states))
+    probs = mirror(consistent(net.forward(x)[1]))
+    for row in np.flatnonzero(_maybe_over(net.variant, states)):
+        final = final_estimate(plays[int(row)].position)
+        if final is not None:
+            probs[row] = final
+    return probs, x
+
+
+def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
+    """The mover's estimates after `play`, averaged over the opponent's rolls and best replies
+    (each judged at 0-ply by the opponent's own equity). All replies of all 21 rolls go through
+    the network in one batch."""
+    final = final_estimate(play.position)
+    if final is not None:
+        return final
+    after = play.next_position
+    replies: list[Play] = []
+    bounds: list[tuple[int, int]] = []  # each roll's slice of `replies`; (n, n) when it cannot be played
+    for dice in ROLLS:
+        found = after.legal_plays(dice)
+        bounds.append((len(replies), len(replies) + len(found)))
+        replies.extend(found)
+    stuck = net.evaluate(states_array([encode(play.position)]))[0]  # the opponent cannot move: mover on roll
+    rows = np.empty((len(ROLLS), 5), dtype=np.float32)
+    if replies:
+        theirs, _ = estimate_after(net, replies, after_states(replies))
+        value = equity_of(theirs, play.position.turn.opponent)
+        for index, (start, end) in enumerate(bounds):
+            if start == end:
+                rows[index] = stuck
+            else:
+                best = start + int(np.argmax(value[start:end]))
+                rows[index] = mirror(theirs[best:best + 1])[0]
+    else:
+        rows[:] = stuck
+    return (ROLL_WEIGHTS @ rows).astype(np.float32)

@@ -1,0 +1,138 @@
+"""Learning by self-play with temporal differences, TD(lambda), as TD-Gammon began.
+
+The network plays both sides, choosing each play greedily at 0-ply. After every play the
+estimate of the position before it is moved toward the estimate of the position after it (the
+opponent then on roll, read back from the mover's side), and at the end toward the result.
+Eligibility traces carry each error back over the earlier positions, fading by lambda. Everything
+is read from White's side for the traces, so the alternating players share one chain of estimates.
+Runs are reproducible from their seed: one numpy generator for the initial weights, one
+`random.Random` for the dice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from game.board import Color, Variant
+from game.bot.encoding import F32, features, states_array
+from game.bot.equity import distribution
+from game.bot.network import LOSE_GAMMON, LOSE_TRIPLE, OUTPUTS, WIN, WIN_GAMMON, WIN_TRIPLE, Network
+from game.bot.search import after_states, estimate_after
+from game.movegen import encode
+from game.position import Position
+
+MONEY_VALUES = np.array([1, 2, 3, -1, -2, -3], dtype=np.float32)
+MAX_PLIES = 3000
+# White's outputs from Black's: each row k of White's reads output _FROM_BLACK[k] of Black's.
+_FROM_BLACK = np.array([WIN, LOSE_GAMMON, LOSE_TRIPLE, WIN_GAMMON, WIN_TRIPLE])
+_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0], dtype=np.float32)
+
+
+def _white_view(values: F32, mover: Color) -> F32:
+    """Estimates (5,) of the side on roll, as White's."""
+    if mover is Color.WHITE:
+        return values
+    out: F32 = values[_FROM_BLACK].copy()
+    out[WIN] = 1.0 - values[WIN]
+    return out
+
+
+@dataclass
+class Settings:
+    """A training run's parameters (all written into the weights' record)."""
+
+    variant: Variant
+    games: int
+    seed: int
+    hidden: int = 64
+    alpha: float = 0.1  # learning rate at the start, falling toward alpha_end
+    alpha_end: float = 0.02
+    lam: float = 0.7
+    alpha_games: int = 5000  # games for the rate to fall 63% of the way
+
+    def alpha_at(self, game: int) -> float:
+        """The learning rate of game `game` (0-based). It does not depend on the run's length, so
+        the first n games of a longer run are the run of n games, checkpoint for checkpoint."""
+        return self.alpha_end + (self.alpha - self.alpha_end) * math.exp(-game / self.alpha_games)
+
+
+@dataclass
+class Trainer:
+    """Self-play TD(lambda) over one network."""
+
+    settings: Settings
+    network: Network = field(init=False)
+    plies: int = 0
+    results: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # remi, single, gammon, triple
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self.network = Network.untrained(s.variant, s.hidden, s.seed)
+        self._dice = random.Random(s.seed)
+
+    def play_game(self, game: int) -> None:
+        """One self-play game with learning after every play."""
+        net, variant = self.network, self.settings.variant
+        alpha, lam = self.settings.alpha_at(game), self.settings.lam
+        traces = [np.zeros((OUTPUTS, *a.shape), dtype=np.float32) for a in net.arrays()]
+        while True:
+            a, b = self._dice.randint(1, 6), self._dice.randint(1, 6)
+            if a != b:
+                break
+        position = Position.initial(variant, Color.WHITE if a > b else Color.BLACK)
+        dice = (a, b)
+        x = features(variant, states_array([encode(position)]))[0]
+        for _ in range(MAX_PLIES):
+            mover = position.turn
+            y, grads = net.gradients(x)
+            plays = position.legal_plays(dice)
+            if plays:
+                probs, xs = estimate_after(net, plays, after_states(plays))
+                best = int(np.argmax(distribution(probs) @ MONEY_VALUES))
+                play = plays[best]
+                after, target, x_next = play.position, probs[best], xs[best]
+            else:
+                # No play: the same checkers, the opponent on roll (and the game cannot end here).
+                after = position
+                probs, xs = estimate_after(net, (), states_array([encode(position)]))
+                target, x_next = probs[0], xs[0]
+            # target: the mover's estimate after the play; y: the network's before it.
+            over = after.result() is not None or after.is_remi()
+            delta = _white_view(target, mover) - _white_view(y, mover)
+            for trace, grad in zip(traces, grads, strict=True):
+                g = grad if mover is Color.WHITE else grad[_FROM_BLACK] * _SIGN.reshape((5,) + (1,) * (grad.ndim - 1))
+                trace *= lam
+                trace += g
+            for array, trace in zip(net.arrays(), traces, strict=True):
+                array += alpha * np.tensordot(delta, trace, axes=1)
+            self.plies += 1
+            if over:
+                self._count(after)
+                return
+            position = after.pass_turn()
+            dice = (self._dice.randint(1, 6), self._dice.randint(1, 6))
+            x = x_next
+
+    def _count(self, final: Position) -> None:
+        result = final.result()
+        self.results[0 if result is None else int(result.kind)] += 1
+
+    def run(self, progress: Callable[[int, float], None] | None = None,
+            checkpoint: Callable[[int], None] | None = None, every: int = 0) -> float:
+        """Play all the games; `progress(done, elapsed)` after each, `checkpoint(done)` every `every`."""
+        start = time.perf_counter()
+        if checkpoint and every:
+            checkpoint(0)
+        for game in range(self.settings.games):
+            self.play_game(game)
+            if progress:
+                progress(game + 1, time.perf_counter() - start)
+            if checkpoint and every and (game + 1) % every == 0:
+                checkpoint(game + 1)
+        return time.perf_counter() - start

@@ -1,0 +1,124 @@
+"""`python -m game.bot train`: a reproducible TD(lambda) run, its progress bar and its learning curve.
+
+Every `--every` games the network, as it then is, plays `--eval-games` games at 0-ply against
+each fixed opponent (random, heuristic); the win rates with their 95% intervals make the curve,
+drawn beside the weights as a PNG and written into the weights' record. The weights are saved at
+each of those points too, so a run stopped early still leaves a usable network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from game.board import Variant
+from game.bot.arena import match_up
+from game.bot.base import Level
+from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.network_bot import NetworkBot
+from game.bot.td import Settings, Trainer
+from game.pictures.curve import draw_curve
+
+BASELINES = ("random", "heuristic")
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream: games, games per second, time left."""
+
+    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
+        self.total, self.stream, self.width = total, stream, width
+        self._last = -1.0
+
+    def __call__(self, done: int, elapsed: float) -> None:
+        if done < self.total and elapsed - self._last < 0.5:
+            return
+        self._last = elapsed
+        filled = self.width * done // max(self.total, 1)
+        rate = done / elapsed if elapsed else 0.0
+        left = (self.total - done) / rate if rate else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} games "
+                          f"{rate:.1f}/s, {left / 60:.0f} min left ")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def curve_point(trainer: Trainer, games: int, eval_games: int, seed: int) -> dict[str, float]:
+    """The network's win rates now against each baseline (0-ply, no noise), with 95% intervals."""
+    variant = trainer.settings.variant
+    bot = NetworkBot(trainer.network, Level.ADVANCED)
+    point: dict[str, float] = {"games": float(games)}
+    for name, opponent in (("random", RandomBot(variant, seed)), ("heuristic", HeuristicBot(variant, seed))):
+        score = match_up(bot, opponent, variant, eval_games, seed)
+        low, high = score.interval()
+        point.update({name: score.rate, f"{name}_low": low, f"{name}_high": high,
+                      f"{name}_points": score.equity})
+    return point
+
+
+def train(args: argparse.Namespace, err: TextIO) -> int:
+    """Run the training the arguments describe; write the weights, the curve and the record."""
+    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=args.hidden,
+                        alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam)
+    trainer = Trainer(settings)
+    out = Path(args.out)
+    curve_path = Path(args.curve) if args.curve else out.with_suffix(".png")
+    points: list[dict[str, float]] = []
+    started = time.perf_counter()
+    command = " ".join(["python -m game.bot train", f"--variant {args.variant}", f"--games {args.games}",
+                        f"--seed {args.seed}", f"--out {out.name}", f"--every {args.every}",
+                        f"--eval-games {args.eval_games}"])
+
+    def checkpoint(done: int) -> None:
+        if args.eval_games:
+            points.append(curve_point(trainer, done, args.eval_games, args.seed + done))
+            title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
+            draw_curve(title, points, BASELINES).save(curve_path)
+        trainer.network.record = _record(settings, command, done, time.perf_counter() - started, trainer, points)
+        trainer.network.save(out)
+
+    bar = ProgressBar(args.games, err) if args.progress else None
+    trainer.run(bar, checkpoint, args.every or args.games)
+    if args.every and args.games % args.every:
+        checkpoint(args.games)
+    last = points[-1] if points else {}
+    err.write(f"wrote {out} and {curve_path}: {args.games} games in {time.perf_counter() - started:.0f} s"
+              + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
+    return 0
+
+
+def _record(settings: Settings, command: str, games: int, seconds: float, trainer: Trainer,
+            points: list[dict[str, float]]) -> dict[str, Any]:
+    remi, single, gammon, triple = trainer.results
+    return {"command": command, "games": games, "seconds": round(seconds, 1), "seed": settings.seed,
+            "hidden": settings.hidden, "lambda": settings.lam,
+            "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
+            "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
+            "curve": points}
+
+
+def add_parser(commands: Any) -> None:
+    """The `train` command's arguments."""
+    p = commands.add_parser("train", help="train a variant's network by TD(lambda) self-play")
+    p.add_argument("--variant", required=True, choices=[v.value for v in Variant])
+    p.add_argument("--games", type=_positive, required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True, help="the weights file (.npz); the curve goes beside it as .png")
+    p.add_argument("--curve", help="where to draw the learning curve (default: OUT with .png)")
+    p.add_argument("--every", type=_positive, default=1000, help="games between points of the curve")
+    p.add_argument("--eval-games", type=int, default=200, help="games against each baseline per point")
+    p.add_argument("--hidden", type=_positive, default=64)
+    p.add_argument("--alpha", type=float, default=0.1)
+    p.add_argument("--alpha-end", type=float, default=0.02)
+    p.add_argument("--lam", type=float, default=0.7)
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    p.set_defaults(run=lambda args, out, err: train(args, err))
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
+    return value

@@ -1,0 +1,82 @@
+"""Training: a short run learns; runs repeat from their seed; the shipped weights give their figures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from game.board import Variant
+from game.bot.arena import match_up
+from game.bot.base import Level
+from game.bot.baselines import RandomBot
+from game.bot.network import Network
+from game.bot.network_bot import NetworkBot, shipped_weights
+from game.bot.td import Settings, Trainer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_few_hundred_games_of_self_play_beat_the_untrained_network() -> None:
+    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32))
+    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    trainer.run()
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
+                     Variant.BACKGAMMON, 120, seed=9)
+    # Separate 95% intervals: the trained network wins clearly more often than the untrained one.
+    assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
+
+
+def test_a_run_repeats_from_its_seed_and_its_first_games_are_a_shorter_run() -> None:
+    long, short = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8)), Trainer(
+        Settings(Variant.RUNGAMMON, 2, seed=3, hidden=8))
+    again = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8))
+    def keep(done: int) -> None:
+        if done == 2:
+            _snapshot.append(long.network.w1.copy())
+
+    long.run(checkpoint=keep, every=2)
+    short.run()
+    again.run()
+    assert np.array_equal(long.network.w1, again.network.w1)
+    assert np.array_equal(_snapshot[-1], short.network.w1)
+
+
+_snapshot: list[np.ndarray] = []
+
+
+def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path) -> None:
+    out = tmp_path / "cg.npz"
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "4",
+                           "--seed", "2", "--out", str(out), "--every", "2", "--eval-games", "2", "--hidden", "8"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "4/4 games" in done.stderr and "wrote" in done.stderr  # the progress bar and the summary
+    network = Network.load(out)
+    assert network.variant is Variant.CATCHGAMMON and network.record["games"] == 4
+    assert [p["games"] for p in network.record["curve"]] == [0.0, 2.0, 4.0]
+    assert Image.open(out.with_suffix(".png")).size == (900, 520)
+
+
+def test_bad_train_arguments_are_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "chess", "--games", "4",
+                           "--out", "x.npz"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
+def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> None:
+    """The last point of the shipped run's curve (0-ply against the random player) is reproduced on a
+    small sample: the sample's 95% interval must reach the documented rate less 10 points."""
+    network = Network.load(shipped_weights(variant))
+    documented = network.record["curve"][-1]["random"]
+    score = match_up(NetworkBot(network, Level.ADVANCED), RandomBot(variant, 4), variant, 60, seed=13)
+    assert score.interval()[1] >= documented - 0.10, (documented, score.describe())
+    assert score.rate > 0.8, score.describe()
+    assert network.record["games"] >= 1000 and json.dumps(network.record)  # a real run, recorded

@@ -1,0 +1,96 @@
+"""The bot's parts against outside references: the encoding's flip against the move generator, the
+computed match equity table against GNU Backgammon's, the money cube against the textbook points."""
+
+from __future__ import annotations
+
+import gnubg
+import numpy as np
+import pytest
+
+from game.board import Color, Variant
+from game.bot.context import MatchContext
+from game.bot.encoding import features, flip, input_size, states_array
+from game.bot.equity import cube_decision, equities
+from game.bot.met import MatchEquityTable
+from game.bot.network import Network, mirror
+from game.cube import Cube
+from game.errors import WeightsError
+from game.movegen import encode
+from game.selfplay import random_positions
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_flipped_state_is_the_opponents_state(variant: Variant) -> None:
+    for position, dice in random_positions(variant, 150, 3):
+        plays = position.legal_plays(dice)
+        if not plays:
+            continue
+        after = states_array([encode(p.position) for p in plays])
+        theirs = states_array([encode(p.next_position) for p in plays])
+        assert np.array_equal(flip(variant, after), theirs)
+        assert features(variant, after).shape == (len(plays), input_size(variant))
+
+
+def test_estimates_mirror_between_the_sides() -> None:
+    probs = np.array([[0.6, 0.2, 0.05, 0.1, 0.01]], dtype=np.float32)
+    assert np.allclose(mirror(mirror(probs)), probs)
+    # the equity of one side is minus the other's, money and match alike
+    for context in (MatchContext(), MatchContext(7, (3, 5), Cube(2, Color.WHITE))):
+        met = MatchEquityTable.computed(Variant.RUNGAMMON)
+        mine = equities(probs, context, Color.WHITE, met)[0]
+        theirs = equities(mirror(probs), context, Color.BLACK, met)[0]
+        if context.money:
+            assert mine == pytest.approx(-theirs, abs=1e-6)
+        else:
+            white_mwc = met.mwc(4, 2, False)
+            assert 0.0 < white_mwc < 1.0 and np.isfinite(theirs)
+
+
+def test_the_computed_match_equity_table_is_close_to_gnubgs() -> None:
+    """GNU Backgammon's default table is Kazaross-XG2, made from rollouts; ours is the cubeless
+    recursion, so it may differ by a few percent, never by much, and it keeps the same shape."""
+    ours = MatchEquityTable.computed(Variant.BACKGAMMON)
+    theirs = MatchEquityTable.from_gnubg()
+    for a in range(1, 12):
+        for b in range(1, 12):
+            assert ours.mwc(a, b, False) == pytest.approx(1 - ours.mwc(b, a, False), abs=1e-9)
+            assert ours.mwc(a, b, False) == pytest.approx(theirs.mwc(a, b, False), abs=0.07), (a, b)
+        assert ours.mwc(a, 1, True) == pytest.approx(theirs.mwc(a, 1, True), abs=0.07), a
+    assert gnubg.met(3)[0][0][0] == theirs.mwc(1, 1, False) == 0.5
+
+
+def test_money_cube_points_are_the_textbook_ones() -> None:
+    """No gammons, fully live cube (Janowski x = 1 would give 20% and 80%); with x = 0.68 the
+    take point lies between the dead cube's 25% and the live cube's 20%."""
+    met = MatchEquityTable.computed(Variant.BACKGAMMON)
+
+    def decide(p: float) -> tuple[bool, bool]:
+        d = cube_decision(np.array([p, 0.0, 0.0, 0.0, 0.0], np.float32), MatchContext(), Color.WHITE, met)
+        return d.double, d.take
+
+    assert decide(0.5) == (False, True)
+    assert decide(0.70) == (True, True)
+    assert decide(0.95) == (True, False)
+    take_point = next(1 - p / 1000 for p in range(500, 1001) if not decide(p / 1000)[1])
+    assert 0.20 < take_point < 0.25, take_point
+
+
+def test_no_double_in_the_crawford_game() -> None:
+    met = MatchEquityTable.from_gnubg()
+    context = MatchContext(5, (4, 1), Cube(), crawford=True)
+    decision = cube_decision(np.array([0.9, 0.3, 0.0, 0.0, 0.0], np.float32), context, Color.BLACK, met)
+    assert not decision.double
+
+
+def test_weights_of_another_encoding_are_refused(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    network = Network.untrained(Variant.RUNGAMMON, 4)
+    network.w1 = network.w1[:, :-1]
+    network.save(tmp_path / "w.npz")
+    with pytest.raises(WeightsError, match="inputs"):
+        Network.load(tmp_path / "w.npz")
+    (tmp_path / "x.npz").write_text("not weights")
+    with pytest.raises(WeightsError):
+        Network.load(tmp_path / "x.npz")
