@@ -127,7 +127,8 @@ class SerialLink:
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source if source is not None else port
         self._clock = clock
-        self._reply_timeout = reply_timeout
+        self.reply_timeout = reply_timeout
+        """Seconds to wait for the device's answer (HELLO, an ACK, a PING's reply)."""
         self._backoff = backoff
         self._reader = _FrameReader()
         self._listeners: list[LinkListener] = []
@@ -369,7 +370,7 @@ class SerialLink:
                 self._port.open()
             self._reader.reset()
             self._state = _State.HANDSHAKE
-            self._handshake_deadline = self._clock.now() + self._reply_timeout
+            self._handshake_deadline = self._clock.now() + self.reply_timeout
             self._write(HelloRequest())
         except (serial.SerialException, OSError, LinkError) as error:
             self._fail(f"cannot open {self._port.port}: {error}")
@@ -421,7 +422,7 @@ class SerialLink:
 
     def _check_silence(self, now: float) -> None:
         if self._state is _State.HANDSHAKE and now >= self._handshake_deadline:
-            self._fail(f"no HELLO within {self._reply_timeout} s of HELLO_REQUEST")
+            self._fail(f"no HELLO within {self.reply_timeout} s of HELLO_REQUEST")
         elif self._state is _State.UP and self._hello is not None:
             period = self._hello.heartbeat_ms / 1000
             silent = now - self._last_rx

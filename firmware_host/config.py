@@ -69,7 +69,8 @@ _CUBE = {"segments": Key("pins", list(DEFAULT_CUBE_PINS.segments), count=7), "dp
          **{name: Key("pin", getattr(DEFAULT_CUBE_PINS, name)) for name in ("centre", "white", "black", "crawford")}}
 
 SCHEMA: dict[str, dict[str, Key]] = {
-    "board": {"port": Key("str", REQUIRED), "settle_seconds": Key("number", 0.3, _at_least(0))},
+    "board": {"port": Key("str", REQUIRED), "settle_seconds": Key("number", 0.3, _at_least(0)),
+              "reply_seconds": Key("number", 1.0, _at_least(0.1))},
     "dice": {"source": Key("str", "board")},
     "buttons": {"source": Key("str", "gpio", _one_of(*BUTTON_SOURCES))},
     "gpio": {"pin_factory": Key("str", "default", lambda v: _one_of(*factory_names())(v))},
@@ -109,6 +110,8 @@ class HardwareConfig:
     """The room's broker, when the table publishes to one."""
     buttons: str = "gpio"
     """Where the players' buttons (and a roll button) are: "gpio" or "keyboard" (the terminal's keys)."""
+    reply_seconds: float = 1.0
+    """How long the host waits for the board's answer (HELLO, an ACK) before it counts it missing."""
 
 
 def load_config(path: str | Path) -> HardwareConfig:
@@ -232,7 +235,7 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     return HardwareConfig(board["port"], values["dice"]["source"], values["gpio"]["pin_factory"], buttons,
                           cube_pins, settings, Path(values["record"]["dir"]),
                           Path(values["record"]["key"]) if values["record"]["key"] else None,
-                          _broker(values["broker"]), values["buttons"]["source"])
+                          _broker(values["broker"]), values["buttons"]["source"], float(board["reply_seconds"]))
 
 
 def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:

@@ -28,7 +28,8 @@ def open_table(config: HardwareConfig) -> Table:
     return Table.open(config.board_port, dice=config.dice, pin_factory=pin_factory, clock=SYSTEM_CLOCK,
                       button_pins=config.button_pins, cube_pins=config.cube_pins,
                       buttons="keyboard" if config.buttons == "keyboard" else "gpio",
-                      keys=sys.stdin.fileno() if config.buttons == "keyboard" else None)
+                      keys=sys.stdin.fileno() if config.buttons == "keyboard" else None,
+                      reply_timeout=config.reply_seconds)
 
 
 def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:

@@ -49,12 +49,12 @@ class Table:
              clock: Clock = SYSTEM_CLOCK, button_pins: dict[tuple[Player, ButtonKind], int] | None = None,
              cube_pins: CubePins = DEFAULT_CUBE_PINS, roll_pin: int = ROLL_BUTTON_PIN,
              bounce_time: float | None = 0.02, display: bool = True, buttons: ButtonSource = "gpio",
-             keys: int | None = None) -> Table:
+             keys: int | None = None, reply_timeout: float = 1.0) -> Table:
         """Open the board's link, the dice, the buttons and the display; a part that fails to open closes those
         opened before. With `buttons="keyboard"` the buttons (and a roll button) are the keys read from the
-        file descriptor `keys`."""
+        file descriptor `keys`. `reply_timeout`: seconds to wait for a board's answer on each serial link."""
         events: queue.Queue[Event] = queue.Queue()
-        board_link = SerialLink(board_port, events=events, clock=clock)
+        board_link = SerialLink(board_port, events=events, clock=clock, reply_timeout=reply_timeout)
         links = [board_link]
         if buttons == "keyboard":
             if keys is None:
@@ -78,7 +78,7 @@ class Table:
                 table.roll_button = RollButton(roll_pin, events=events, pin_factory=pin_factory, clock=clock,
                                                bounce_time=bounce_time)
             else:
-                dice_link = SerialLink(dice, events=events, clock=clock)
+                dice_link = SerialLink(dice, events=events, clock=clock, reply_timeout=reply_timeout)
                 links.append(dice_link)
                 table.dice = Dice(dice_link)
         except Exception:

@@ -104,7 +104,8 @@ def boards() -> Iterator[list[BoardEmulator]]:
 def config(tmp_path: Path, port: str, **sections: dict[str, Any]) -> Path:
     """A table's config for the emulated board on `port`: keyboard buttons, mock pins for the display."""
     values: dict[str, dict[str, Any]] = {
-        "board": {"port": port, "settle_seconds": 0.1}, "buttons": {"source": "keyboard"},
+        # the emulator answers from a thread of the test's process: on a loaded machine it may be slow to
+        "board": {"port": port, "settle_seconds": 0.1, "reply_seconds": 10}, "buttons": {"source": "keyboard"},
         "gpio": {"pin_factory": "mock"}, "match": {"length": 1}, "clock": {"enabled": False},
         "record": {"dir": str(tmp_path / "record")}}
     for name, keys in sections.items():

@@ -76,6 +76,7 @@ dir = "{tmp_path / 'rec'}"
     ("[board]\nport = 'x'\n[match]\nvariant = 'chess'\n", "variant = 'chess': must be one of \"backgammon\""),
     ("[board]\nport = 'x'\n[match]\nplayers = []\n", "players = []: must be a list of 2 names"),
     ("[board]\nport = 'x'\nsettle_seconds = -1\n", "settle_seconds = -1: must be at least 0"),
+    ("[board]\nport = 'x'\nreply_seconds = 0\n", "reply_seconds = 0: must be at least 0.1"),
     ("[board]\nport = 'x'\n[match]\nlength = 0\nmax_cube = 'abc'\n", "max_cube = 'abc': must be a whole number"),
     ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_done = 999\n", "white_done = 999: is not a GPIO pin"),
     ("[board]\nport = 'x'\n[gpio.buttons]\nwhite_done = 6\n", "[gpio.buttons] white_double: pin 6 is already"),
@@ -169,3 +170,16 @@ dir = "{tmp_path / 'rec'}"
     assert err == ['error: the board does not fit the configuration: emulator://cli-misfit?dice=none (board '
                    '0x5a0001, firmware 1.0.0) announced no DICE, but [dice] source = "board": set [dice] source = '
                    '"roll button" for a board without dice, or the dice\'s own port']
+
+
+def test_the_boards_reply_time_is_read_from_the_config_and_given_to_its_link(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_host.table import Table
+
+    config = tmp_path / "table.toml"
+    config.write_text("[board]\nport = 'loop://'\nreply_seconds = 4\n")
+    assert load_config(config).reply_seconds == 4.0
+    with Table.open("loop://", dice="roll button", display=False, pin_factory=MockFactory(),
+                    reply_timeout=4.0) as table:
+        assert table.links[0].reply_timeout == 4.0
