@@ -286,6 +286,11 @@ class Match:
         assert self._s.dice is not None
         return self._s.position.legal_plays(self._s.dice)
 
+    @property
+    def can_take_back(self) -> bool:
+        """Whether the last play may still be taken back (nothing has happened since)."""
+        return self._undo is not None and self._s.phase is Phase.ROLL
+
     def may_double(self, player: Color) -> bool:
         """Whether `player` may double now (cube available, not the Crawford game, within the maximum)."""
         try:
