@@ -115,7 +115,7 @@ class ChouetteContest:
     def over(self) -> str:
         """The session's end: the games played and everyone's total."""
         s = self.session
-        return f"the chouette is over after {len(s.games)} games: {_totals(s.totals)}"
+        return f"the chouette is over after {_games(len(s.games))}: {_totals(s.totals)}"
 
     def where(self) -> str:
         """The game, the box, the captain and the totals."""
@@ -142,7 +142,7 @@ class ChouetteContest:
         if kind == "rotation":
             return f"next game: box {event['box']}, captain {event['captain']}, line {' '.join(event['line'])}"
         if kind == "session_end":
-            return f"session over after {event['games']} games: {_totals(event['totals'])}"
+            return f"session over after {_games(event['games'])}: {_totals(event['totals'])}"
         return None
 
     def time_loss(self, loser: Color) -> None:
@@ -261,6 +261,10 @@ class ChouetteContest:
             if s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE) and s.captain != captain:
                 self.desk.flash(self.code(s.captain))  # the new captain, for a moment: they move the checkers now
         return answer
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
 
 
 def _totals(points: Mapping[str, Any]) -> str:

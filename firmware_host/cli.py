@@ -179,7 +179,7 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
             print(line)
     if isinstance(played, ChouetteSession):
         totals = ", ".join(f"{name} {signed(points)}" for name, points in played.totals.items())
-        result = f"{totals} after {len(played.games)} games"
+        result = f"{totals} after {len(played.games)} game{'' if len(played.games) == 1 else 's'}"
     else:
         match = controller.match
         result = f"score {match.score[0]}-{match.score[1]}, {len(match.games)} games"

@@ -84,8 +84,12 @@ class Journal:
         self._listeners: list[Listener] = []
 
     def has_match(self) -> bool:
-        """The journal holds a match (or a chouette session) to resume, not only the line naming its key."""
-        return any(e.get("type") in ("match_start", "chouette_start") for e in self.history())
+        """The journal holds a match (or a chouette session) to resume, not only the line naming its key
+        (whether its rules hold is for `history` to say)."""
+        if not self.path.exists():
+            return False
+        return any(line.event is not None and line.event.get("type") in ("match_start", "chouette_start")
+                   for line in read_record(self.path))
 
     def history(self) -> list[dict[str, Any]]:
         """Every event in the journal so far, checked (see `read_journal`)."""

@@ -24,7 +24,7 @@ from firmware_host.journal import JOURNAL_NAME, Journal, read_journal
 from firmware_host.prompts import Prompt, Waiting
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.signing import KEY_ENV, TableKey
-from firmware_host.simulated_players import ChouetteJudge, SimulatedTable
+from firmware_host.simulated_players import ChouetteJudge, Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Variant
 from game.chouette import ChouetteOptions, ChouetteSession, Phase, Stake
@@ -34,6 +34,8 @@ from game.cli import main as game_main
 from game.zones import layout
 
 FIVE = ("Ann", "Bob", "Cy", "Dee", "Eve")
+QUICK = Habits(think=(0.2, 0.8), hand=(0.1, 0.4))
+"""People who think and move faster than the default: half the table time, the same mistakes."""
 
 
 def settings(players: tuple[str, ...] = FIVE, games: int = 0, variant: Variant = Variant.BACKGAMMON,
@@ -88,7 +90,7 @@ def acted_when_out(events: list[dict[str, Any]]) -> list[str]:
 
 
 def test_a_simulated_chouette_of_five_over_many_games_validates(tmp_path: Path) -> None:
-    table = EmulatedTable(settings(games=8), tmp_path / "five", seed=21)
+    table = EmulatedTable(settings(games=8), tmp_path / "five", seed=21, habits=QUICK)
     with table:
         prompts, asked_when_out = watch_prompts(table)
         assert table.run(max_seconds=8 * 1800), table.controller.prompt.describe()
@@ -115,10 +117,11 @@ def test_a_simulated_chouette_of_five_over_many_games_validates(tmp_path: Path) 
 ], ids=["beavers-jacoby-half", "catchgammon-automatic", "rungammon-team-cube"])
 def test_house_options_and_variants_at_the_table_validate(tmp_path: Path, variant: Variant,
                                                           options: dict[str, bool]) -> None:
-    table = EmulatedTable(settings(FIVE[:4], games=3, variant=variant, **options), tmp_path / "house", seed=5)
+    table = EmulatedTable(settings(FIVE[:4], games=2, variant=variant, **options), tmp_path / "house", seed=5,
+                          habits=QUICK)
     with table:
         table.emulator.set_zones(layout(session_of(table).position))
-        assert table.run(max_seconds=3 * 1800), table.controller.prompt.describe()
+        assert table.run(max_seconds=2 * 1800), table.controller.prompt.describe()
     verdict = validate_chouette(str(table.journal.path), table.journal.path.read_bytes())
     assert verdict.exit_code == 0, verdict.render()
     assert verdict.session is not None and verdict.session.options == ChouetteOptions(**options)
@@ -259,15 +262,22 @@ def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
     record = tmp_path_factory.mktemp("whole") / "record"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(KEY_ENV, str(tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"))
-        with EmulatedTable(settings(FIVE[:3], games=2), record, seed=3) as table:
+        with EmulatedTable(settings(FIVE[:3], games=2), record, seed=3, habits=QUICK) as table:
             assert table.run(max_seconds=2 * 1800)
     return record / JOURNAL_NAME
 
 
+SHOWN = ("display", "zone_leds")
+"""What the table showed: a cut between two such lines is like the cut before them."""
+
+
 def test_the_journal_cut_after_any_line_resumes_to_the_same_session(whole: Path, tmp_path: Path) -> None:
     lines = whole.read_bytes().splitlines(keepends=True)
-    full = [e["type"] for e in map(json.loads, lines) if e["type"] in EVENT_TYPES]
-    for cut in range(1, len(lines)):
+    kinds = [json.loads(line)["type"] for line in lines]
+    full = [kind for kind in kinds if kind in EVENT_TYPES]
+    cuts = [cut for cut in range(1, len(lines)) if not (kinds[cut - 1] in SHOWN and kinds[cut] in SHOWN)]
+    assert len(cuts) > len(full)  # after every line but one of the table's showing followed by another
+    for cut in cuts:
         record = tmp_path / str(cut)
         record.mkdir()
         (record / JOURNAL_NAME).write_bytes(b"".join(lines[:cut]))
