@@ -214,13 +214,12 @@ class ChouetteContest:
         self._asked, self._answers = (side, member), answers
         beaver = " (or beaver: double)" if "beaver" in answers else ""
         choice = " or ".join(a for a in ("take", "pass") if a in answers) + beaver
-        offered = f"to {2 * cube.value}" + (" (a beaver)" if cube.beavered else "")
-        if side is Side.TEAM:
-            doubler = "the box"
-            text = f"{member} ({member_code(number)}): {doubler} doubles your cube {offered}: {choice}"
-            code = member_code(self.number(who))
+        offered = f"{'beavers' if cube.beavered else 'doubles'} to {2 * cube.value}"
+        if side is Side.TEAM:  # the member (with one team cube, the captain) answers the box
+            text = f"{member} ({member_code(number)}): the box {offered}: {choice}"
+            code = member_code(number)
         else:
-            text = f"the box {s.box}: {member} ({member_code(number)}) doubles {offered}: {choice}"
+            text = f"the box {s.box}: {member} ({member_code(number)}) {offered}: {choice}"
             code = box_code(number)
         self.desk.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
                           asked=who, member=member, answers=answers, can_beaver="beaver" in answers)

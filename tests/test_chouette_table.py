@@ -251,3 +251,26 @@ def test_a_session_set_for_two_games_stops_by_itself(make: Make, tmp_path: Path)
         ending = [e["type"] for e in journal(table) if e["type"] not in ("display", "zone_leds")]
     end = ending.index("session_end")
     assert ending[end:] == ["session_end", "dice_stats", "link_stats", "signature"]
+
+
+def test_a_takeback_between_the_captain_and_the_box(make: Make) -> None:
+    table = make("Ann", "Bob", "Cy")
+    roll(table, 6, 5)  # Ann 6, Bob 5
+    roll(table, 4, 1)  # Cy 4: the box Ann, the captain Bob, then Cy
+    roll(table, 3, 1)  # the team starts with 3-1
+    s = session(table)
+    before, play = s.position, next(p for p in s.legal_plays() if p.notation() == "8/5 6/5")
+    table.emulator.move(8, 5)
+    table.emulator.move(6, 5)
+    table.wait(0.6)
+    press(table, "white", ButtonKind.DONE)
+    assert s.position == play.position.pass_turn()
+    table.emulator.move(5, 8)  # the captain puts the checkers back before the box rolls
+    table.emulator.move(5, 6)
+    table.wait(0.6)
+    assert asked(table)[0] is Waiting.TAKEBACK and shown(table) == "TB"
+    press(table, "white", ButtonKind.TAKE)
+    press(table, "black", ButtonKind.TAKE)
+    assert asked(table)[0] is Waiting.PLAY and s.position == before and s.dice == (3, 1)
+    [takeback] = of_type(table, "takeback")
+    assert (takeback["side"], takeback["player"]) == ("team", "Bob")
