@@ -82,8 +82,12 @@ def test_a_whole_match_reaches_the_director_complete_and_in_order(mosquitto: Mos
     assert game_main(["validate", str(copy.path)]) == 0
     wait_until(lambda: link(table).publisher.acknowledged(link(table).match) == table.journal.sequence, 5,
                "the acknowledgement of the last line", step=table.step)
-    state = director.tables["t01"].state
-    assert state is not None and state["over"] and state["seq"] == table.journal.sequence
+
+    def final_state() -> bool:  # states go out at most every state_interval: the last may follow the last ack
+        state = director.tables["t01"].state
+        return state is not None and state["over"] and state["seq"] == table.journal.sequence
+
+    wait_until(final_state, 5, "the table's last state", step=lambda: pace(table, 0.01))
     assert director.rejected == {} and director.counts["events"] == table.journal.sequence
 
 
