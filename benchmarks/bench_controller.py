@@ -15,6 +15,12 @@ set-up happens when a roll arrives, in `handle(DieState)`: shown alone (that cal
 wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
 `BAUD_RATE`; ratios are CPU time over wire time.
 
+Turn set-up over many positions. The matches above meet a few dozen rolls each; the set-up's
+own work (`TurnReconciler`: the legal plays indexed by sensed view, the ways to them) is also
+timed on random-play positions of each variant and on the heaviest rolls (the start, and a
+start with White's checkers spread over twelve points, every double), best of 3 each, at each
+sensing capability: the worst is against the 5 ms target.
+
 Memory. `python -m firmware_host simulate` plays a whole match of each variant in a child
 process: its peak RSS (`getrusage(RUSAGE_CHILDREN).ru_maxrss` in a bare interpreter that
 runs it), beside a child that only imports the packages. In this process: tracemalloc's
@@ -44,11 +50,15 @@ from firmware_host.prompts import Waiting
 from firmware_host.reconcile import TurnReconciler
 from firmware_host.settings import Settings
 from game.board import Variant
+from game.movegen import describe_kernel
+from game.position import Position
+from game.selfplay import many_stacks, random_positions
 from game.zones import Capability, ZoneReading
 
 ROOT = Path(__file__).resolve().parent.parent
 BITS_PER_BYTE = 10  # 8N1: a start bit, 8 data bits, a stop bit
 TARGET = 0.05
+SETUP_TARGET = 0.005  # seconds: the controller's turn set-up after a roll, at the worst
 
 
 def wire_seconds(message: Message) -> float:
@@ -184,6 +194,35 @@ def print_frames(title: str, runs: list[Run]) -> float:
     return largest
 
 
+def setup_over_positions(positions: int, seed: int) -> float:
+    """The worst TurnReconciler set-up (best of 3 per roll) over random-play positions and the
+    heaviest rolls, per variant and sensing; returns the worst of all, in seconds."""
+    print(f"\nturn set-up (TurnReconciler) over {positions} random-play positions per variant, seed {seed}, and "
+          f"the heaviest rolls; best of 3 per roll; {describe_kernel()}")
+    print(f"{'variant':12} {'sensing':12} {'mean ms':>8} {'worst ms':>9}  worst roll")
+    worst_of_all = 0.0
+    for variant in Variant:
+        corpus = random_positions(variant, positions, seed)
+        corpus += [(position, (d, d)) for position in (Position.initial(variant), many_stacks(variant))
+                   for d in range(1, 7)]
+        for capability in Capability:
+            times = []
+            for position, dice in corpus:
+                best = float("inf")
+                for _ in range(3):
+                    start = time.process_time()
+                    TurnReconciler(position, dice, capability)
+                    best = min(best, time.process_time() - start)
+                times.append(best)
+            worst = max(range(len(corpus)), key=times.__getitem__)
+            position, dice = corpus[worst]
+            worst_of_all = max(worst_of_all, times[worst])
+            print(f"{variant.value:12} {capability.name:12} {1e3 * sum(times) / len(times):8.3f} "
+                  f"{1e3 * times[worst]:9.2f}  dice {dice[0]}{dice[1]}, {len(position.legal_plays(dice))} plays"
+                  f"{' (heaviest)' if worst >= positions else ''}")
+    return worst_of_all
+
+
 def print_setup(runs: list[Run]) -> None:
     print("\nper-turn set-up, when a roll arrives (handle(DieState): match.roll, TurnReconciler, journal line, prompt)")
     print(f"{'variant':12} {'sensing':12} {'turns':>6} {'mean ms':>8} {'worst ms':>9} "
@@ -215,11 +254,11 @@ ONE_PICTURE = """
 import tempfile
 from pathlib import Path
 from game.board import Variant
-from game.zones import layout
-from game.pictures import SensedZone, draw_discrepancy
+from game.pictures import draw_discrepancy
 from game.position import Position
+from game.zones import ZoneReading, layout
 start = Position.initial(Variant.BACKGAMMON)
-sensed = {zone: SensedZone.of(stack) for zone, stack in enumerate(layout(start), 1)}
+sensed = {zone: ZoneReading.of_stack(stack) for zone, stack in enumerate(layout(start), 1)}
 with tempfile.TemporaryDirectory() as directory:
     draw_discrepancy(start, sensed, title="flag 1").save(Path(directory) / "flag.png")
 """
@@ -255,6 +294,11 @@ def memory(seed: int, length: int, directory: Path) -> None:
         print(f"  {variant.value:12} peak {peak / 2**20:6.1f} MB, still held at the end {current / 2**20:6.1f} MB")
 
 
+def setup_verdict(worst: float) -> None:
+    print(f"worst turn set-up over the positions (TurnReconciler): {1e3 * worst:.2f} ms "
+          f"({'within' if worst < SETUP_TARGET else 'OVER'} the {1e3 * SETUP_TARGET:.0f} ms target)")
+
+
 def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -272,6 +316,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match-to", type=int, default=1, help="match length for the CPU runs")
     parser.add_argument("--memory-match-to", type=int, default=3, help="match length for the memory runs")
+    parser.add_argument("--setup-positions", type=int, default=1000,
+                        help="random-play positions per variant for the turn set-up figure")
+    parser.add_argument("--setup-only", action="store_true", help="only the turn set-up figures (no matches)")
     args = parser.parse_args()
     print(f"command: python3 -m benchmarks.bench_controller {' '.join(sys.argv[1:])}".rstrip())
     print(f"machine: {machine()}")
@@ -279,6 +326,9 @@ def main() -> None:
           f"{100 * TARGET:.0f}% of the frame's wire time")
     print(f"CPU runs: a {args.match_to}-point match per variant and sensing, seed {args.seed}, tournament profile; "
           "us = microseconds of CPU (process_time) or of wire time")
+    if args.setup_only:
+        setup_verdict(setup_over_positions(args.setup_positions, args.seed))
+        return
     with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
         directory = Path(tmp)
         changes = [cpu_run(variant, capability, args.seed, args.match_to, directory, snapshots=False)
@@ -289,6 +339,10 @@ def main() -> None:
         worst_snapshots = print_frames("SNAPSHOT frames: handle(SensorSnapshot) + tick(now), each zone change sent "
                                        "as the whole board", snapshots)
         print_setup(changes)
+        worst_roll = max(max(run.roll_arrivals) for run in changes)
+        print(f"worst turn set-up in the matches (handle(DieState)): {1e3 * worst_roll:.2f} ms "
+              f"({'within' if worst_roll < SETUP_TARGET else 'OVER'} the {1e3 * SETUP_TARGET:.0f} ms target)")
+        setup_verdict(setup_over_positions(args.setup_positions, args.seed))
         same = sum(a.plays == b.plays for a, b in zip(changes, snapshots, strict=True))
         print(f"\nthe snapshot-fed controller committed the same plays as the change-fed one in {same} of "
               f"{len(changes)} matches ({sum(len(run.plays) for run in changes)} plays in all)")

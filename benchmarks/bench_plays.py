@@ -1,9 +1,20 @@
-"""Time to list every legal play, per position, over random-play corpora of each variant.
+"""Time to list every legal play, per position, over random-play corpora of each variant: the
+pure-Python kernel, the compiled kernel and GNU Backgammon's own listing (`findbestmoves` at
+0-ply, which also evaluates each play) side by side, on the same positions, in one run.
 
-Side by side, in one run, with GNU Backgammon's own listing (`findbestmoves` at 0-ply) on
-the same Backgammon corpus, when its Python module is installed.
+    python benchmarks/bench_plays.py [--positions N] [--seed S] [--passes P]
 
-    python benchmarks/bench_plays.py [--positions N] [--seed S]
+Figures per position, best of P passes, the passes of every contender interleaved so that a
+change in the machine's load falls on all of them alike:
+  plays     `legal_plays`: every legal play with its resulting position (the compact state;
+            `Play` and `Position` objects are built when a caller looks at a play)
+  +objects  the same, then every `Play` and its `Position` built
+  count     `count_plays`: the number of plays only
+  worst     the slowest single roll of the corpus (and of the heaviest positions: the start,
+            and a start with White's checkers spread over twelve points, every double)
+
+Targets (issue 13): plays at most 1.0 x GNU Backgammon (stretch 0.5), count at most 0.3 x, the
+worst Catchgammon and Rungammon roll under 1 ms.
 """
 
 from __future__ import annotations
@@ -13,70 +24,129 @@ import time
 from collections.abc import Callable, Sequence
 
 from game.board import Variant
-from game.movegen import count_plays, legal_plays
+from game.movegen import available_kernels, count_plays, legal_plays, use_kernel
 from game.position import Position
-from game.selfplay import random_positions
+from game.selfplay import many_stacks, random_positions
 
 Corpus = Sequence[tuple[Position, tuple[int, int]]]
+Timed = Callable[[], None]
+DOUBLES = [(d, d) for d in range(1, 7)]
 
 
-def per_position_us(corpus: Corpus, list_plays: Callable[[Position, tuple[int, int]], object],
-                    repeat: int = 3) -> float:
-    """Best of `repeat` passes over the corpus, in microseconds per position."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
+def interleaved(passes: int, contenders: dict[str, Timed]) -> dict[str, float]:
+    """Best seconds of each contender over `passes` rounds, the contenders taking turns."""
+    best = dict.fromkeys(contenders, float("inf"))
+    for _ in range(passes):
+        for name, run in contenders.items():
+            start = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def over(corpus: Corpus, list_plays: Callable[[Position, tuple[int, int]], object]) -> Timed:
+    def run() -> None:
         for position, dice in corpus:
             list_plays(position, dice)
-        best = min(best, time.perf_counter() - start)
-    return best / len(corpus) * 1e6
+    return run
 
 
-def worst_ms(corpus: Corpus) -> tuple[float, Position, tuple[int, int]]:
+def built(position: Position, dice: tuple[int, int]) -> object:
+    return [play.position for play in legal_plays(position, dice)]
+
+
+def worst_ms(corpus: Corpus, list_plays: Callable[[Position, tuple[int, int]], object],
+             repeat: int = 3) -> tuple[float, Position, tuple[int, int]]:
+    """The slowest roll of the corpus (best of `repeat` for each), in milliseconds."""
     worst = (0.0, corpus[0][0], corpus[0][1])
     for position, dice in corpus:
-        start = time.perf_counter()
-        for _ in range(3):
-            legal_plays(position, dice)
-        elapsed = (time.perf_counter() - start) / 3 * 1e3
-        if elapsed > worst[0]:
-            worst = (elapsed, position, dice)
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            list_plays(position, dice)
+            best = min(best, time.perf_counter() - start)
+        if best * 1e3 > worst[0]:
+            worst = (best * 1e3, position, dice)
     return worst
+
+
+def heaviest(variant: Variant) -> Corpus:
+    return [(position, dice) for position in (Position.initial(variant), many_stacks(variant)) for dice in DOUBLES]
+
+
+def gnubg_listing(corpus: Corpus) -> Timed | None:
+    try:
+        import gnubg
+    except ImportError:
+        return None
+    from game.gnubg_ids import gnubg_board
+
+    context, cube = gnubg.evalcontext(0, 0, 0, 0, 0), gnubg.cubeinfo()
+    boards = [(gnubg_board(position), dice) for position, dice in corpus]
+
+    def run() -> None:
+        for board, dice in boards:
+            gnubg.findbestmoves(board, cube, context, dice)
+    return run
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--passes", type=int, default=5)
     args = parser.parse_args()
-    print(f"{args.positions} random-play positions per variant, seed {args.seed}; "
-          "microseconds per position (best of 3 passes)")
-    print(f"{'variant':12} {'plays':>9} {'count only':>11} {'worst roll':>11}")
-    corpora = {v: random_positions(v, args.positions, args.seed) for v in Variant}
+    kernels = available_kernels()
+    print(f"command: python benchmarks/bench_plays.py --positions {args.positions} --seed {args.seed} "
+          f"--passes {args.passes}")
+    print(f"{args.positions} random-play positions per variant; microseconds per position, best of {args.passes} "
+          f"interleaved passes; kernels: {', '.join(kernels)}")
+    if "compiled" not in kernels:
+        print("the compiled kernel is not built here: `python -m game --version` says why")
+    print(f"{'kernel':9} {'variant':12} {'plays':>8} {'+objects':>9} {'count':>8} {'worst roll':>11} "
+          f"{'+objects':>9} {'heaviest roll':>14}")
+    corpora = {variant: random_positions(variant, args.positions, args.seed) for variant in Variant}
+    gnubg_run = gnubg_listing(corpora[Variant.BACKGAMMON])
+    figures: dict[tuple[str, Variant], dict[str, float]] = {}
     for variant, corpus in corpora.items():
-        full = per_position_us(corpus, legal_plays)
-        counted = per_position_us(corpus, count_plays)
-        worst, position, dice = worst_ms(corpus)
-        print(f"{variant.value:12} {full:9.1f} {counted:11.1f} {worst:9.2f}ms  (dice {dice[0]}{dice[1]})")
-    try:
-        import gnubg
-    except ImportError:
-        print("GNU Backgammon's Python module is not installed: no side-by-side figure")
+        contenders: dict[str, Timed] = {}
+        if variant is Variant.BACKGAMMON and gnubg_run is not None:
+            contenders["gnubg"] = gnubg_run
+        for name in kernels:
+            with use_kernel(name):
+                legal_plays(*corpus[0])  # the kernel's first call is not timed
+            contenders |= {f"{name} plays": _in(name, over(corpus, legal_plays)),
+                           f"{name} +objects": _in(name, over(corpus, built)),
+                           f"{name} count": _in(name, over(corpus, count_plays))}
+        best = interleaved(args.passes, contenders)
+        for name in kernels:
+            with use_kernel(name):
+                worst, _, dice = worst_ms(corpus, legal_plays)
+                worst_built, _, _ = worst_ms(corpus, built)
+                heavy, heavy_position, heavy_dice = worst_ms(heaviest(variant), legal_plays)
+            us = {what: best[f"{name} {what}"] / len(corpus) * 1e6 for what in ("plays", "+objects", "count")}
+            figures[name, variant] = us | {"gnubg": best.get("gnubg", 0.0) / len(corpus) * 1e6}
+            print(f"{name:9} {variant.value:12} {us['plays']:8.1f} {us['+objects']:9.1f} {us['count']:8.1f} "
+                  f"{worst:7.3f} ms {worst_built:6.3f} ms {heavy:9.3f} ms  (worst dice {dice[0]}{dice[1]}; "
+                  f"heaviest {heavy_dice[0]}{heavy_dice[1]}, {len(legal_plays(heavy_position, heavy_dice))} plays)")
+    if gnubg_run is None:
+        print("GNU Backgammon's Python module (gnubg) is not installed: no side-by-side figure")
         return
-    from game.gnubg_ids import gnubg_board
+    theirs = figures[kernels[0], Variant.BACKGAMMON]["gnubg"]
+    print(f"\nbackgammon, the same {args.positions} positions: GNU Backgammon findbestmoves 0-ply {theirs:.1f} us "
+          "per position (interleaved with the kernels above)")
+    print("ratios to GNU Backgammon (targets: plays <= 1.0, stretch 0.5; count <= 0.3):")
+    for name in kernels:
+        us = figures[name, Variant.BACKGAMMON]
+        print(f"  {name:9} plays {us['plays'] / theirs:5.2f}   +objects {us['+objects'] / theirs:5.2f}   "
+              f"count {us['count'] / theirs:5.2f}")
 
-    context, cube = gnubg.evalcontext(0, 0, 0, 0, 0), gnubg.cubeinfo()
-    boards = [(gnubg_board(p), d) for p, d in corpora[Variant.BACKGAMMON]]
 
-    def gnubg_list(board: object, dice: tuple[int, int]) -> object:
-        return gnubg.findbestmoves(board, cube, context, dice)
-
-    theirs = per_position_us(boards, gnubg_list)  # type: ignore[arg-type]
-    ours = per_position_us(corpora[Variant.BACKGAMMON], legal_plays)
-    ours_count = per_position_us(corpora[Variant.BACKGAMMON], count_plays)
-    print(f"backgammon, same corpus: GNU Backgammon findbestmoves 0-ply {theirs:.1f} us; "
-          f"ours {ours:.1f} us (ratio {ours / theirs:.2f}), count only {ours_count:.1f} us "
-          f"(ratio {ours_count / theirs:.2f})")
+def _in(kernel: str, run: Timed) -> Timed:
+    def timed() -> None:
+        with use_kernel(kernel):
+            run()
+    return timed
 
 
 if __name__ == "__main__":

@@ -29,15 +29,13 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 
-from game.board import OWN_TO_BOARD, Variant
+from firmware_host.ways import Key, Ways, board_key, view_key
 from game.explain import DieMove, Explainer, Explanation
-from game.movegen import check_dice, encode, single_move_walk
+from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
 from game.zones import (
-    BAR_ZONE,
     ZONE_COUNT,
     Capability,
     Layout,
@@ -170,34 +168,6 @@ class Misplaced(Verdict):
 
 # -- one turn -----------------------------------------------------------------
 
-Key = tuple[object, ...]
-"""What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
-Node = tuple[Layout, tuple[int, ...]]  # a board on the way, and the dice not yet used
-StateNode = tuple[bytes, tuple[int, ...]]  # the same, as the engine's compact state
-
-
-def _board_key(board: Layout, capability: Capability) -> Key:
-    if capability is Capability.STACKS:
-        return board
-    if capability is Capability.COUNTS:
-        return tuple(map(len, board))
-    return tuple(map(_colours, board))
-
-
-@lru_cache(maxsize=4096)
-def _colours(stack: str) -> tuple[int, int]:
-    white = stack.count("w")
-    return white, len(stack) - white
-
-
-def _view_key(view: View, capability: Capability) -> Key:
-    if capability is Capability.STACKS:
-        return tuple(reading.stack for reading in view)
-    if capability is Capability.COUNTS:
-        return tuple(reading.count for reading in view)
-    return tuple((reading.white, reading.black) for reading in view)
-
-
 class TurnReconciler:
     """Judges the stable boards of one turn.
 
@@ -213,19 +183,22 @@ class TurnReconciler:
         self.capability = capability
         self.plays = position.legal_plays(self.dice)
         self._explainer = Explainer(position, self.dice, self.plays)
-        self._start = _board_key(layout(position), capability)
-        self._legal: dict[Key, list[Play]] = {}
-        for play in self.plays or (Play((), position),):  # no legal play: leaving the board is one
-            self._legal.setdefault(self._key(layout(play.position)), []).append(play)
-        self._most = max((len(play.moves) for play in self.plays), default=0)
+        self._ways = Ways(position, self.dice, self.plays, capability)
+        self._start = board_key(layout(position), capability)
+        # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
+        self._legal: dict[Key, list[int]] = {}
+        for i, state in enumerate(self.plays.states):
+            self._legal.setdefault(self._ways.state_key(state), []).append(i)
+        if not self.plays:  # no legal play: leaving the board is one
+            self._legal[self._start] = [NO_PLAY]
+        self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
         self._outcomes: dict[Key, list[Explanation]] | None = None
-        self._find_ways()
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
         view = normalised(zones, self.capability)
-        key = _view_key(view, self.capability)
+        key = view_key(view, self.capability)
         if key in self._seen:
             del self._seen[self._seen.index(key) + 1:]
         else:
@@ -238,21 +211,24 @@ class TurnReconciler:
         return verdict
 
     def _key(self, board: Layout) -> Key:
-        return _board_key(board, self.capability)
+        return board_key(board, self.capability)
+
+    def _play(self, index: int) -> Play:
+        return Play((), self.position) if index == NO_PLAY else self.plays[index]
 
     # -- classification ------------------------------------------------------
 
     def _classify(self, view: View, key: Key, done: bool) -> Verdict:
-        plays = self._legal.get(key)
-        if plays:
-            plays = self._by_order(plays)
+        indexes = self._legal.get(key)
+        if indexes:
+            plays = [self._play(i) for i in self._by_order(indexes)]
             return Legal(plays[0]) if len(plays) == 1 else Ambiguous(tuple(plays))
         if key == self._start:
             return Untouched()
-        ways = self._partial.get(key)
-        if ways:
-            node, moves = ways[0]
-            return Partial(moves, node[1][:self._most - len(moves)], node[0])
+        node = self._ways.first(key)
+        if node is not None:
+            moves = self._ways.way(node)
+            return Partial(moves, self._ways.dice_left(node)[:self._most - len(moves)], self._ways.board(node))
         explanation = self._illegal(view, key)
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 
@@ -284,100 +260,16 @@ class TurnReconciler:
                 self._outcomes.setdefault(self._key(board), []).append(explanation)
         return self._outcomes
 
-    # -- the ways to the legal plays ---------------------------------------------
-
-    def _find_ways(self) -> None:
-        """The boards on the way to the legal plays' results, by every order of their single
-        moves; a Backgammon hit also shows half done: the hitting checker down with the hit one
-        still under it, or the hit one on the bar with the hitter not yet moved. Sets
-        `_next` (the boards that can follow each) and `_partial` (by key, with one way to each)."""
-        high, low = sorted(self.dice, reverse=True)
-        dice = (high,) * 4 if high == low else (high, low)
-        self._root: Node = (layout(self.position), dice)
-        # Walk the legal single moves on the engine's compact states; boards only for the ways kept.
-        start, single_moves_of, to_position = single_move_walk(self.position)
-        levels: list[dict[StateNode, None]] = [{(start, dice): None}]
-        moves: dict[StateNode, list[tuple[DieMove, StateNode]]] = {}
-        for _ in range(self._most):
-            level: dict[StateNode, None] = {}
-            for node in levels[-1]:
-                state, left = node
-                out = moves[node] = []
-                for die in dict.fromkeys(left):
-                    rest = list(left)
-                    rest.remove(die)
-                    for new, move in single_moves_of(state, die):
-                        child = (new, tuple(rest))
-                        out.append((DieMove(move, die), child))
-                        level[child] = None
-            levels.append(level)
-        results = {encode(play.position) for play in self.plays}
-        self._results = {layout(play.position) for play in self.plays}
-        good = {node for node in levels[-1] if node[0] in results} if self._most else set()
-        for level in reversed(levels[:-1]):
-            good.update(node for node in level if any(child in good for _, child in moves[node]))
-        boards: dict[bytes, Layout] = {start: self._root[0]}
-
-        def board(node: StateNode) -> Node:
-            state, left = node
-            if state not in boards:
-                boards[state] = layout(to_position(state))
-            return boards[state], left
-
-        self._next: dict[Node, list[tuple[DieMove | None, Node]]] = {}
-        for node, out in moves.items():
-            if node in good:
-                for die_move, child in out:
-                    if child in good:
-                        self._link(board(node), die_move, board(child))
-        self._keys = {node: self._key(node[0])
-                      for parent, edges in self._next.items() for node in (parent, *(n for _, n in edges))}
-        self._partial: dict[Key, list[tuple[Node, tuple[DieMove, ...]]]] = {}
-        ways: dict[Node, tuple[DieMove, ...]] = {self._root: ()}
-        for parent, edges in self._next.items():  # each parent is linked before its children
-            if parent != self._root:
-                self._partial.setdefault(self._keys[parent], []).append((parent, ways[parent]))
-            for step, after in edges:
-                ways.setdefault(after, (*ways[parent], step) if step else ways[parent])
-
-    def _link(self, parent: Node, move: DieMove, child: Node) -> None:
-        """parent -(move)-> child, and by way of the half-done boards of a hit."""
-        edges = self._next.setdefault(parent, [])
-        edges.append((move, child))
-        if not (move.move.hit and self.position.variant is Variant.BACKGAMMON):
-            return
-        me, them = self.position.turn, self.position.turn.opponent
-        point = OWN_TO_BOARD[self.position.variant, me][move.move.target] - 1
-        their_bar = BAR_ZONE[them] - 1
-        hitter_down = list(child[0])
-        hitter_down[point] = them.char + me.char
-        hitter_down[their_bar] = hitter_down[their_bar][1:]
-        hit_first = list(parent[0])
-        hit_first[point] = ""
-        hit_first[their_bar] += them.char
-        for half, before, after in ((tuple(hitter_down), move, None), (tuple(hit_first), None, move)):
-            half_node = (half, child[1] if before else parent[1])
-            edges.append((before, half_node))
-            self._next.setdefault(half_node, []).append((after, child))
-
-    def _by_order(self, plays: list[Play]) -> list[Play]:
+    def _by_order(self, plays: list[int]) -> list[int]:
         """The plays whose way passes by the boards seen on the way (all if none does)."""
         if len(plays) == 1:
             return plays
-        seen = [key for key in self._seen[1:-1] if key in self._partial]
-        return [play for play in plays if self._passes(layout(play.position), seen)] or plays
+        seen = self._seen[1:-1]
+        return [i for i in plays if self._ways.passes(self.plays.states[i], seen)] or plays
 
-    def _passes(self, result: Layout, seen: list[Key]) -> bool:
-        """Some way to `result` shows the `seen` boards in this order (others between)."""
-        @cache
-        def walk(node: Node, matched: int) -> bool:
-            if matched < len(seen) and self._keys[node] == seen[matched]:
-                matched += 1
-            if node[0] in self._results and node not in self._next:
-                return matched == len(seen) and node[0] == result
-            return any(walk(child, matched) for _, child in self._next.get(node, ()))
 
-        return walk(self._root, 0)
+NO_PLAY = -1
+"""The index standing for leaving the board as it is, when no play is legal."""
 
 
 def _simplicity(explanation: Explanation) -> tuple[int, int]:

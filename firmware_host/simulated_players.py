@@ -10,7 +10,7 @@ pins, as people do, so the controller meets them exactly as it meets real player
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
@@ -306,7 +306,7 @@ class SimulatedTable:
 
     # -- judgement --------------------------------------------------------------------
 
-    def _choose(self, plays: tuple[Play, ...], mover: Color) -> Play:
+    def _choose(self, plays: Sequence[Play], mover: Color) -> Play:
         scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
         return scored[-1]
 

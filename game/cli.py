@@ -6,13 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
 from game.formats import parse_position
-from game.movegen import check_dice, count_plays, legal_plays
+from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
 from game.text import draw
 
@@ -133,7 +134,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from game.validate import UNREADABLE
     from game.validate import main as validate
 
-    code = validate(args.file, out, read_trust(args.trust))
+    code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
         print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
     return code
@@ -149,6 +150,13 @@ def read_trust(path: str | None) -> frozenset[str] | None:
         return read_trusted(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read trust file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
+    """Convert a transcript to the project's record, or a record to a transcript (game/convert.py)."""
+    from game.convert import convert
+
+    return convert(args.file, args.to, args.out, read_trust(args.trust), out)
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
@@ -208,8 +216,28 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
 
+def version() -> str:
+    """The package's version and the move-generator kernel in use (`--version`)."""
+    try:
+        number = metadata.version("smartgammon")
+    except metadata.PackageNotFoundError:
+        number = "(not installed)"
+    return f"smartgammon {number}; legal plays: {describe_kernel()}"
+
+
+class VersionAction(argparse.Action):
+    """`--version`: the version line as it is (argparse's own would wrap it to the terminal)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m game", description=__doc__)
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="print the version and the move-generator kernel in use, and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     variants = [v.value for v in Variant]
 
@@ -231,7 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("file")
     validate.add_argument("--trust", metavar="KEYFILE",
                           help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
+    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     validate.set_defaults(run=cmd_validate)
+
+    convert = commands.add_parser("convert", help="a .mat transcript to a JSON Lines record, or a record to .mat")
+    convert.add_argument("file")
+    convert.add_argument("--to", required=True, choices=["jsonl", "mat"], help="the format to write")
+    convert.add_argument("--out", metavar="PATH", help="the file to write (default: FILE with the new suffix)")
+    convert.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
+    convert.set_defaults(run=cmd_convert)
 
     render = commands.add_parser("render", help="draw a position (and a play) as an image")
     render.add_argument("--position", required=True)

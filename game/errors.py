@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from game.plays import Play
     from game.replay import Problem
 
 
@@ -31,6 +32,14 @@ class DiceError(GameError, ValueError):
 
 class IllegalPlayError(GameError, ValueError):
     """A play that is not legal for the position and dice."""
+
+
+class AmbiguousPlayError(IllegalPlayError):
+    """A written play that fits several legal plays of the position and dice; `plays` holds them."""
+
+    def __init__(self, message: str, plays: tuple[Play, ...] = ()) -> None:
+        super().__init__(message)
+        self.plays = plays
 
 
 class ZoneError(GameError, ValueError):
@@ -145,3 +154,7 @@ class ReplayError(GameError, ValueError):
 
 class UsageError(GameError, ValueError):
     """Command-line input that cannot be used (a file that cannot be read, a bad line)."""
+
+
+class KernelError(GameError, RuntimeError):
+    """The move-generator kernel asked for (SMARTGAMMON_KERNEL, `use_kernel`) cannot be used here."""

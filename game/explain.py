@@ -46,13 +46,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
 from game.errors import ZoneError
-from game.movegen import check_dice
-from game.plays import Move, Play, format_moves
+from game.movegen import LegalPlays, check_dice
+from game.plays import Move, format_moves
 from game.position import Position
-from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout
+from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout, state_layouts
 
 
 class Breach(enum.Enum):
@@ -147,14 +148,13 @@ class Explainer:
     the roll (relaxed moves included) makes, with its simplest explanation.
     """
 
-    def __init__(self, position: Position, dice: Sequence[int], plays: tuple[Play, ...] | None = None) -> None:
+    def __init__(self, position: Position, dice: Sequence[int], plays: LegalPlays | None = None) -> None:
         high, low = sorted(check_dice(dice), reverse=True)
         self.position = position
         self.dice = (high, low, high, low) if high == low else (high, low)
         self.plays = position.legal_plays((high, low)) if plays is None else plays
         self._start = layout(position)
-        self._legal = {layout(p.position) for p in self.plays} or {self._start}
-        self._most = max((len(p.moves) for p in self.plays), default=0)
+        self._most = self.plays.dice_played
         me, them = position.turn, position.turn.opponent
         self._me, self._them = me.char, them.char
         self._names = (me.value, them.value)
@@ -165,6 +165,11 @@ class Explainer:
         theirs = OWN_TO_BOARD[position.variant, them]
         self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
         self._larger_alone: bool | None = None
+
+    @cached_property
+    def _legal(self) -> set[Layout]:
+        """The boards of the legal plays (the start when none), listed when first judged against."""
+        return set(map(state_layouts(self.position), self.plays.states)) or {self._start}
 
     # -- public -------------------------------------------------------------
 

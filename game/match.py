@@ -21,6 +21,7 @@ from game.errors import (
     CrawfordNoDouble,
     GameError,
     IllegalMove,
+    IllegalPlayError,
     InvalidDice,
     MatchActionError,
     MatchOver,
@@ -45,8 +46,9 @@ from game.events import (
     ScoreDoc,
     Take,
 )
-from game.movegen import check_dice
-from game.plays import Move, Play, parse_moves
+from game.movegen import LegalPlays, check_dice, complete_play, encode, legal_states
+from game.play_reader import read_play
+from game.plays import Move, Play, WrittenPlay, format_moves
 from game.position import Position, ResultKind
 
 Score = tuple[int, int]
@@ -280,7 +282,7 @@ class Match:
         """Who won the match, once it is over (None for a tied money session)."""
         return self._winner
 
-    def legal_plays(self) -> tuple[Play, ...]:
+    def legal_plays(self) -> LegalPlays:
         """The legal plays of the roll to be played (empty when it cannot be played)."""
         self._require(Phase.MOVE)
         assert self._s.dice is not None
@@ -290,6 +292,10 @@ class Match:
     def can_take_back(self) -> bool:
         """Whether the last play may still be taken back (nothing has happened since)."""
         return self._undo is not None and self._s.phase is Phase.ROLL
+
+    def value_of(self, kind: ResultKind) -> int:
+        """What the game in progress would score if it ended now as `kind` (cube, Jacoby)."""
+        return self._points(kind)
 
     def may_double(self, player: Color) -> bool:
         """Whether `player` may double now (cube available, not the Crawford game, within the maximum)."""
@@ -441,10 +447,11 @@ class Match:
                              value=2 * s.cube.value))
 
     def resign(self, player: Color, kind: ResultKind | str = ResultKind.SINGLE) -> None:
-        """`player` offers to lose the game as a single game, gammon or triple."""
+        """`player` offers to lose the game as a single game, gammon or triple (at any time in a game,
+        before its opening roll too: a player who does not want to play it)."""
         if isinstance(kind, str):
             kind = kind_from_name(kind, self.variant)
-        self._require(Phase.ROLL, Phase.MOVE)
+        self._require(Phase.OPENING, Phase.ROLL, Phase.MOVE)
         s = self._s
         s.resignation = _Resignation(player, ResultKind(kind), s.phase)
         s.phase = Phase.RESIGNED
@@ -485,10 +492,12 @@ class Match:
         try:
             if isinstance(moves, Play):
                 return _match_play(s.position, s.dice, moves)
-            return resolve_play(s.position, s.dice, list(_steps(moves)),
-                                None if hits is None else frozenset(hits))
+            return read_play(s.position, s.dice, WrittenPlay.of(moves if isinstance(moves, str) else list(moves),
+                                                                None if hits is None else frozenset(hits)))
         except IllegalMove as exc:
             raise IllegalMove(exc.reason, self._context()) from None
+        except IllegalPlayError as exc:
+            raise IllegalMove(str(exc), self._context()) from None
 
     def _check_double(self, player: Color) -> None:
         self._require(Phase.ROLL, player=self.expected, actor=player)
@@ -610,7 +619,10 @@ class Match:
     def restore_game(self, game: int, score: Score, crawford: bool | None = None) -> None:
         """Start game `game` afresh at `score`, as a record says: for a reader that goes on after a
         problem left the rules behind, or a record that starts mid-match. `crawford` says whether
-        this game is the Crawford game (None: as the rules derive it)."""
+        this game is the Crawford game (None: as the rules derive it). A game restored before anything
+        happened in the one in progress takes its place (its start is not kept)."""
+        if self._events and self._events[-1]["type"] == "game_start":
+            self._events.pop()
         self._winner = None
         self._score = [score[0], score[1]]
         self._game = game - 1
@@ -619,47 +631,23 @@ class Match:
         self._start_game()
 
 
-def resolve_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[int, int]],
-                 hits: frozenset[int] | None = None) -> Play | None:
-    """The one legal play that `steps` (mover's numbering, chains allowed) stand for; None for no play.
-
-    Steps name a play by where checkers leave and arrive (points passed through on a
-    chain cancel). When several legal plays fit, they differ by a hit on the way, and
-    `hits` (points where the mover hits) picks one. Raises `IllegalMove` when no
-    legal play fits, when several still do, or when no move is given but the roll can
-    be played.
-    """
-    plays = position.legal_plays(dice)
-    text = " ".join(f"{s}/{t}" for s, t in steps)
-    if not steps:
-        if plays:
-            raise IllegalMove(f"the roll {dice[0]}{dice[1]} must be played ({len(plays)} legal plays), "
-                              f"got no move")
-        return None
-    flow = _flow_of_steps(steps)
-    found = [p for p in plays if _flow(p.moves) == flow]
-    if len(found) > 1 and hits is not None:
-        found = [p for p in found if {m.target for m in p.moves if m.hit} == hits]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise IllegalMove(f"{text} is not a legal play of {dice[0]}{dice[1]}")
-    raise IllegalMove(f"{text} is ambiguous: it may be {', '.join(p.notation() for p in found)}")
-
-
 def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play | None:
     """The legal play leading to `play.position`, its moves (if given) agreeing."""
-    plays = position.legal_plays(dice)
-    if not plays and not play.moves and play.position == position:
+    if play.moves and play.position.turn is position.turn:
+        done = complete_play(position, dice, play.moves)
+        if done is not None and done[0] == encode(play.position):
+            return Play(done[1], play.position)  # legal single moves using every die: no search needed
+    legal = legal_states(position, dice)
+    if not legal and not play.moves and play.position == position:
         return None
-    found = [p for p in plays if p.position == play.position]
-    if not found:
+    moves = legal.get(encode(play.position)) if play.position.turn is position.turn else None
+    if moves is None:
         raise IllegalMove(f"{play.notation()} (to the recorded position) is not a legal play of "
                           f"{dice[0]}{dice[1]}")
-    if play.moves and _flow(found[0].moves) != _flow(play.moves):
+    if play.moves and _flow(moves) != _flow(play.moves):
         raise IllegalMove(f"the moves {play.notation()} do not lead to the recorded position "
-                          f"(the legal play to it is {found[0].notation()})")
-    return found[0]
+                          f"(the legal play to it is {format_moves(moves)})")
+    return Play(moves, play.position)
 
 
 def _score_doc(score: Score) -> ScoreDoc:
@@ -668,12 +656,6 @@ def _score_doc(score: Score) -> ScoreDoc:
 
 def _name(color: Color) -> PlayerName:
     return "white" if color is Color.WHITE else "black"
-
-
-def _steps(moves: Steps | str) -> Iterable[tuple[int, int]]:
-    if isinstance(moves, str):
-        return parse_moves(moves)
-    return [(int(s), int(t)) for s, t in moves]
 
 
 def _flow_of_steps(steps: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:

@@ -1,9 +1,25 @@
-"""Moves and plays, and their standard notation (`24/18 13/11*`, `bar/22`, `6/off`)."""
+"""Moves and plays, and their notation, written the way GNU Backgammon writes it and read in every
+form that transcripts use.
+
+Writing (`format_moves`, `Play.notation`) follows GNU Backgammon's `FormatMove`: moves ordered
+from the highest point down, one checker's consecutive steps joined (`13/9`), the point where it
+hit on the way kept (`13/10*/9`), identical moves counted (`13/7(2)`), each hit marked once:
+
+    >>> format_moves([Move(13, 10), Move(10, 9)])
+    '13/9'
+    >>> format_moves([Move(13, 10, hit=True), Move(10, 9)])
+    '13/10*/9'
+    >>> format_moves([Move(13, 7), Move(13, 7), Move(8, 2, hit=True), Move(8, 2)])
+    '13/7(2) 8/2*(2)'
+
+Reading (`WrittenPlay.parse`) keeps every point the text names, in the order written: `24/21*/15`,
+`13/9(2)`, `bar/21`, `25/21`, `6/off`, `6/0`, with or without stars. Which legal play the text
+stands for is for `game.play_reader` (and `Position.parse_play`) to decide.
+"""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +39,7 @@ class Move:
     hit: bool = False  # a hit (Backgammon) or a trap (Catchgammon)
 
     def __str__(self) -> str:
-        return f"{_point_name(self.source)}/{_point_name(self.target)}{'*' if self.hit else ''}"
+        return f"{point_name(self.source)}/{point_name(self.target)}{'*' if self.hit else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +59,7 @@ class Play:
         return self.position.pass_turn()
 
     def notation(self) -> str:
-        """The play in standard notation."""
+        """The play as GNU Backgammon writes it (`format_moves`)."""
         return format_moves(self.moves)
 
     def to_document(self) -> dict[str, Any]:
@@ -58,46 +74,153 @@ class Play:
         return self.notation()
 
 
-def _point_name(point: int) -> str:
+def point_name(point: int) -> str:
+    """A point as notation names it: `bar`, `off` or the number."""
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+# -- writing --------------------------------------------------------------------------
+
 def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
-    """Standard notation: moves sorted from the back, repeats folded as `13/11(2)`."""
+    """The play in GNU Backgammon's notation (its `FormatMove`), `(no play)` for none.
+
+    The one formatter of the project: every listing, log, picture, sheet and .mat export
+    writes plays through it.
+    """
     if not moves:
         return "(no play)"
-    counts = Counter(moves)
-    ordered = sorted(counts, key=lambda m: (-m.source, -m.target, not m.hit))
-    return " ".join(str(m) + (f"({counts[m]})" if counts[m] > 1 else "") for m in ordered)
+    hit_points = {m.target for m in moves if m.hit}  # where an opponent's blot stood before the play
+    chains = [[m.source, m.target] for m in sorted(moves, key=lambda m: (-m.source, -m.target))]
+    for i, chain in enumerate(chains):
+        for j in range(i + 1, len(chains)):
+            other = chains[j]
+            if other and chain and chain[-1] == other[0]:
+                if chain[-1] not in hit_points:
+                    chain.pop()  # a point passed over without a hit is not written
+                chain.append(other[-1])
+                chains[j] = []
+    counted: list[tuple[list[int], int]] = []
+    for chain in filter(None, chains):
+        for n, (seen, count) in enumerate(counted):
+            if seen == chain:
+                counted[n] = (seen, count + 1)
+                break
+        else:
+            counted.append((chain, 1))
+    starred: set[int] = set()
+    words = []
+    for chain, count in counted:
+        text = point_name(chain[0])
+        for point in chain[1:]:
+            text += "/" + point_name(point)
+            if point in hit_points and point not in starred:
+                text += "*"
+                starred.add(point)
+        words.append(text + (f"({count})" if count > 1 else ""))
+    return " ".join(words)
 
 
-_TOKEN = re.compile(r"^(?P<chain>[a-z0-9*/]+?)(?:\((?P<times>[1-4])\))?$")
+# -- reading ----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """One checker's way as written: the points it names, in order, and which carry a star.
+
+    `13/10*/9` is points (13, 10, 9) with a star on 10. A step between two named points may
+    take several dice (`13/9` with 31): the points it passes are the reader's to find.
+    """
+
+    points: tuple[int, ...]
+    stars: frozenset[int] = frozenset()
+
+
+_TIMES = re.compile(r"\(([1-4])\)")
+_POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<star>\**)$")
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPlay:
+    """A play as a transcript or a user writes it: its chains in the order written.
+
+    `marks_hits` says whether a missing star means "no hit" (the project's own notation, GNU
+    Backgammon's) or nothing (producers that never write stars).
+    """
+
+    text: str
+    chains: tuple[Chain, ...]
+    marks_hits: bool = True
+
+    @classmethod
+    def parse(cls, text: str, *, marks_hits: bool = True) -> WrittenPlay:
+        """Read notation: `24/18 13/11`, `24/21*/15`, `13/7(2)`, `bar/22`, `25/22`, `6/off`, `6/0`."""
+        chains: list[Chain] = []
+        for token in text.lower().replace(",", " ").split():
+            times = _TIMES.findall(token)
+            body = _TIMES.sub("", token)  # `6/5*(2)` and `6/5(2)*` both star the 5
+            if len(times) > 1 or not body:
+                raise NotationError(f"cannot read move {token!r} in {text!r}")
+            points: list[int] = []
+            stars: set[int] = set()
+            for word in body.split("/"):
+                found = _POINT.match(word)
+                if not found:
+                    raise NotationError(f"cannot read {word!r} in move {token!r} of {text!r}: not a point "
+                                        f"(1-24, bar, off)")
+                point = _point_value(found["name"], text)
+                if found["star"]:
+                    stars.add(point)
+                points.append(point)
+            if len(points) < 2:
+                raise NotationError(f"move {token!r} in {text!r} needs a source and a target")
+            chain = Chain(tuple(points), frozenset(stars))
+            chains.extend([chain] * int(times[0] if times else 1))
+        return cls(text, tuple(chains), marks_hits)
+
+    @classmethod
+    def of(cls, moves: str | list[tuple[int, int]] | tuple[tuple[int, int], ...],
+           hits: frozenset[int] | None = None) -> WrittenPlay:
+        """Notation (stars mark the hits) or (source, target) steps with the points hit (`of_steps`)."""
+        if isinstance(moves, str):
+            return cls.parse(moves)
+        return cls.of_steps([(int(s), int(t)) for s, t in moves], hits)
+
+    @classmethod
+    def of_steps(cls, steps: list[tuple[int, int]] | tuple[tuple[int, int], ...],
+                 hits: frozenset[int] | None = None) -> WrittenPlay:
+        """(source, target) steps, each one checker's way; `hits` the points where it hit, or None
+        when the steps do not say."""
+        text = " ".join(f"{point_name(s)}/{point_name(t)}" for s, t in steps)
+        chains = tuple(Chain((s, t), frozenset({t}) & (hits or frozenset())) for s, t in steps)
+        if hits is not None:  # hits on points the steps pass over: kept on the chain they fall in
+            chains = tuple(Chain(c.points, c.stars | frozenset(
+                h for h in hits if c.points[-1] < h < c.points[0])) for c in chains)
+        return cls(text, chains, hits is not None)
+
+    @property
+    def stars(self) -> frozenset[int]:
+        """Every point written with a star."""
+        return frozenset().union(*(c.stars for c in self.chains))
+
+    @property
+    def steps(self) -> list[tuple[int, int]]:
+        """The named steps, (point, next named point) for each chain."""
+        return [pair for c in self.chains for pair in zip(c.points, c.points[1:], strict=False)]
+
+
+def _point_value(word: str, text: str) -> int:
+    if word in ("bar", "b"):
+        return BAR
+    if word in ("off", "o"):
+        return OFF
+    value = int(word)
+    if not 0 <= value <= BAR:
+        raise NotationError(f"{word!r} in {text!r} is not a point (1-24, bar, off)")
+    return value
 
 
 def parse_moves(text: str) -> list[tuple[int, int]]:
-    """Read notation into (source, target) steps: `24/18/12*`, `13/11(2)`, `bar/22`, `6/off`.
+    """Notation as (source, target) steps between the points it names: `24/18/12*`, `13/11(2)`.
 
-    A chain such as `24/14` stays one step: which dice it used is for the caller to
-    resolve against the legal plays.
+    A chain such as `24/14` stays one step: which dice it used is for `game.play_reader`.
     """
-    steps: list[tuple[int, int]] = []
-    for token in text.lower().replace(",", " ").split():
-        match = _TOKEN.match(token)
-        if not match:
-            raise NotationError(f"cannot read move {token!r} in {text!r}")
-        points = [_parse_point(p, text) for p in match["chain"].replace("*", "").split("/")]
-        if len(points) < 2:
-            raise NotationError(f"move {token!r} in {text!r} needs a source and a target")
-        chain = list(zip(points, points[1:], strict=False))
-        steps.extend(chain * int(match["times"] or 1))
-    return steps
-
-
-def _parse_point(word: str, text: str) -> int:
-    if word == "bar":
-        return BAR
-    if word == "off":
-        return OFF
-    if word.isdigit() and 0 <= int(word) <= BAR:
-        return int(word)
-    raise NotationError(f"{word!r} in {text!r} is not a point (1-24, bar, off)")
+    return WrittenPlay.parse(text).steps

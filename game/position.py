@@ -12,6 +12,7 @@ from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
 
 if TYPE_CHECKING:
+    from game.movegen import LegalPlays
     from game.plays import Play
 
 Pair = tuple[int, int]
@@ -181,11 +182,19 @@ class Position:
 
     def with_turn(self, turn: Color) -> Position:
         """The same checkers with `turn` to play."""
-        return self if turn is self.turn else replace(self, turn=turn)
+        if turn is self.turn:
+            return self
+        if not isinstance(turn, Color):
+            return replace(self, turn=turn)  # validated: refused
+        other = object.__new__(Position)  # the same checkers: valid already, not checked again
+        for name in ("variant", "points", "bar", "off"):
+            object.__setattr__(other, name, getattr(self, name))
+        object.__setattr__(other, "turn", turn)
+        return other
 
     def pass_turn(self) -> Position:
         """The same checkers with the other player to play."""
-        return replace(self, turn=self.turn.opponent)
+        return self.with_turn(self.turn.opponent)
 
     # -- queries ----------------------------------------------------------
 
@@ -233,11 +242,31 @@ class Position:
             loser.char in self.own_stack(winner, own) for own in range(1, 7))
         return ResultKind.TRIPLE if behind else ResultKind.GAMMON
 
-    def legal_plays(self, dice: tuple[int, int] | list[int]) -> tuple[Play, ...]:
-        """Every legal play for the roll, one per distinct resulting position."""
+    def legal_plays(self, dice: tuple[int, int] | list[int]) -> LegalPlays:
+        """Every legal play for the roll, one per distinct resulting position: a sequence of `Play`
+        built as they are looked at (`game.movegen.LegalPlays`)."""
         from game.movegen import legal_plays
 
         return legal_plays(self, dice)
+
+    def parse_play(self, text: str, dice: tuple[int, int] | list[int]) -> Play | None:
+        """The legal play for `dice` that the notation stands for (None: no move written, none possible).
+
+        Every point the text names counts, in the order written; `13/9` may pass either way
+        and a star says where it hit (no star, no hit). Raises `IllegalPlayError` when no legal
+        play fits and `AmbiguousPlayError` (its `plays` the candidates) when several do; both
+        name the position and the dice.
+
+            >>> start = Position.initial()
+            >>> start.parse_play("24/23 23/20", (3, 1)).notation()
+            '24/20'
+            >>> start.parse_play("8/5 6/5", (3, 1)).next_position.xgid()
+            'XGID=-b---BD-B---eE---c-e----B-:0:0:-1:00:0:0:0:0:10'
+        """
+        from game.movegen import check_dice
+        from game.play_reader import read_play
+
+        return read_play(self, check_dice(dice), text)
 
     def __str__(self) -> str:
         return self.to_json()

@@ -20,14 +20,14 @@ from game.board import Color, Variant
 from game.errors import GameError, MatchActionError, RecordError, ReplayError
 from game.events import MatchEvent
 from game.match import Match, MatchOptions, Phase
-from game.plays import Move, Play, parse_moves
-from game.position import Position, ResultKind
+from game.plays import Move, Play
+from game.position import Position
 from game.xgid import Xgid
 
 ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
                      "resign_accept", "resign_decline", "takeback", "forfeit"})
 DERIVED = frozenset({"game_start", "game_end", "match_end"})
-MAT_WINS = "mat_wins"  # a .mat "Wins N points" line: a resignation, or the end of a finished game
+MAT_WINS = "mat_wins"  # a .mat "Wins N points" line (game.transcripts reads it): a resignation, or a game's end
 UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
 KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
 NOT_COMPARED = frozenset({"t"})
@@ -73,6 +73,7 @@ class Replayer:
         self.problems: list[Problem] = []
         self.unknown: Counter[str] = Counter()
         self.skipped_games: list[int] = []
+        self.notes: list[Problem] = []  # what a careful referee remarks on without calling it a problem
         self._pending: deque[MatchEvent] = deque()
         self._skipping = False
         self._dead = False
@@ -104,6 +105,27 @@ class Replayer:
             self._pending.clear()
             if in_game and problem.game == m.game_number and m.game_number not in self.skipped_games:
                 self.skipped_games.append(m.game_number)
+
+    def note(self, rule: str, line: int | None = None) -> None:
+        """Remark on something read at the match's current place, without calling it a problem."""
+        m = self.match
+        if m is not None and m.phase not in (Phase.OPENING, Phase.OVER):
+            self.notes.append(Problem(rule, line, m.game_number, m.move_number + 1, position_text(m)))
+        else:
+            self.notes.append(Problem(rule, line, m.game_number if m is not None else None))
+
+    @property
+    def skipping(self) -> bool:
+        """A problem has left the rules behind: events are ignored until the next game starts."""
+        return self._skipping
+
+    def start_midway(self, game: int, score: tuple[int, int], crawford: bool | None = None) -> None:
+        """The record starts in the middle of a match: game `game` at `score` (white, black);
+        `crawford` whether it is the Crawford game (None: as the rules derive it from the score)."""
+        m = self._match()
+        m.restore_game(game, score, crawford)
+        self._pending.clear()
+        self._pending.extend(m.events_from(m.event_count - 1))  # the game_start the record's is compared with
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
         kind = event.get("type") if isinstance(event, Mapping) else None
@@ -182,25 +204,38 @@ class Replayer:
         expected = self._pending.popleft()
         if expected["type"] != kind:
             raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
+        if kind == "game_start" and m.event_count == 2 and self._starts_midway(expected, event, line):
+            return
+        if kind == "game_start" and self._other_start(expected, event, line):
+            return
         self._compare(expected, event, line)
 
+    def _other_start(self, expected: MatchEvent, event: Mapping[str, Any], line: int | None) -> bool:
+        """A game start that differs from the rules' and is taken anyway (a transcript's replayer
+        takes some); the record's is compared otherwise."""
+        return False
+
+    def _starts_midway(self, expected: MatchEvent, event: Mapping[str, Any], line: int | None) -> bool:
+        """The record's first game is not the rules' first: it starts in the middle of a match."""
+        score, game = event.get("score"), event.get("game")
+        if not isinstance(score, Mapping) or not isinstance(game, int) or game < 1:
+            return False
+        white, black = score.get("white"), score.get("black")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (white, black)):
+            return False
+        assert isinstance(white, int) and isinstance(black, int)
+        if (game, white, black) == (1, 0, 0):
+            return False
+        crawford = event.get("crawford")
+        self.start_midway(game, (white, black), crawford if isinstance(crawford, bool) else None)
+        self._compare(self._pending.popleft(), event, line)
+        self.note(f"the record starts in the middle of the match: game {game} at white {white} black {black}"
+                  + (", after the Crawford game" if crawford is False else ""), line)
+        return True
+
     def _wins(self, event: Mapping[str, Any], line: int | None) -> None:
-        """A .mat "Wins N points": the end of a game already over, or else a resignation."""
-        m = self._match()
-        winner, points = _color(event, "player"), event.get("points")
-        if not isinstance(points, int) or points < 1:
-            raise RecordError(f"Wins needs a number of points, got {points!r}")
-        if self._pending and self._pending[0]["type"] == "game_end":
-            self._compare(self._pending.popleft(), {"winner": winner.value, "points": points}, line)
-            return
-        cube = m.cube.value
-        kind = ResultKind(min(3, max(1, -(-points // cube))))
-        before = m.event_count
-        m.resign(winner.opponent, kind)
-        m.accept_resignation(winner)
-        _, _, end, *derived = m.events_from(before)
-        self._compare(end, {"winner": winner.value, "points": points}, line)
-        self._pending.extend(derived)
+        """A .mat result line: only a transcript's replayer (game.transcripts) reads them."""
+        raise RecordError("a .mat 'Wins' line is no event of a record")
 
     def _action(self, event: Mapping[str, Any], line: int | None) -> None:
         m = self._match()
@@ -211,7 +246,7 @@ class Replayer:
             self._pending.clear()
         kind = event["type"]
         if kind in ("roll", "play") and "player" in event:
-            actor = _color(event, "player")
+            actor = event_color(event, "player")
             if m.phase in (Phase.ROLL, Phase.MOVE) and actor is not m.on_roll:
                 turn = m.on_roll.value if m.on_roll else "nobody"
                 raise MatchActionError(f"{actor.value} cannot {kind}: it is {turn}'s turn")
@@ -223,25 +258,25 @@ class Replayer:
         elif kind == "play":
             self._play(m, event, line)
         elif kind == "resign":
-            self._run(lambda: m.resign(_color(event, "player"), event.get("kind", "")), event, line)
+            self._run(lambda: m.resign(event_color(event, "player"), event.get("kind", "")), event, line)
         elif kind == "takeback":
             self._run(m.takeback, event, line)
         elif kind == "forfeit":
-            self._run(lambda: m.forfeit(_color(event, "player"), str(event.get("reason", ""))), event, line)
+            self._run(lambda: m.forfeit(event_color(event, "player"), str(event.get("reason", ""))), event, line)
         else:
-            player = _color(event, "player")
+            player = event_color(event, "player")
             method = {"double": m.double, "take": m.take, "pass": m.pass_, "beaver": m.beaver,
                       "resign_accept": m.accept_resignation, "resign_decline": m.decline_resignation}[kind]
             self._run(lambda: method(player), event, line)
 
     def _play(self, m: Match, event: Mapping[str, Any], line: int | None) -> None:
-        if "text" in event:  # a .mat cell: notation with hits marked by "*"
+        if "resolved" in event:  # a .mat play already read by game.transcripts (a Play, or None for none)
+            chosen = event["resolved"]
+            self._run(lambda: m.play(chosen if isinstance(chosen, Play) else []), event, line)
+            return
+        if "text" in event:  # notation with hits marked by "*"
             text = str(event["text"])
-            steps = parse_moves(text)
-            if not steps and m.phase is Phase.MOVE and m.legal_plays():
-                return  # the roll only: a resignation follows
-            hits = hit_points(text)
-            self._run(lambda: m.play(steps, hits), event, line)
+            self._run(lambda: m.play(text), event, line)
             return
         moves = event.get("moves")
         if not isinstance(moves, list) or not all(
@@ -316,24 +351,14 @@ def position_text(m: Match) -> str:
                     max_cube=m.options.max_cube or 1024))
 
 
-def hit_points(text: str) -> frozenset[int]:
-    """The points (mover's numbering) marked as hits with "*" in move notation."""
-    hits = set()
-    for token in text.lower().replace(",", " ").split():
-        chain = token.split("(")[0].split("/")
-        for word in chain:
-            if word.endswith("*") and word[:-1].isdigit():
-                hits.add(int(word[:-1]))
-    return frozenset(hits)
-
-
 def _short(value: Any) -> str:
     if isinstance(value, Mapping) and "points" in value:
         return "a different position"
     return repr(value)
 
 
-def _color(event: Mapping[str, Any], key: str) -> Color:
+def event_color(event: Mapping[str, Any], key: str) -> Color:
+    """The colour an event names under `key`; `RecordError` when it names none."""
     try:
         return Color(event.get(key))
     except ValueError:

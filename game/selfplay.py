@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from game.board import Variant
+from game.board import Color, Variant
 from game.plays import Play
 from game.position import Position
 
@@ -44,3 +44,15 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[tuple[Posi
             if len(found) == count:
                 break
     return found
+
+
+def many_stacks(variant: Variant) -> Position:
+    """A position for the heaviest rolls: White (on roll) with its fifteen checkers over its
+    points 13-24, Black's on free points of White's home board (Rungammon: on any free point)."""
+    points = [""] * 24
+    for own, n in zip(range(24, 12, -1), (3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), strict=True):
+        points[own - 1] = "w" * n  # White's own points are the board's
+    free = [p for p in range(1, 25) if not points[p - 1] and (variant is Variant.RUNGAMMON or p <= 6)]
+    for i in range(15):
+        points[free[i % len(free)] - 1] += "b"
+    return Position(variant, Color.WHITE, tuple(points))

@@ -1,28 +1,31 @@
-"""`python -m game validate FILE`: replay a whole match record or .mat through the rules.
+"""`python -m game validate FILE [--json]`: replay a whole match record or .mat through the rules.
 
-Prints every game's result and score, then each problem (illegal play, wrong
-score, impossible cube action, broken hash chain) with its line, game, move and
-position, and apart from the rules the record's integrity (game/integrity.py): who
-signed it, whether every line is covered, whether it is complete or cut. Exit code 0
-when all is legal and the match is complete, 1 when something is not (an illegal play,
-a cut or unfinished record, a broken chain or signature, a key not trusted), 2 when the
-file cannot be read.
+Prints, for a .mat transcript, who wrote it and its dialect (game/TRANSCRIPTS.md); every game's
+result and score; each problem (illegal play, wrong score, impossible cube action or result,
+broken hash chain) with its line, game, move and position; each note (what a careful referee
+remarks on without calling it a problem: a play read by looking ahead, points capped at what
+counted toward the match, a match that starts mid-way); and apart from the rules the record's
+integrity (game/integrity.py): who signed it, whether every line is covered, whether it is
+complete or cut. `--json` gives the same as one JSON object. Exit code 0 when all is legal and
+the match is complete, 1 when something is not (an illegal play, a cut or unfinished record, a
+broken chain or signature, a key not trusted), 2 when the file cannot be read.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from game.board import Color
 from game.errors import GameError
 from game.integrity import Integrity, check
-from game.mat import replay_mat
-from game.match import GameSummary, Match
+from game.match import GameSummary, Match, Phase
 from game.record import read_lines, replay_lines
 from game.replay import Problem, Replayer
+from game.transcripts import Dialect, replay_transcript
 
 LEGAL, ILLEGAL, UNREADABLE = 0, 1, 2
 
@@ -39,6 +42,9 @@ class Verdict:
     unknown: Counter[str] = field(default_factory=Counter)
     integrity: Integrity | None = None
     """The chain, the signatures and the cut, for a JSON Lines record (None for a .mat)."""
+    notes: list[Problem] = field(default_factory=list)
+    dialect: Dialect | None = None
+    """How a .mat transcript is written, and by whom as far as it says (None for a record)."""
 
     @property
     def exit_code(self) -> int:
@@ -64,6 +70,8 @@ class Verdict:
             lines[0] += f", {m.variant.value} {length}, white {white} v black {black}"
             if m.options.jacoby or m.options.beavers or m.options.automatic_doubles or m.options.max_cube:
                 lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()))
+        if self.dialect is not None:
+            lines.append(self.dialect.describe())
         rows = [(game.number, _game_line(game)) for game in self.games]
         rows += [(n, f"game {n:>3}  not counted: see problem below") for n in self.skipped_games]
         lines += [text for _, text in sorted(rows)]
@@ -74,15 +82,57 @@ class Verdict:
             lines.append(f"ignored {sum(self.unknown.values())} events of other types: {ignored}")
         for n, problem in enumerate(self.problems, 1):
             lines.append(f"problem {n}: {problem.describe()}")
-        lines.append(self.integrity.describe() if self.integrity is not None
-                     else "integrity: a .mat transcript carries no chain or signature")
+        for n, note in enumerate(self.notes, 1):
+            lines.append(f"note {n}: {note.describe()}")
+        lines.append(self.integrity_line())
+        lines.append(f"verdict: {self.verdict()}")
+        return "\n".join(lines) + "\n"
+
+    def integrity_line(self) -> str:
+        """The record's integrity in one line, as validate, report and convert print it."""
+        if self.integrity is not None:
+            return self.integrity.describe()
+        return "integrity: a .mat transcript carries no chain or signature"
+
+    def verdict(self) -> str:
+        """LEGAL, LEGAL so far, ILLEGAL (n problems), or UNREADABLE, with the reason when not intact."""
+        if self.error is not None:
+            return "UNREADABLE"
         verdict = "LEGAL" if not self.problems else f"ILLEGAL ({len(self.problems)} problems)"
         if not self.problems and not self.complete:
             verdict += " so far: the match is not finished"
         elif not self.problems and self.integrity is not None and self.integrity.problems:
             verdict += " by the rules, but the record is not intact: " + "; ".join(self.integrity.problems)
-        lines.append(f"verdict: {verdict}")
-        return "\n".join(lines) + "\n"
+        return verdict
+
+    def to_document(self) -> dict[str, Any]:
+        """The verdict as `validate --json` prints it: the same facts as `render`, for scripts."""
+        m = self.match
+        doc: dict[str, Any] = {"path": self.path, "kind": self.kind or None, "exit_code": self.exit_code,
+                               "verdict": self.verdict(), "error": self.error}
+        if self.dialect is not None:
+            doc["producer"] = self.dialect.producer
+            doc["dialect"] = self.dialect.to_document()
+        if m is not None:
+            doc["match"] = {"variant": m.variant.value, "length": m.length or 0,
+                            "players": {"white": m.players[0], "black": m.players[1]},
+                            "options": m.options.to_document()}
+            doc["final"] = {"score": {"white": m.score[0], "black": m.score[1]}, "complete": self.complete,
+                            "winner": m.winner.value if m.is_over and m.winner else None}
+        doc["games"] = [{"game": g.number, "winner": g.winner.value if g.winner else None, "kind": g.kind,
+                         "points": g.points, "reason": g.reason,
+                         "score": {"white": g.score[0], "black": g.score[1]}} for g in self.games]
+        doc["skipped_games"] = list(self.skipped_games)
+        doc["problems"] = [_problem_document(p) for p in self.problems]
+        doc["notes"] = [_problem_document(n) for n in self.notes]
+        doc["ignored"] = dict(sorted(self.unknown.items()))
+        doc["integrity"] = self.integrity_line()
+        return doc
+
+
+def _problem_document(problem: Problem) -> dict[str, Any]:
+    return {"rule": problem.rule, "line": problem.line, "game": problem.game, "move": problem.move,
+            "position": problem.position}
 
 
 def _game_line(game: GameSummary) -> str:
@@ -122,7 +172,9 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
             verdict.integrity = check(lines, trusted)
         else:
             verdict.kind = "mat"
-            replayer = replay_mat(data.decode("utf-8", errors="replace"), strict=False)
+            transcript = replay_transcript(data.decode("utf-8", errors="replace"))
+            replayer = transcript.replayer
+            verdict.dialect = transcript.transcript.dialect
     except GameError as exc:
         verdict.error = str(exc)
         return verdict
@@ -134,20 +186,51 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
 
 
 def _fill(verdict: Verdict, replayer: Replayer) -> None:
+    m = replayer.match
+    if (verdict.kind == "mat" and m is not None and m.length is None and m.phase is Phase.OPENING
+            and m.games and not replayer.problems):
+        m.stop()  # a money session's transcript that ends between games is the whole session
     verdict.match = replayer.match
     verdict.games = list(replayer.match.games) if replayer.match else []
     verdict.skipped_games = replayer.skipped_games
     verdict.problems = replayer.problems
+    verdict.notes = replayer.notes
     verdict.unknown = replayer.unknown
 
 
-def main(path: str, out: TextIO, trusted: frozenset[str] | None = None) -> int:
-    """Print the verdict on `path` to `out`; return the exit code (0 legal, 1 illegal, 2 unreadable)."""
+def main(path: str, out: TextIO, trusted: frozenset[str] | None = None, *, as_json: bool = False) -> int:
+    """Print the verdict on `path` to `out` (one JSON object with `as_json`); return the exit code
+    (0 legal, 1 illegal, 2 unreadable)."""
     from game.chouette.validate import main as chouette  # a chouette session's record has its own rules
 
-    code = chouette(path, out, trusted)
-    if code is not None:
-        return code
+    if as_json:
+        chouette_doc = _chouette_document(os.fspath(path), trusted)
+        if chouette_doc is not None:
+            out.write(json.dumps(chouette_doc, ensure_ascii=False) + "\n")
+            return int(chouette_doc["exit_code"])
+    else:
+        code = chouette(path, out, trusted)
+        if code is not None:
+            return code
     verdict = validate_file(os.fspath(path), trusted)
-    out.write(verdict.render())
+    out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n" if as_json else verdict.render())
     return verdict.exit_code
+
+
+def _chouette_document(path: str, trusted: frozenset[str] | None) -> dict[str, Any] | None:
+    """`validate --json` for a chouette session's record; None when the file is not one."""
+    from game.chouette.replay import is_chouette_record
+    from game.chouette.validate import validate_chouette
+
+    try:
+        data = open(path, "rb").read()
+    except OSError:
+        return None
+    if not is_chouette_record(line.event for line in read_lines(data)):
+        return None
+    verdict = validate_chouette(path, data, trusted)
+    said = verdict.render().rstrip("\n").splitlines()
+    return {"path": path, "kind": "chouette", "exit_code": verdict.exit_code,
+            "verdict": said[-1].removeprefix("verdict: "), "error": verdict.error,
+            "problems": [_problem_document(p) for p in verdict.problems],
+            "integrity": verdict.integrity.describe() if verdict.integrity is not None else None}

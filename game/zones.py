@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
 from game.errors import ZoneError
+from game.movegen import kernel_gather
+from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, State, board_order, stack_table
 from game.position import Position
 
 POINTS = range(1, 25)
@@ -42,12 +45,39 @@ MAX_STACK = 30
 
 Layout = tuple[str, ...]
 """A board as it physically stands: 28 stacks, index z - 1 for zone z."""
+T = TypeVar("T")
 
 
 def layout(position: Position) -> Layout:
     """Where the position's checkers physically stand (a hit checker on its own colour's bar)."""
     bar, off = position.bar, position.off
     return (*position.points, "w" * bar[0], "b" * bar[1], "w" * off[0], "b" * off[1])
+
+
+def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State], tuple[T, ...]]:
+    """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
+    what `zone` makes of each stack of the `layout` of the position each stands for, without
+    building the position (`str` gives the layout, `len` the counts)."""
+    tables, order = _view_tables(template.variant, template.turn, zone)
+    gather = kernel_gather()
+    return lambda state: gather(state, tables, order)
+
+
+@lru_cache(maxsize=64)
+def _view_tables(variant: Variant, turn: Color, zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
+    """What `zone` makes of each point code and each count on a bar or tray, by zone, and the
+    state's byte of each zone."""
+    points = tuple(map(zone, stack_table(turn)))
+    white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
+    black = tuple(zone("b" * n) for n in range(CHECKERS + 1))
+    trays = (MY_BAR, THEIR_BAR, MY_OFF, THEIR_OFF) if turn is Color.WHITE else \
+        (THEIR_BAR, MY_BAR, THEIR_OFF, MY_OFF)  # zones 25-28: White's bar, Black's bar, White's tray, Black's
+    return (points,) * 24 + (white, black, white, black), board_order(variant, turn) + bytes(trays)
+
+
+def state_layouts(template: Position) -> Callable[[State], Layout]:
+    """`state_views` giving the layout itself."""
+    return state_views(template, str)
 
 
 def zone_name(zone: int, perspective: tuple[Variant, Color] | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Every test's table signs with a key of the test session's, never the user's own."""
+"""Every test's table signs with a key of the test session's, never the user's own; the rules'
+tests run with each move-generator kernel."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from room_fixtures import require
 
 from firmware_host.signing import KEY_ENV
+from game.movegen import available_kernels, use_kernel
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +19,14 @@ def session_table_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     path = tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"
     monkeypatch.setenv(KEY_ENV, str(path))
     yield path
+
+
+@pytest.fixture(scope="module", params=["pure", "compiled"])
+def each_kernel(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The module's tests run once with each kernel (`pytestmark = pytest.mark.usefixtures("each_kernel")`):
+    the compiled one must be built under CI=true."""
+    name: str = request.param
+    require("the compiled move-generator kernel", name in available_kernels(),
+            "a C compiler and Python's headers, then pip install -e . (setup.py builds game/movegen/_kernel.c)")
+    with use_kernel(name):
+        yield name

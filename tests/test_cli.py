@@ -25,6 +25,8 @@ def test_plays_lists_standard_notation() -> None:
     lines = text.splitlines()
     assert status == 0 and lines[0] == "16 legal plays for 31, white to play"
     assert "8/5 6/5" in lines[1:] and len(lines) == 17
+    assert "13/9" in lines and "24/20" in lines  # one checker's steps joined, as GNU Backgammon writes them
+    assert not any(line in ("13/10 10/9", "24/21 21/20") for line in lines)
 
 
 def test_plays_json_has_moves_and_positions_after() -> None:

@@ -136,9 +136,10 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
 
 
 def legal(position: Position, dice: tuple[int, int], notation: str) -> Play:
-    plays = {play.notation(): play for play in position.legal_plays(dice)}
-    assert notation in plays, f"{notation} is not legal for {dice}: {sorted(plays)}"
-    return plays[notation]
+    named = position.parse_play(notation, dice)
+    assert named is not None, f"{notation} is no play for {dice}"
+    (play,) = [p for p in position.legal_plays(dice) if p.position == named.position]
+    return play
 
 
 def name(color: Color) -> Player:

@@ -13,6 +13,8 @@ from game.gnubg_ids import gnubg_board
 from game.position import Position
 from game.selfplay import random_positions
 
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
+
 CONTEXT = gnubg.evalcontext(0, 0, 0, 0, 0)  # 0-ply: listing, no look-ahead
 
 

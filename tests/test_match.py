@@ -8,9 +8,11 @@ from builders import records
 
 from game.board import Color, Variant
 from game.errors import (
+    AmbiguousPlayError,
     CrawfordNoDouble,
     CubeNotAvailable,
     IllegalMove,
+    IllegalPlayError,
     InvalidDice,
     MatchActionError,
     MatchOver,
@@ -18,8 +20,10 @@ from game.errors import (
     OptionDisabled,
     WrongPhase,
 )
-from game.match import Match, MatchOptions, Phase, resolve_play
+from game.match import Match, MatchOptions, Phase
 from game.match_sim import step
+from game.play_reader import read_play
+from game.plays import Play, WrittenPlay
 from game.position import Position, ResultKind
 
 W, B = Color.WHITE, Color.BLACK
@@ -147,6 +151,12 @@ def test_no_move_only_when_the_roll_cannot_be_played() -> None:
         match.play([])
 
 
+def resolve_play(position: Position, dice: tuple[int, int], steps: list[tuple[int, int]],
+                 hits: frozenset[int] | None = None) -> Play | None:
+    """Steps and the points hit, read by the project's one resolver, as `Match.play` reads them."""
+    return read_play(position, dice, WrittenPlay.of(steps, hits))
+
+
 def test_resolve_play_needs_the_hit_to_tell_two_paths_apart() -> None:
     # White 24-point checker, 6-4 to play; black blots on White's 18 and 20 points.
     points = [""] * 24
@@ -156,8 +166,9 @@ def test_resolve_play_needs_the_hit_to_tell_two_paths_apart() -> None:
     points[19] = "b"
     points[0] = "b" * 13
     position = Position(Variant.BACKGAMMON, W, tuple(points))
-    with pytest.raises(IllegalMove, match="ambiguous"):
+    with pytest.raises(AmbiguousPlayError, match="fits 2 legal plays") as info:
         resolve_play(position, (6, 4), [(24, 14)])
+    assert len(info.value.plays) == 2
     via_18 = resolve_play(position, (6, 4), [(24, 14)], frozenset({18}))
     via_20 = resolve_play(position, (6, 4), [(24, 14)], frozenset({20}))
     assert via_18 is not None and via_20 is not None
@@ -175,7 +186,7 @@ def test_a_roll_that_cannot_be_played_is_a_play_with_no_moves() -> None:
     points[23] = "b" * 14
     position = Position(Variant.BACKGAMMON, B, tuple(points), bar=(0, 1))
     assert resolve_play(position, (6, 5), []) is None
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalPlayError):
         resolve_play(position, (6, 5), [(25, 20)])
 
 

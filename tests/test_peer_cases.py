@@ -13,6 +13,7 @@ Left out, with the reason kept next to each:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from game.board import CHECKERS, Color, Variant
 from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
+
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
 
 # A copy of shared/peer-cases, kept with the tests so that they run in any checkout.
 CASES_FILE = Path(__file__).parent / "data" / "peer-cases" / "plakoto-fevga-cases.json"
@@ -71,7 +74,7 @@ def _position(case: dict[str, Any]) -> Position:
 Step = tuple[int, int]
 
 
-def _sequences(position: Position, dice: tuple[int, int], plays: tuple[Play, ...]) -> list[list[Step]]:
+def _sequences(position: Position, dice: tuple[int, int], plays: Sequence[Play]) -> list[list[Step]]:
     """Every order of single moves that plays a legal play (plays keep only one order)."""
     if not plays:
         return []

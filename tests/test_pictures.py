@@ -28,9 +28,9 @@ from game.pictures import (
     draw_board,
     draw_discrepancy,
     draw_play,
+    find_play,
     play_arrows,
     render_command,
-    resolve_play,
     style,
 )
 from game.position import Position
@@ -230,27 +230,27 @@ def _count(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int
 
 
 def test_a_play_draws_blue_arrows_and_marks_its_hit() -> None:
-    play, _ = resolve_play(BACKGAMMON_BLOT, "24/22*/20 13/9", (2, 2))
+    play, _ = find_play(BACKGAMMON_BLOT, "24/22*/20 13/9", (2, 2))
     field = Geometry().field()
     plain = draw_board(play.position)
     drawn = draw_play(BACKGAMMON_BLOT, play, dice=(2, 2))
     assert _count(plain, style.BLUE, field) == 0 and _count(plain, style.VERMILLION, field) == 0
     assert _count(drawn, style.BLUE, field) > 500
     assert _count(drawn, style.VERMILLION, field) > 100  # the burst, the word "hit", the way to the bar
-    quiet, _ = resolve_play(BACKGAMMON_BLOT, "13/9 6/2", (2, 2))
+    quiet, _ = find_play(BACKGAMMON_BLOT, "13/9 6/2", (2, 2))
     assert _count(draw_play(BACKGAMMON_BLOT, quiet), style.VERMILLION, field) == 0
 
 
 def test_notation_resolves_to_the_legal_play_and_its_roll() -> None:
     start = Position.initial(Variant.BACKGAMMON)
-    play, roll = resolve_play(start, "13/8 6/5")
+    play, roll = find_play(start, "13/8 6/5")
     assert play.notation() == "13/8 6/5" and roll == (5, 1)
-    chained, _ = resolve_play(start, "24/14", (6, 4))
+    chained, _ = find_play(start, "24/14", (6, 4))
     assert {str(m) for m in chained.moves} in ({"24/18", "18/14"}, {"24/20", "20/14"})
-    _, ambiguous_roll = resolve_play(start, "24/18 13/11")  # 62, or 22 played 24/22/20/18 13/11
+    _, ambiguous_roll = find_play(start, "24/18 13/11")  # 62, or 22 played 24/22/20/18 13/11
     assert ambiguous_roll is None
-    with pytest.raises(IllegalPlayError, match="no legal play"):
-        resolve_play(start, "24/18 13/11", (5, 1))
+    with pytest.raises(IllegalPlayError, match="not a legal play"):
+        find_play(start, "24/18 13/11", (5, 1))
 
 
 def test_the_hit_mark_chooses_between_two_ways_to_the_same_point() -> None:
@@ -258,11 +258,11 @@ def test_the_hit_mark_chooses_between_two_ways_to_the_same_point() -> None:
     points[18], points[20] = "bbbb", "b"  # a black blot on White's 21 point
     position = Position(Variant.BACKGAMMON, Color.WHITE, tuple(points))
     with pytest.raises(IllegalPlayError, match="ambiguous"):
-        resolve_play(position, [(24, 15)], (6, 3))  # bare steps say nothing of hits
-    hitting, _ = resolve_play(position, "24/21*/15", (6, 3))
-    quiet, _ = resolve_play(position, "24/18/15", (6, 3))
+        find_play(position, [(24, 15)], (6, 3))  # bare steps say nothing of hits
+    hitting, _ = find_play(position, "24/21*/15", (6, 3))
+    quiet, _ = find_play(position, "24/18/15", (6, 3))
     assert hitting.position.bar == (0, 1) and quiet.position.bar == (0, 0)
-    assert resolve_play(position, "24/15", (6, 3))[0] == quiet  # no star: no hit
+    assert find_play(position, "24/15", (6, 3))[0] == quiet  # no star: no hit
 
 
 def test_render_command_writes_the_picture(tmp_path: Path) -> None:

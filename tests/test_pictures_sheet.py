@@ -68,7 +68,7 @@ def test_the_record_becomes_games_of_lines(sheet: MatchSheet) -> None:
         (1, white, (3, 1), "8/5 6/5"), (1, black, (6, 4), "24/18 13/9"),  # Black's dice from its roll
         (2, white, (6, 2), "13/11 13/7*"), (2, black, None, "doubles to 2"),
         (3, white, None, "takes"), (3, black, (4, 3), "bar/21 13/10"),
-        (4, white, (5, 5), "13/8(2) 8/3(2)"),  # steps over several dice become single moves
+        (4, white, (5, 5), "13/3(2)"),  # one checker's steps joined, as GNU Backgammon writes them
         (5, white, None, "doubles to 4"), (5, black, None, "passes")]
     # a flag marks the play made after it (the referee flags before a play is committed)
     assert [r.number for r in first.rows if r.flagged] == [4]

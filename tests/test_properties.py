@@ -1,5 +1,6 @@
 """Properties over arbitrary positions: conservation, most dice used, agreement with a reference."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rules import reference_results
@@ -9,6 +10,8 @@ from game.board import CHECKERS, Color, Variant
 from game.movegen import count_plays, single_moves
 from game.plays import Play
 from game.position import Position
+
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the rules, by each kernel
 
 any_position = st.sampled_from(Variant).flatmap(positions)
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,6 +19,7 @@ from game.board import Variant
 from game.errors import (
     DuplicatePlayer,
     IllegalMove,
+    IllegalPlayError,
     InvalidDice,
     NotYourTurn,
     OptionDisabled,
@@ -27,8 +28,9 @@ from game.errors import (
     UnknownPlayer,
     WrongPhase,
 )
-from game.match import _match_play, kind_name, resolve_play
-from game.plays import Play, parse_moves
+from game.match import _match_play, kind_name
+from game.play_reader import read_play
+from game.plays import Play, WrittenPlay
 from game.position import Position
 
 from . import events as ev
@@ -167,10 +169,13 @@ class ChouetteSession(SessionState):
             if isinstance(moves, Play):
                 chosen = _match_play(b.position, b.dice, moves)
             else:
-                steps = parse_moves(moves) if isinstance(moves, str) else [(int(s), int(t)) for s, t in moves]
-                chosen = resolve_play(b.position, b.dice, steps, None if hits is None else frozenset(hits))
+                written = WrittenPlay.of(moves if isinstance(moves, str) else list(moves),
+                                         None if hits is None else frozenset(hits))
+                chosen = read_play(b.position, b.dice, written)
         except IllegalMove as exc:
             raise IllegalMove(exc.reason, self._context()) from None
+        except IllegalPlayError as exc:
+            raise IllegalMove(str(exc), self._context()) from None
         after = chosen.position if chosen else b.position
         self._played([[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen

@@ -30,8 +30,7 @@ from game.errors import (
     UnknownPlayer,
     WrongPhase,
 )
-from game.movegen import check_dice
-from game.plays import Play
+from game.movegen import LegalPlays, check_dice
 from game.position import Position
 
 from . import events as ev
@@ -231,7 +230,7 @@ class SessionState:
         """Who acts next, about whose cube, and the methods that may be called now."""
         return awaiting(self)
 
-    def legal_plays(self) -> tuple[Play, ...]:
+    def legal_plays(self) -> LegalPlays:
         """The legal plays of the roll to be played, as in a two-player game."""
         self._require(Phase.MOVE)
         assert self._board.dice is not None

@@ -4,7 +4,7 @@ Every drawing function takes plain values and returns a Pillow image; only
 `save_sheet` and the two command functions touch files.
 """
 
-from game.pictures.arrows import draw_play, play_arrows, resolve_play
+from game.pictures.arrows import draw_play, find_play, play_arrows
 from game.pictures.board import CubeView, Geometry, ScoreView, draw_board
 from game.pictures.commands import render_command, report_command
 from game.pictures.discrepancy import compare_zones, draw_discrepancy
@@ -12,6 +12,6 @@ from game.pictures.sheet import MatchSheet, SheetGame, SheetRow, draw_sheet, sav
 
 __all__ = [
     "CubeView", "Geometry", "MatchSheet", "ScoreView", "SheetGame", "SheetRow",
-    "compare_zones", "draw_board", "draw_discrepancy", "draw_play", "draw_sheet", "play_arrows",
-    "render_command", "report_command", "resolve_play", "save_sheet", "sheet_from_events",
+    "compare_zones", "draw_board", "draw_discrepancy", "draw_play", "draw_sheet", "find_play", "play_arrows",
+    "render_command", "report_command", "save_sheet", "sheet_from_events",
 ]

@@ -8,7 +8,6 @@ faded checker) to where it landed. A hit is marked with a burst, the word
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,7 +15,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
-from game.errors import IllegalPlayError
+from game.errors import AmbiguousPlayError, IllegalPlayError
 from game.pictures import style
 from game.pictures.board import (
     POINT_SLOTS,
@@ -28,7 +27,8 @@ from game.pictures.board import (
     draw_board,
     zone_slots,
 )
-from game.plays import Move, Play, format_moves, parse_moves
+from game.play_reader import candidates, describe
+from game.plays import Move, Play, WrittenPlay
 from game.position import Position
 from game.zones import BAR_ZONE, OFF_ZONE
 
@@ -58,64 +58,44 @@ class PlayArrows:
 
 # -- from notation to a play ---------------------------------------------------
 
-def resolve_play(position: Position, play: str | Sequence[Move | Step],
-                 dice: tuple[int, int] | None = None) -> tuple[Play, tuple[int, int] | None]:
+def find_play(position: Position, play: str | Sequence[Move | Step],
+              dice: tuple[int, int] | None = None) -> tuple[Play, tuple[int, int] | None]:
     """The legal play of the player on roll that `play` describes, and the roll it needs.
 
-    `play` is notation ("24/18 13/11", "24/21*/15") or (source, target) steps in
-    the mover's numbering; a step may span several dice. When plays differ only
-    in their hits, notation chooses by its stars ("24/21*/15" hits, "24/15" does
-    not); bare steps leave them ambiguous. Without `dice` every roll is tried,
-    and the roll is returned only when a single one fits.
-    Raises IllegalPlayError when no legal play fits or several different ones do.
+    `play` is notation ("24/18 13/11", "24/21*/15") or (source, target) steps in the mover's
+    numbering, read by the project's one resolver (`game.play_reader`): a step may span several
+    dice, and stars say where it hit ("24/21*/15" hits, "24/15" does not); bare steps say
+    nothing of hits. Without `dice` every roll is tried, and the roll is returned only when a
+    single one fits. Raises IllegalPlayError when no legal play fits or several different ones do.
     """
     if isinstance(play, str):
-        steps = parse_moves(play)
-        hits: frozenset[int] | None = frozenset(int(p) for p in re.findall(r"(\d+)\*", play))
-        shown = play
+        written = WrittenPlay.parse(play)
     else:
         steps = [(m.source, m.target) if isinstance(m, Move) else m for m in play]
         hits = frozenset(m.target for m in play if isinstance(m, Move) and m.hit) or None
-        shown = " ".join(f"{s}/{t}" for s, t in steps)
-    rolls = (dice,) if dice else ROLLS
+        written = WrittenPlay.of_steps(steps, hits)
     found: dict[Position, tuple[Play, list[tuple[int, int]]]] = {}
-    for roll in rolls:
-        for candidate in position.legal_plays(roll):
-            if _covers(steps, list(candidate.moves)):
-                found.setdefault(candidate.position, (candidate, []))[1].append(roll)
-    if hits is not None and len(found) > 1:
-        marked = {k: v for k, v in found.items() if {m.target for m in v[0].moves if m.hit} == hits}
-        found = marked or found
-    where = f"for {position.turn.value} with {dice[0]}{dice[1]}" if dice else f"for {position.turn.value}"
-    if not found:
-        raise IllegalPlayError(f"no legal play {where} matches {shown!r}")
-    if len(found) > 1:
-        options = "; ".join(format_moves(p.moves) for p, _ in found.values())
-        raise IllegalPlayError(f"{shown!r} is ambiguous {where}: {options} (name the points in between)")
-    (chosen, fitting), = found.values()
-    return chosen, (fitting[0] if len(fitting) == 1 else None)
-
-
-def _covers(steps: list[Step], moves: list[Move]) -> bool:
-    """True if the single-die moves chain into exactly these steps."""
-    if not steps:
-        return not moves
-    (source, target), rest = steps[0], steps[1:]
-    return any(_covers(rest, left) for left in _paths(source, target, moves))
-
-
-def _paths(source: int, target: int, moves: list[Move]) -> list[list[Move]]:
-    """For each way to walk one checker from source to target, the moves left over."""
-    found: list[list[Move]] = []
-    for i, move in enumerate(moves):
-        if move.source != source:
+    problems: list[IllegalPlayError] = []
+    for roll in (dice,) if dice else ROLLS:
+        try:
+            fitting = candidates(position, roll, written)
+        except IllegalPlayError as exc:
+            problems.append(exc)
             continue
-        left = moves[:i] + moves[i + 1:]
-        if move.target == target:
-            found.append(left)
-        elif move.target > target:
-            found.extend(_paths(move.target, target, left))
-    return found
+        for candidate in fitting:
+            found.setdefault(candidate.position, (candidate, []))[1].append(roll)
+    if not found:
+        raise problems[0] if dice else IllegalPlayError(
+            f"no legal play for {position.turn.value} with any roll matches {written.text!r} in {position.xgid()}"
+            if position.variant is Variant.BACKGAMMON else
+            f"no legal play for {position.turn.value} with any roll matches {written.text!r}")
+    if len(found) > 1:
+        plays = tuple(p for p, _ in found.values())
+        where = f"with {dice[0]}{dice[1]}" if dice else "with the rolls that fit"
+        raise AmbiguousPlayError(f"{written.text!r} is ambiguous for {position.turn.value} {where}: "
+                                 f"{describe(plays)} (name the points in between)", plays)
+    (chosen, fitting_rolls), = found.values()
+    return chosen, (fitting_rolls[0] if len(fitting_rolls) == 1 else None)
 
 
 # -- geometry of the arrows ----------------------------------------------------
@@ -159,7 +139,7 @@ def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
               scale: float = 1.0) -> Image.Image:
     """The position after `play` with its arrows; `play` may also be notation or steps to resolve."""
     if not isinstance(play, Play):
-        play, roll = resolve_play(before, play, dice)
+        play, roll = find_play(before, play, dice)
         dice = dice or roll
     geometry = Geometry(scale, both_sides)
     image = draw_board(play.position.with_turn(before.turn), dice=dice, cube=cube, score=score,

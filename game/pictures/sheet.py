@@ -32,7 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 from game.board import Color, Variant
 from game.errors import GameError
 from game.pictures import style
-from game.pictures.arrows import draw_play, resolve_play
+from game.pictures.arrows import draw_play, find_play
 from game.pictures.board import CubeView, ScoreView, draw_board
 from game.plays import Move, Play
 from game.position import Position
@@ -183,7 +183,7 @@ def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
     resolved: Play | None = None
     if before and dice:
         try:
-            resolved, _ = resolve_play(before, steps, dice)
+            resolved, _ = find_play(before, steps, dice)
         except GameError:
             resolved = None  # the record's own notation and position still make a sheet
     notation = event.get("notation")

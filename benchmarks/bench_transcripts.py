@@ -1,0 +1,168 @@
+"""Validate every transcript in a folder and print what the referee found, per producer.
+
+    python3 benchmarks/bench_transcripts.py DIR [--gnubg] [--list]
+
+DIR holds `.mat`/`.txt` transcripts, directly or one folder per producer (each subfolder is a
+row). For each row: files, accepted (LEGAL: read and replayed with no problem; `unfinished` of
+them end mid-match), rejected (a problem, or unreadable), files with notes, and milliseconds per
+file for `validate_file` (best of `--repeat` runs, in this process). With `--gnubg`, Debian's GNU
+Backgammon imports the same files (`tests/gnubg_reader.py`): its import time per file inside one
+gnubg process, the wall time of the gnubg processes per file, the files gnubg warned about or
+crashed on, and, play by play, whether the position before each play agrees with ours (over the
+plays both readers hold), and the wall time of one gnubg process per file for the first `--sample`
+files (what running gnubg on one file costs, as the project's validate does). Our figure is CPU time
+(`time.process_time`, best of `--repeat`): the machine is shared. `--list` prints each rejected
+file's first problem. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from game.validate import Verdict, validate_file  # noqa: E402
+
+SUFFIXES = {".mat", ".txt"}
+
+
+@dataclass
+class Row:
+    """One producer's figures."""
+
+    files: int = 0
+    accepted: int = 0
+    unfinished: int = 0
+    rejected: int = 0
+    noted: int = 0
+    seconds: float = 0.0
+    gnubg_seconds: float = 0.0
+    gnubg_wall: float = 0.0
+    gnubg_warned: int = 0
+    gnubg_crashed: int = 0
+    gnubg_single: float = 0.0  # mean wall seconds of one gnubg process importing one file
+    plays_compared: int = 0
+    disagreeing: list[str] = field(default_factory=list)
+    first_problems: list[str] = field(default_factory=list)
+
+
+def transcripts(folder: Path) -> dict[str, list[Path]]:
+    """The transcripts of a folder, by producer: its subfolders, or the folder itself."""
+    groups: dict[str, list[Path]] = defaultdict(list)
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix.lower() in SUFFIXES:
+            name = path.parent.name if path.parent != folder else folder.name
+            groups[name].append(path)
+    return dict(groups)
+
+
+def judge(paths: list[Path], repeat: int, row: Row) -> None:
+    """Validate each file (one at a time: a folder of matches does not fit in memory at once),
+    count the verdicts of the first run, and keep the best CPU time of `repeat` runs."""
+    best = float("inf")
+    for run in range(repeat):
+        seconds = 0.0
+        for path in paths:
+            start = time.process_time()
+            verdict = validate_file(str(path))
+            seconds += time.process_time() - start
+            if run == 0:
+                _count(row, path, verdict)
+        best = min(best, seconds)
+    row.files, row.seconds = len(paths), best
+
+
+def _count(row: Row, path: Path, verdict: Verdict) -> None:
+    if verdict.error is None and not verdict.problems:
+        row.accepted += 1
+        row.unfinished += not verdict.complete
+    else:
+        row.rejected += 1
+        first = verdict.error or verdict.problems[0].describe().splitlines()[0]
+        row.first_problems.append(f"{path.name}: {first}")
+    row.noted += bool(verdict.notes)
+
+
+def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
+    from gnubg_reader import compare, gnubg_import, our_boards
+
+    start = time.perf_counter()
+    imports = gnubg_import(paths)
+    row.gnubg_wall = time.perf_counter() - start
+    single = []
+    for path in paths[:sample]:
+        start = time.perf_counter()
+        gnubg_import([path])
+        single.append(time.perf_counter() - start)
+    row.gnubg_single = sum(single) / len(single) if single else 0.0
+    for path, theirs in zip(paths, imports, strict=True):
+        row.gnubg_seconds += theirs.seconds
+        row.gnubg_warned += theirs.warned and not theirs.crashed
+        row.gnubg_crashed += theirs.crashed
+        if theirs.crashed:
+            continue
+        verdict = validate_file(str(path))
+        if verdict.match is None:
+            continue
+        compared, differences = compare(our_boards(verdict.match), theirs.games)
+        row.plays_compared += compared
+        if differences and not verdict.problems:
+            row.disagreeing.append(f"{path.name}: {differences[0]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--gnubg", action="store_true", help="also import every file with Debian's gnubg")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--list", action="store_true", help="print each rejected file's first problem")
+    parser.add_argument("--sample", type=int, default=5, help="files timed with one gnubg process each")
+    args = parser.parse_args()
+    groups = transcripts(args.folder)
+    if not groups:
+        sys.exit(f"error: no .mat or .txt files under {args.folder}")
+    rows: dict[str, Row] = {}
+    for name, paths in groups.items():
+        row = rows[name] = Row()
+        judge(paths, args.repeat, row)
+        if args.gnubg:
+            against_gnubg(paths, row, args.sample)
+    total = Row()
+    for row in rows.values():
+        for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",
+                     "gnubg_wall", "gnubg_warned", "gnubg_crashed", "plays_compared"):
+            setattr(total, name, getattr(total, name) + getattr(row, name))
+        total.disagreeing += row.disagreeing
+    head = f"{'producer':<16}{'files':>6}{'accepted':>9}{'(unfin.)':>9}{'rejected':>9}{'noted':>7}{'cpu ms/file':>12}"
+    if args.gnubg:
+        head += (f"{'gnubg import ms':>16}{'gnubg batch ms':>15}{'gnubg 1/proc ms':>16}{'warned':>7}{'crashed':>8}"
+                 f"{'plays':>8}{'differ':>7}")
+    print(head)
+    for name, row in [*sorted(rows.items()), ("all", total)]:
+        line = (f"{name:<16}{row.files:>6}{row.accepted:>9}{row.unfinished:>9}{row.rejected:>9}{row.noted:>7}"
+                f"{1000 * row.seconds / row.files:>12.1f}")
+        if args.gnubg:
+            single = row.gnubg_single if name != "all" else sum(r.gnubg_single for r in rows.values()) / len(rows)
+            line += (f"{1000 * row.gnubg_seconds / row.files:>16.1f}{1000 * row.gnubg_wall / row.files:>15.1f}"
+                     f"{1000 * single:>16.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}{row.plays_compared:>8}"
+                     f"{len(row.disagreeing):>7}")
+        print(line)
+    if args.gnubg and total.disagreeing:
+        print("accepted files whose positions differ from GNU Backgammon's:")
+        for item in total.disagreeing:
+            print("  " + item)
+    if args.list:
+        for name, row in sorted(rows.items()):
+            for item in row.first_problems:
+                print(f"rejected {name}/{item}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,308 @@
+"""Legal play generation for every variant, by one of two kernels that give the same plays in
+the same order.
+
+The kernels search over compact 28-byte states (`game.movegen.state`): the compiled one
+(`_kernel.c`, built by the package's setup.py where a C compiler and Python's headers exist)
+and the pure-Python one (`pure.py`), used where the compiled one is not built or when the
+environment says `SMARTGAMMON_KERNEL=pure`. `kernel()` names the one in use (as
+`python -m game --version` does); `use_kernel` switches for a while (tests, benchmarks).
+
+For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPlays`),
+`count_plays`, `legal_states`, `single_moves`, `single_move_walk`, `complete_play`, `play_allowed`.
+
+For searching many positions without building objects (a bot's look-ahead): `state_plays`
+gives each legal play's resulting state and raw moves, `state_count` their number,
+`state_steps` the single moves of one die, `opponent_view` the state the opponent rolls in
+after a play, `moves_of` and `MOVES` the `Move`s of raw moves, `encode`/`decode` the way
+between positions and states:
+
+    >>> from game import Position, Variant, format_moves
+    >>> start = encode(Position.initial())
+    >>> results, raw = state_plays(start, Variant.BACKGAMMON, (3, 1))
+    >>> len(results), state_count(start, Variant.BACKGAMMON, (3, 1)), format_moves(moves_of(raw[0]))
+    (16, 16, '24/23 24/21')
+    >>> after = opponent_view(results[0], Variant.BACKGAMMON)  # the opponent to roll
+    >>> after == encode(decode(results[0], Position.initial()).pass_turn())
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, cast
+
+from game.board import Variant
+from game.errors import DiceError, KernelError
+from game.movegen import pure
+from game.movegen import state as _state
+from game.movegen.legal import MOVES, LegalPlays, moves_of
+from game.movegen.state import VARIANT_INDEX, State, opponent_view
+from game.plays import Move, Play
+from game.position import Position
+
+__all__ = [
+    "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
+    "decoder", "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "legal_states",
+    "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves", "state_count", "state_plays",
+    "state_steps", "use_kernel",
+]
+
+ENV = "SMARTGAMMON_KERNEL"
+"""The environment variable that chooses the kernel: `pure`, `compiled`, or unset (`auto`):
+the compiled one where it is built."""
+
+
+class Kernel(Protocol):
+    """What each kernel provides (see game/movegen/pure.py for what each function returns)."""
+
+    def encode(self, position: Position, /) -> bytes:
+        """The position from the mover's side."""
+
+    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        """Each legal play's resulting state and its moves, in the order found."""
+
+    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+        """How many legal plays."""
+
+    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+        """Each legal single move of one die: the new state and the move."""
+
+    def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
+        """tables[k][state[order[k]]] for each k."""
+
+
+def _load_compiled() -> tuple[Kernel | None, str]:
+    """The compiled kernel, configured with the pure kernel's tables; or None and why not."""
+    try:
+        compiled = importlib.import_module("game.movegen._kernel")
+    except ImportError as exc:
+        return None, f"the compiled kernel is not built ({exc})"
+    compiled.configure(*pure.configure_args())
+    return cast(Kernel, compiled), ""
+
+
+_KERNELS: dict[str, Kernel] = {"pure": pure}
+_compiled, _why_not_compiled = _load_compiled()
+if _compiled is not None:
+    _KERNELS["compiled"] = _compiled
+
+
+class _Refused:
+    """Stands in for the kernel the environment asks for when it cannot be had: every use raises
+    `KernelError`, so a bad setting is one error where plays are listed, never a failed import."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def encode(self, position: Position, /) -> bytes:
+        raise KernelError(self.reason)
+
+    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        raise KernelError(self.reason)
+
+    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+        raise KernelError(self.reason)
+
+    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+        raise KernelError(self.reason)
+
+    def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
+        raise KernelError(self.reason)
+
+
+def _chosen() -> tuple[str, Kernel, str]:
+    """The kernel the environment asks for: its name, itself, and a word on why when it is not
+    the compiled one."""
+    setting = os.environ.get(ENV, "")
+    wanted = setting.strip().lower() or "auto"
+    if wanted not in ("auto", "pure", "compiled"):
+        reason = f"{ENV}={setting!r}: expected pure, compiled or auto"
+        return "refused", _Refused(reason), reason
+    if wanted == "pure":
+        return "pure", pure, f"{ENV}=pure"
+    if _compiled is not None:
+        return "compiled", _compiled, ""
+    if wanted == "compiled":
+        reason = f"{ENV}=compiled, but {_why_not_compiled}"
+        return "refused", _Refused(reason), reason
+    return "pure", pure, _why_not_compiled
+
+
+_name, _active, _why = _chosen()
+
+
+def kernel() -> str:
+    """The kernel in use: "compiled", "pure", or "refused" when SMARTGAMMON_KERNEL asks for
+    one that cannot be had (every use then raises `KernelError`)."""
+    return _name
+
+
+def available_kernels() -> tuple[str, ...]:
+    """The kernels this installation has: "pure", and "compiled" where it was built."""
+    return tuple(_KERNELS)
+
+
+def describe_kernel() -> str:
+    """The kernel in use in a few words, and why when it is not the compiled one."""
+    if _name == "compiled":
+        return "compiled kernel (game/movegen/_kernel.c)"
+    if _name == "pure":
+        return f"pure-Python kernel ({_why})"
+    return f"no kernel: {_why}"
+
+
+@contextmanager
+def use_kernel(name: str) -> Iterator[None]:
+    """Lists plays with kernel `name` ("pure" or "compiled") inside the block, then as before."""
+    global _active, _name, _why
+    if name not in _KERNELS:
+        raise KernelError(f"no {name!r} kernel here (have {', '.join(_KERNELS)}; {_why_not_compiled or 'built'})")
+    saved = _active, _name, _why
+    _active, _name, _why = _KERNELS[name], name, f"use_kernel({name!r})"
+    try:
+        yield
+    finally:
+        _active, _name, _why = saved
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """The two faces of a roll, refused unless both are whole numbers from 1 to 6."""
+    if len(dice) == 2:
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return a, b
+    if len(dice) != 2 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
+        raise DiceError(f"dice must be two faces from 1 to 6, got {list(dice)!r}")
+    return dice[0], dice[1]
+
+
+# -- positions and plays ------------------------------------------------------------
+
+def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
+    """Every legal play, one per distinct resulting position (empty when none), built when looked at."""
+    a, b = check_dice(dice)
+    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return LegalPlays(position, (a, b), states, raw, _active.gather)
+
+
+def count_plays(position: Position, dice: Sequence[int]) -> int:
+    """The number of legal plays, without building their positions."""
+    a, b = check_dice(dice)
+    return _active.count(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+
+
+def single_moves(position: Position, die: int) -> tuple[Play, ...]:
+    """Each way one checker can move by `die`, judged alone (not as part of a whole play)."""
+    check_dice([die, die])
+    to_position = decoder(position)
+    return tuple(Play((MOVES[move],), to_position(state))
+                 for state, move in _active.steps(encode(position), VARIANT_INDEX[position.variant], die))
+
+
+Walk = tuple[State, Callable[..., Iterator[tuple[State, Move]]], Callable[[State], Position]]
+
+
+def single_move_walk(position: Position) -> Walk:
+    """For walking many single moves fast: the position as a state, a function giving each legal
+    single move of a die from a state (the new state and the Move; `moves(state, die, source)`
+    only those from own point `source`), and one turning a state back into a position."""
+    variant = VARIANT_INDEX[position.variant]
+
+    def moves(state: State, die: int, source: int = 0) -> Iterator[tuple[State, Move]]:
+        for new, raw in _active.steps(state, variant, die):
+            if not source or raw[0] == source:
+                yield new, MOVES[raw]
+
+    return encode(position), moves, decoder(position)
+
+
+def complete_play(position: Position, dice: Sequence[int],
+                  moves: Sequence[Move]) -> tuple[State, tuple[Move, ...]] | None:
+    """The state `moves` produce, and the moves with their hits, when they are legal single moves, one
+    die each, using every die of the roll (and, in Rungammon, breaking no prime rule): such a play is
+    legal without a search. None when they are not, or leave a die unused (only the full search can
+    tell then)."""
+    a, b = check_dice(dice)
+    left = [a] * 4 if a == b else [a, b]
+    if len(moves) != len(left):
+        return None
+    variant = VARIANT_INDEX[position.variant]
+    state = encode(position)
+    made: list[Move] = []
+    for move in moves:
+        for die in sorted(set(left), key=lambda d: d != move.source - move.target):  # the exact die first
+            found = next(((new, raw) for new, raw in _active.steps(state, variant, die)
+                          if raw[0] == move.source and raw[1] == move.target), None)
+            if found is not None:
+                state = found[0]
+                made.append(MOVES[found[1]])
+                left.remove(die)
+                break
+        else:
+            return None
+    return (state, tuple(made)) if play_allowed(position.variant, state) else None
+
+
+def play_allowed(variant: Variant, state: State) -> bool:
+    """Whether a state that used every die is a legal play's result (the Rungammon prime rules)."""
+    return variant is not Variant.RUNGAMMON or pure.prime_allowed(state)
+
+
+def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[Move, ...]]:
+    """The legal plays as the states they produce (see `encode`) and their moves, without building
+    positions: for checking a play's result fast. `encode(play.position)` is a play's state."""
+    a, b = check_dice(dice)
+    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return dict(zip(states, map(moves_of, raw), strict=True))
+
+
+def encode(position: Position) -> State:
+    """The position as a state, from the side of the player on roll."""
+    return _active.encode(position)
+
+
+def decoder(template: Position) -> Callable[[State], Position]:
+    """Turns states into positions with the template's variant and turn (set up once per roll)."""
+    return _state.decoder(template, _active.gather)
+
+
+def decode(state: State, template: Position) -> Position:
+    """The position a state stands for, with the template's variant and turn."""
+    return _state.decoder(template, _active.gather)(state)
+
+
+def kernel_gather() -> _state.Gather:
+    """The kernel in use's `gather(state, tables, order)`: tables[k][state[order[k]]] for each
+    k, for turning many states into what they stand for (`game.zones.state_views`)."""
+    return _active.gather
+
+
+# -- states, for searching without objects ----------------------------------------------
+
+def state_plays(state: State, variant: Variant, dice: Sequence[int]) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
+    """Each legal play from `state` (the mover on roll): its resulting state (the mover still on
+    roll; `opponent_view` turns it) and its moves, 3 bytes a move (`moves_of` makes them
+    `Move`s). In the order `legal_plays` lists them."""
+    a, b = check_dice(dice)
+    return _active.plays(state, VARIANT_INDEX[variant], a, b)
+
+
+def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
+    """How many legal plays from `state`."""
+    a, b = check_dice(dice)
+    return _active.count(state, VARIANT_INDEX[variant], a, b)
+
+
+def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:
+    """The kernel in use's `steps(state, variant_index, die)`, for a walk of thousands of single
+    moves (`state_steps` without the look-up of the variant's index on each call)."""
+    return _active.steps
+
+
+def state_steps(state: State, variant: Variant, die: int) -> tuple[tuple[State, bytes], ...]:
+    """Each legal single move of `die` from `state`, judged alone: the new state and the raw
+    move (`MOVES[raw]` is its `Move`)."""
+    return _active.steps(state, VARIANT_INDEX[variant], die)

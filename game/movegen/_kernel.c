@@ -1,0 +1,715 @@
+/* The compiled kernel of game.movegen: the same search as game/movegen/pure.py, over the same
+ * 28-byte states, giving the same plays in the same order.
+ *
+ * A state, from the side of the player on roll: [0] my checkers off, [1..24] one code per
+ * point of my own numbering, [25] mine on the bar, [26] theirs on the bar, [27] theirs off
+ * (game/movegen/state.py says what a point's code means). A move is 3 bytes: source (25 =
+ * bar), target (0 = off), 1 for a hit or a trap.
+ *
+ * The per-code tables (which checkers may leave a point, what a point becomes when one leaves
+ * or one lands, by variant) are the pure kernel's, handed over once by configure(): the rules
+ * of a single point have one home. This file holds what the pure kernel's loops do:
+ *   single_moves()  each legal move of one checker by one die;
+ *   search_run()    every order of the dice, "as many dice as possible, the larger if only one",
+ *                   one play per resulting state, first found first;
+ *   prime_allowed() the Rungammon prime rules, judged on a play's result.
+ *
+ * Python interface (variant: 0 Backgammon, 1 Catchgammon, 2 Rungammon):
+ *   configure(free, leave, arrive_backgammon, arrive_catchgammon, arrive_rungammon,
+ *             has_mine, mine_trapped, has_theirs,       64-byte tables, 255 = none
+ *             variants, colours, own_to_index)          for encode(): the Variant and Color
+ *                                                       members, and where each own point is
+ *   encode(position) -> state
+ *   plays(state, variant, d1, d2) -> (states, moves)    tuples of bytes, one item a play
+ *   count(state, variant, d1, d2) -> int
+ *   steps(state, variant, die) -> ((state, move), ...)
+ *   gather(state, tables, order) -> tuple             tables[k][state[order[k]]] for each k: a
+ *                                                       position's stacks, or what sensors see
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SIZE 28
+#define MY_OFF 0
+#define MY_BAR 25
+#define THEIR_BAR 26
+#define THEIR_OFF 27
+#define BAR 25
+#define THEIRS 16
+#define TRAPPING 32
+#define CHECKERS 15
+#define NONE 255
+#define CODES 64
+#define MAX_STEPS 25 /* 24 points, or the one entry from the bar */
+
+static const unsigned char NO_MOVES[4 * 3] = {0};
+
+enum { BACKGAMMON, CATCHGAMMON, RUNGAMMON, VARIANTS };
+
+static unsigned char FREE[CODES], LEAVE[CODES], ARRIVE[VARIANTS][CODES];
+static unsigned char HAS_MINE[CODES], MINE_TRAPPED[CODES], HAS_THEIRS[CODES];
+static int configured = 0;
+/* For encode(): the Variant members in kernel order, White and Black, and for each variant and
+ * colour the index in Position.points of each own point 1-24. */
+static PyObject *VARIANT_MEMBERS[VARIANTS], *COLOUR_MEMBERS[2];
+static unsigned char OWN_TO_INDEX[VARIANTS][2][25];
+static PyObject *ATTRIBUTE[5]; /* "variant", "turn", "points", "bar", "off", interned */
+
+/* -- single moves ------------------------------------------------------------------------ */
+
+typedef struct {
+    unsigned char state[SIZE];
+    unsigned char move[3];
+} Step;
+
+static void put_move(Step *step, int source, int target, int hit)
+{
+    step->move[0] = (unsigned char)source;
+    step->move[1] = (unsigned char)target;
+    step->move[2] = (unsigned char)hit;
+}
+
+static int any_point(const unsigned char *s, int from, int to, const unsigned char *table)
+{
+    for (int p = from; p <= to; p++)
+        if (table[s[p]])
+            return 1;
+    return 0;
+}
+
+/* Each legal move of one checker by `die`, written to `out` in the pure kernel's order (the bar
+ * first, then from point 24 down); returns how many. */
+static int single_moves(const unsigned char *s, int variant, int die, Step *out)
+{
+    const unsigned char *arrive = ARRIVE[variant];
+    int n = 0;
+    if (variant == BACKGAMMON && s[MY_BAR]) {
+        int q = BAR - die, code = s[q];
+        if (arrive[code] != NONE) {
+            Step *step = &out[n++];
+            memcpy(step->state, s, SIZE);
+            step->state[MY_BAR]--;
+            step->state[q] = arrive[code];
+            int hit = code == THEIRS + 1;
+            step->state[THEIR_BAR] += hit;
+            put_move(step, BAR, q, hit);
+        }
+        return n;
+    }
+    int home = !any_point(s, 7, 24, HAS_MINE);
+    if (variant == CATCHGAMMON && home)
+        home = !any_point(s, 1, 6, MINE_TRAPPED); /* a trapped checker keeps its owner from bearing off */
+    int start_closed = 0;
+    if (variant == RUNGAMMON) { /* one checker leaves the start until one has passed the opponent's */
+        int passed = s[MY_OFF] > 0 || any_point(s, 1, 11, HAS_MINE);
+        start_closed = !passed && FREE[s[24]] + s[MY_OFF] < CHECKERS;
+    }
+    int highest = 0;
+    for (int p = 6; home && p >= 1 && !highest; p--)
+        if (HAS_MINE[s[p]])
+            highest = p;
+    for (int p = 24; p >= 1; p--) {
+        int code = s[p];
+        if (!FREE[code] || (p == 24 && start_closed))
+            continue;
+        int q = p - die;
+        if (q > 0) {
+            int target = s[q];
+            if (arrive[target] == NONE)
+                continue;
+            Step *step = &out[n++];
+            memcpy(step->state, s, SIZE);
+            step->state[p] = LEAVE[code];
+            step->state[q] = arrive[target];
+            int hit = target == THEIRS + 1;
+            if (hit && variant == BACKGAMMON)
+                step->state[THEIR_BAR]++;
+            put_move(step, p, q, hit);
+        }
+        else if (home && (q == 0 || p == highest)) {
+            Step *step = &out[n++];
+            memcpy(step->state, s, SIZE);
+            step->state[p] = LEAVE[code];
+            step->state[MY_OFF]++;
+            put_move(step, p, 0, 0);
+        }
+    }
+    return n;
+}
+
+/* -- the Rungammon prime rules --------------------------------------------------------------- */
+
+/* Whether six of `held` (24 flags) in a row start at index i. */
+static int six_from(const unsigned char *held, int i)
+{
+    for (int k = i; k < i + 6; k++)
+        if (!held[k])
+            return 0;
+    return 1;
+}
+
+static int prime_allowed(const unsigned char *s)
+{
+    unsigned char held[24], theirs[24]; /* along the opponent's path: index q - 1 for their point q */
+    int start_table = 1, count = 0;
+    for (int p = 19; p <= 24; p++)
+        start_table = start_table && HAS_MINE[s[p]];
+    if (start_table)
+        return 0; /* all six points of the own starting table */
+    for (int p = 1; p <= 24; p++)
+        count += HAS_MINE[s[p]];
+    if (count < 6)
+        return 1;
+    for (int i = 0; i < 24; i++) { /* my own point p is their own point p - 12 (or p + 12) */
+        int p = (i + 12) % 24 + 1;
+        held[i] = HAS_MINE[s[p]];
+        theirs[i] = HAS_THEIRS[s[p]];
+    }
+    int lowest = -1, highest = -1;
+    for (int i = 0; i < 24; i++)
+        if (theirs[i]) {
+            if (lowest < 0)
+                lowest = i;
+            highest = i;
+        }
+    for (int start = 0; start + 6 <= 24; start++) {
+        if (!six_from(held, start))
+            continue;
+        int behind = highest > start + 5;
+        int ahead = s[THEIR_OFF] > 0 || (lowest >= 0 && lowest < start); /* borne off counts as ahead */
+        if (behind && !ahead)
+            return 0; /* a prime with opponents behind it and none ahead */
+    }
+    return 1;
+}
+
+static int allowed(int variant, const unsigned char *s)
+{
+    return variant != RUNGAMMON || prime_allowed(s);
+}
+
+/* -- a set of states in the order found ------------------------------------------------------ */
+
+typedef struct {
+    unsigned char state[SIZE];
+    unsigned char moves[4 * 3]; /* the moves that made it, `depth` of them */
+} Node;
+
+typedef struct {
+    Node *nodes; /* in the order found */
+    Py_ssize_t count, capacity;
+    Py_ssize_t *slots; /* open addressing: 1 + index into nodes, 0 for an empty slot */
+    size_t mask;       /* slots has mask + 1 entries, a power of two */
+    int depth;
+} Level;
+
+static uint64_t hash_state(const unsigned char *s)
+{
+    uint64_t part[4] = {0, 0, 0, 0}, h = 0x9E3779B97F4A7C15ULL;
+    memcpy(part, s, SIZE);
+    for (int i = 0; i < 4; i++) {
+        h ^= part[i];
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int level_init(Level *level, int depth)
+{
+    level->count = 0;
+    level->capacity = 32;
+    level->mask = 63;
+    level->depth = depth;
+    level->nodes = PyMem_New(Node, (size_t)level->capacity);
+    level->slots = PyMem_New(Py_ssize_t, level->mask + 1);
+    if (level->nodes == NULL || level->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(level->slots, 0, (level->mask + 1) * sizeof(Py_ssize_t));
+    return 0;
+}
+
+static void level_free(Level *level)
+{
+    PyMem_Free(level->nodes);
+    PyMem_Free(level->slots);
+    level->nodes = NULL;
+    level->slots = NULL;
+}
+
+static Py_ssize_t *level_slot(const Level *level, const unsigned char *s)
+{
+    size_t i = (size_t)hash_state(s) & level->mask;
+    for (;;) {
+        Py_ssize_t k = level->slots[i];
+        if (k == 0 || memcmp(level->nodes[k - 1].state, s, SIZE) == 0)
+            return &level->slots[i];
+        i = (i + 1) & level->mask;
+    }
+}
+
+/* Room for one more node, the slots at most half full. */
+static int level_reserve(Level *level)
+{
+    if (level->count == level->capacity) {
+        Node *nodes = level->nodes;
+        PyMem_Resize(nodes, Node, (size_t)level->capacity * 2);
+        if (nodes == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        level->nodes = nodes;
+        level->capacity *= 2;
+    }
+    if ((size_t)(level->count + 1) * 2 <= level->mask + 1)
+        return 0;
+    size_t mask = level->mask * 2 + 1;
+    Py_ssize_t *slots = PyMem_New(Py_ssize_t, mask + 1);
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(slots, 0, (mask + 1) * sizeof(Py_ssize_t));
+    PyMem_Free(level->slots);
+    level->slots = slots;
+    level->mask = mask;
+    for (Py_ssize_t k = 0; k < level->count; k++)
+        *level_slot(level, level->nodes[k].state) = k + 1;
+    return 0;
+}
+
+/* Adds state `s`, made by the moves `before` (depth - 1 of them) then `move`, unless the level
+ * has it: 1 added, 0 already there, -1 out of memory (the exception set). */
+static int level_add(Level *level, const unsigned char *s, const unsigned char *before, const unsigned char *move)
+{
+    if (level_reserve(level) < 0)
+        return -1;
+    Py_ssize_t *slot = level_slot(level, s);
+    if (*slot)
+        return 0;
+    Node *node = &level->nodes[level->count++];
+    memcpy(node->state, s, SIZE);
+    if (level->depth > 0) {
+        memcpy(node->moves, before, 3 * (size_t)(level->depth - 1));
+        memcpy(node->moves + 3 * (level->depth - 1), move, 3);
+    }
+    *slot = level->count;
+    return 1;
+}
+
+static Py_ssize_t level_allowed(const Level *level, int variant)
+{
+    Py_ssize_t n = 0;
+    for (Py_ssize_t k = 0; k < level->count; k++)
+        n += allowed(variant, level->nodes[k].state);
+    return n;
+}
+
+/* -- the search over dice orders --------------------------------------------------------------- */
+
+#define LEVELS 5
+
+typedef struct {
+    Level levels[LEVELS];
+    Level *plays; /* the level the legal plays are in (their number: `legal`), NULL for none */
+    Py_ssize_t legal;
+} Search;
+
+static void search_free(Search *search)
+{
+    for (int i = 0; i < LEVELS; i++)
+        level_free(&search->levels[i]);
+}
+
+/* Doubles: each level one die deeper, every move from every state of the level above. */
+static int search_doubles(Search *search, const unsigned char *start, int variant, int die)
+{
+    Level *levels = search->levels;
+    Step steps[MAX_STEPS];
+        if (level_add(&levels[0], start, NO_MOVES, NO_MOVES) < 0)
+        return -1;
+    for (int depth = 1; depth <= 4; depth++) {
+        Level *above = &levels[depth - 1], *level = &levels[depth];
+        for (Py_ssize_t k = 0; k < above->count; k++) {
+            int n = single_moves(above->nodes[k].state, variant, die, steps);
+            for (int i = 0; i < n; i++)
+                if (level_add(level, steps[i].state, above->nodes[k].moves, steps[i].move) < 0)
+                    return -1;
+        }
+        if (level->count == 0)
+            break;
+        Py_ssize_t legal = level_allowed(level, variant);
+        if (legal) {
+            search->plays = level;
+            search->legal = legal;
+        }
+    }
+    return 0;
+}
+
+/* Two different dice: the larger first then the smaller, and the other way. */
+static int search_two(Search *search, const unsigned char *start, int variant, int high, int low)
+{
+    Level *only[2] = {&search->levels[1], &search->levels[2]}, *both = &search->levels[3];
+    Step first_steps[MAX_STEPS], second_steps[MAX_STEPS];
+    for (int order = 0; order < 2; order++) {
+        int first = order ? low : high, second = order ? high : low;
+        int n = single_moves(start, variant, first, first_steps);
+        for (int i = 0; i < n; i++) {
+            int added = level_add(only[order], first_steps[i].state, NO_MOVES, first_steps[i].move);
+            if (added < 0)
+                return -1;
+            if (!added)
+                continue;
+            int m = single_moves(first_steps[i].state, variant, second, second_steps);
+            for (int j = 0; j < m; j++)
+                if (level_add(both, second_steps[j].state, first_steps[i].move, second_steps[j].move) < 0)
+                    return -1;
+        }
+    }
+    Level *choice[3] = {both, only[0], only[1]};
+    for (int i = 0; i < 3; i++) {
+        Py_ssize_t legal = level_allowed(choice[i], variant);
+        if (legal) {
+            search->plays = choice[i];
+            search->legal = legal;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Fills `search` (free it with search_free whatever happens): 0, or -1 with the exception set. */
+static int search_run(Search *search, const unsigned char *start, int variant, int d1, int d2)
+{
+    static const int depths[LEVELS] = {0, 1, 2, 3, 4};
+    static const int two_depths[LEVELS] = {0, 1, 1, 2, 0};
+    search->plays = NULL;
+    search->legal = 0;
+    for (int i = 0; i < LEVELS; i++)
+        search->levels[i].nodes = NULL, search->levels[i].slots = NULL;
+    for (int i = 0; i < LEVELS; i++)
+        if (level_init(&search->levels[i], d1 == d2 ? depths[i] : two_depths[i]) < 0)
+            return -1;
+    if (d1 == d2)
+        return search_doubles(search, start, variant, d1);
+    return search_two(search, start, variant, d1 > d2 ? d1 : d2, d1 > d2 ? d2 : d1);
+}
+
+/* -- a Position as a state ------------------------------------------------------------------- */
+
+/* The code of one stack ("", "www", "bww": bottom to top) for the player whose checkers are `mine`. */
+static int stack_code(PyObject *stack, Py_UCS4 mine, unsigned char *code)
+{
+    if (!PyUnicode_Check(stack) || PyUnicode_READY(stack) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "encode(): a stack is a str, got %R", stack);
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(stack);
+    if (n == 0) {
+        *code = 0;
+        return 0;
+    }
+    int kind = PyUnicode_KIND(stack);
+    const void *data = PyUnicode_DATA(stack);
+    Py_UCS4 bottom = PyUnicode_READ(kind, data, 0), top = PyUnicode_READ(kind, data, n - 1);
+    int trapped = bottom != top, valid = (top == 'w' || top == 'b') && (bottom == 'w' || bottom == 'b');
+    for (Py_ssize_t i = 1; valid && i < n; i++)
+        valid = PyUnicode_READ(kind, data, i) == top; /* one trapped checker at most, at the bottom */
+    if (!valid || n - trapped > CHECKERS) {
+        PyErr_Format(PyExc_ValueError, "encode(): %R is not a stack of a position", stack);
+        return -1;
+    }
+    *code = (unsigned char)(n - trapped + (top == mine ? 0 : THEIRS) + (trapped ? TRAPPING : 0));
+    return 0;
+}
+
+/* A (white, black) pair of counts 0-15, as (mine, theirs). */
+static int counts(PyObject *pair, int me, unsigned char *mine, unsigned char *theirs)
+{
+    long value[2];
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_Format(PyExc_TypeError, "encode(): bar and off are (white, black) pairs, got %R", pair);
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        value[i] = PyLong_AsLong(PyTuple_GET_ITEM(pair, i));
+        if (value[i] == -1 && PyErr_Occurred())
+            return -1;
+        if (value[i] < 0 || value[i] > CHECKERS) {
+            PyErr_Format(PyExc_ValueError, "encode(): a count of checkers is 0-15, got %R", pair);
+            return -1;
+        }
+    }
+    *mine = (unsigned char)value[me];
+    *theirs = (unsigned char)value[1 - me];
+    return 0;
+}
+
+static int encode_into(PyObject *const *field, unsigned char *state)
+{
+    int variant = -1, me = -1;
+    for (int v = 0; v < VARIANTS; v++)
+        if (field[0] == VARIANT_MEMBERS[v])
+            variant = v;
+    for (int c = 0; c < 2; c++)
+        if (field[1] == COLOUR_MEMBERS[c])
+            me = c;
+    if (variant < 0 || me < 0) {
+        PyErr_SetString(PyExc_TypeError, "encode(): a position's variant and turn are a Variant and a Color");
+        return -1;
+    }
+    PyObject *points = field[2];
+    if (!PyTuple_Check(points) || PyTuple_GET_SIZE(points) != 24) {
+        PyErr_SetString(PyExc_TypeError, "encode(): a position's points are a tuple of 24 stacks");
+        return -1;
+    }
+    for (int p = 1; p <= 24; p++)
+        if (stack_code(PyTuple_GET_ITEM(points, OWN_TO_INDEX[variant][me][p]), me ? 'b' : 'w', &state[p]) < 0)
+            return -1;
+    if (counts(field[3], me, &state[MY_BAR], &state[THEIR_BAR]) < 0 ||
+        counts(field[4], me, &state[MY_OFF], &state[THEIR_OFF]) < 0)
+        return -1;
+    return 0;
+}
+
+/* -- the Python functions -------------------------------------------------------------------- */
+
+static int int_arg(PyObject *arg, const char *what, long low, long high, int *out)
+{
+    long value = PyLong_AsLong(arg);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    if (value < low || value > high) {
+        PyErr_Format(PyExc_ValueError, "%s must be from %ld to %ld, got %ld", what, low, high, value);
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+/* The state, variant and dice of a call: 0, or -1 with the exception set. */
+static int parse(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *name,
+                 const unsigned char **state, int *variant, int *dice)
+{
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "game.movegen._kernel: configure() has not been called");
+        return -1;
+    }
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, want, nargs);
+        return -1;
+    }
+    if (!PyBytes_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "%s(): a state is bytes, got %.100s", name, Py_TYPE(args[0])->tp_name);
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(args[0]) != SIZE) {
+        PyErr_Format(PyExc_ValueError, "%s(): a state is %d bytes, got %zd", name, SIZE, PyBytes_GET_SIZE(args[0]));
+        return -1;
+    }
+    *state = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    for (int p = 1; p <= 24; p++)
+        if ((*state)[p] >= CODES) {
+            PyErr_Format(PyExc_ValueError, "%s(): point %d has code %d, not a point's code", name, p, (*state)[p]);
+            return -1;
+        }
+    if (int_arg(args[1], "variant", 0, VARIANTS - 1, variant) < 0)
+        return -1;
+    for (Py_ssize_t i = 2; i < want; i++)
+        if (int_arg(args[i], "a die", 1, 6, &dice[i - 2]) < 0)
+            return -1;
+    return 0;
+}
+
+static PyObject *kernel_encode(PyObject *Py_UNUSED(module), PyObject *position)
+{
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "game.movegen._kernel: configure() has not been called");
+        return NULL;
+    }
+    PyObject *field[5] = {NULL, NULL, NULL, NULL, NULL}, *result = NULL;
+    unsigned char state[SIZE];
+    int ok = 1;
+    for (int i = 0; ok && i < 5; i++)
+        ok = (field[i] = PyObject_GetAttr(position, ATTRIBUTE[i])) != NULL;
+    if (ok && encode_into(field, state) == 0)
+        result = PyBytes_FromStringAndSize((const char *)state, SIZE);
+    for (int i = 0; i < 5; i++)
+        Py_XDECREF(field[i]);
+    return result;
+}
+
+static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    const unsigned char *start;
+    int variant, dice[2];
+    if (parse(args, nargs, 4, "plays", &start, &variant, dice) < 0)
+        return NULL;
+    Search search;
+    PyObject *states = NULL, *moves = NULL, *result = NULL;
+    if (search_run(&search, start, variant, dice[0], dice[1]) < 0)
+        goto done;
+    Level *level = search.plays;
+    states = PyTuple_New(search.legal);
+    moves = PyTuple_New(search.legal);
+    if (states == NULL || moves == NULL)
+        goto done;
+    for (Py_ssize_t k = 0, i = 0; i < search.legal; k++) {
+        const Node *node = &level->nodes[k];
+        if (!allowed(variant, node->state))
+            continue;
+        PyObject *state = PyBytes_FromStringAndSize((const char *)node->state, SIZE);
+        if (state == NULL)
+            goto done;
+        PyTuple_SET_ITEM(states, i, state);
+        PyObject *made = PyBytes_FromStringAndSize((const char *)node->moves, 3 * (Py_ssize_t)level->depth);
+        if (made == NULL)
+            goto done;
+        PyTuple_SET_ITEM(moves, i, made);
+        i++;
+    }
+    result = PyTuple_Pack(2, states, moves);
+done:
+    Py_XDECREF(states);
+    Py_XDECREF(moves);
+    search_free(&search);
+    return result;
+}
+
+static PyObject *kernel_count(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    const unsigned char *start;
+    int variant, dice[2];
+    if (parse(args, nargs, 4, "count", &start, &variant, dice) < 0)
+        return NULL;
+    Search search;
+    PyObject *result = NULL;
+    if (search_run(&search, start, variant, dice[0], dice[1]) == 0)
+        result = PyLong_FromSsize_t(search.legal);
+    search_free(&search);
+    return result;
+}
+
+static PyObject *kernel_steps(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    const unsigned char *start;
+    int variant, die;
+    if (parse(args, nargs, 3, "steps", &start, &variant, &die) < 0)
+        return NULL;
+    Step steps[MAX_STEPS];
+    int n = single_moves(start, variant, die, steps);
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)steps[i].state, (Py_ssize_t)SIZE,
+                                       (const char *)steps[i].move, (Py_ssize_t)3);
+        if (pair == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, pair);
+    }
+    return result;
+}
+
+static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2]) ||
+        PyTuple_GET_SIZE(args[1]) != PyBytes_GET_SIZE(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "gather(state: bytes, tables: tuple of tuples, order: bytes as long)");
+        return NULL;
+    }
+    const unsigned char *state = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    const unsigned char *order = (const unsigned char *)PyBytes_AS_STRING(args[2]);
+    Py_ssize_t size = PyBytes_GET_SIZE(args[0]), n = PyBytes_GET_SIZE(args[2]);
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *table = PyTuple_GET_ITEM(args[1], i);
+        if (!PyTuple_Check(table) || order[i] >= size || state[order[i]] >= PyTuple_GET_SIZE(table)) {
+            PyErr_Format(PyExc_IndexError, "gather(): entry %zd (byte %d of the state) has no table entry", i,
+                         (int)order[i]);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(table, state[order[i]])));
+    }
+    return result;
+}
+
+static PyObject *kernel_configure(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Py_buffer tables[8], own_to_index;
+    PyObject *variants, *colours;
+    unsigned char *targets[8] = {FREE, LEAVE, ARRIVE[BACKGAMMON], ARRIVE[CATCHGAMMON], ARRIVE[RUNGAMMON],
+                                 HAS_MINE, MINE_TRAPPED, HAS_THEIRS};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*O!O!y*:configure", &tables[0], &tables[1], &tables[2],
+                          &tables[3], &tables[4], &tables[5], &tables[6], &tables[7], &PyTuple_Type, &variants,
+                          &PyTuple_Type, &colours, &own_to_index))
+        return NULL;
+    int ok = PyTuple_GET_SIZE(variants) == VARIANTS && PyTuple_GET_SIZE(colours) == 2 &&
+             own_to_index.len == (Py_ssize_t)sizeof(OWN_TO_INDEX);
+    for (int i = 0; i < 8; i++)
+        ok = ok && tables[i].len >= CODES;
+    for (Py_ssize_t i = 0; ok && i < own_to_index.len; i++)
+        ok = ((const unsigned char *)own_to_index.buf)[i] < 24;
+    if (ok) {
+        for (int i = 0; i < 8; i++)
+            memcpy(targets[i], tables[i].buf, CODES);
+        memcpy(OWN_TO_INDEX, own_to_index.buf, sizeof(OWN_TO_INDEX));
+        for (int v = 0; v < VARIANTS; v++)
+            Py_XSETREF(VARIANT_MEMBERS[v], Py_NewRef(PyTuple_GET_ITEM(variants, v)));
+        for (int c = 0; c < 2; c++)
+            Py_XSETREF(COLOUR_MEMBERS[c], Py_NewRef(PyTuple_GET_ITEM(colours, c)));
+    }
+    for (int i = 0; i < 8; i++)
+        PyBuffer_Release(&tables[i]);
+    PyBuffer_Release(&own_to_index);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "configure(): 8 tables of 64 entries, 3 variants, 2 colours and "
+                                          "3 x 2 x 25 point indexes below 24");
+        return NULL;
+    }
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", (PyCFunction)kernel_configure, METH_VARARGS,
+     "configure(free, leave, arrive_bg, arrive_cg, arrive_rg, has_mine, mine_trapped, has_theirs, variants, "
+     "colours, own_to_index): the pure kernel's per-code tables, 64 bytes each (255 for none), and what "
+     "encode() needs to read a Position."},
+    {"encode", (PyCFunction)kernel_encode, METH_O, "encode(position) -> state: the position from the mover's side."},
+    {"plays", (PyCFunction)(void (*)(void))kernel_plays, METH_FASTCALL,
+     "plays(state, variant, d1, d2) -> (states, moves): each legal play's resulting state and its moves."},
+    {"count", (PyCFunction)(void (*)(void))kernel_count, METH_FASTCALL,
+     "count(state, variant, d1, d2) -> int: how many legal plays."},
+    {"steps", (PyCFunction)(void (*)(void))kernel_steps, METH_FASTCALL,
+     "steps(state, variant, die) -> ((state, move), ...): each legal single move of one die."},
+    {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
+     "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "game.movegen._kernel",
+    "The compiled kernel of game.movegen (see game/movegen/pure.py for the same in Python).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void)
+{
+    static const char *names[5] = {"variant", "turn", "points", "bar", "off"};
+    for (int i = 0; i < 5; i++)
+        if (ATTRIBUTE[i] == NULL && (ATTRIBUTE[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return NULL;
+    return PyModule_Create(&module);
+}

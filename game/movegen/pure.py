@@ -1,0 +1,262 @@
+"""The pure-Python kernel of the move generator: single moves, the search over dice orders, and
+the per-point tables the compiled kernel (`_kernel.c`) is given at import.
+
+It works on the compact states of `game.movegen.state` (28 bytes, from the mover's side). Each
+variant differs only in where a checker may land (`ARRIVE`) and in a few conditions on
+leaving; the search over dice orders, the "as many dice as possible, the larger if only one"
+rule and the deduplication by resulting position are shared. A move is 3 bytes (source,
+target, hit) in the mover's own numbering; a play's moves are their concatenation.
+
+The kernel interface, the same in both kernels (variant: 0 Backgammon, 1 Catchgammon,
+2 Rungammon, the order of `game.board.Variant`):
+
+    encode(position) -> state                          the position from the mover's side
+    plays(state, variant, d1, d2) -> (states, moves)   each legal play's resulting state and
+                                                        its moves, in the order found
+    count(state, variant, d1, d2) -> int               how many legal plays
+    steps(state, variant, die) -> ((state, move), ...) each legal single move of one die
+    gather(state, tables, order) -> tuple              tables[k][state[order[k]]] for each k
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from operator import getitem, itemgetter
+from typing import Any
+
+from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
+from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, THEIRS, TRAPPED, TRAPPING, State, encode
+
+__all__ = ["configure_args", "count", "encode", "gather", "plays", "steps"]
+RawMove = bytes
+"""One move, 3 bytes: source (25 = bar), target (0 = off), 1 for a hit or a trap, else 0."""
+Found = dict[State, bytes]  # resulting state -> the moves that made it, in the order found
+Step = Callable[[State, int], Iterator[tuple[State, RawMove]]]
+
+
+def _table(rule: Callable[[int], int]) -> tuple[int, ...]:
+    return tuple(rule(code) for code in range(64))
+
+
+def _free(code: int) -> int:
+    """How many of my checkers on the point can move."""
+    return code if code < THEIRS else code - TRAPPING if TRAPPING < code < TRAPPED else 0
+
+
+FREE = _table(_free)
+# After one of my top checkers leaves; the last trapper leaving frees the trapped checker.
+LEAVE = _table(lambda c: c - 1 if _free(c) else -1)
+LEAVE = LEAVE[:TRAPPING + 1] + (THEIRS + 1,) + LEAVE[TRAPPING + 2:]
+HAS_MINE = bytes(1 if (0 < c < THEIRS or c > TRAPPING) and c != TRAPPED else 0 for c in range(256))
+MINE_TRAPPED = bytes(1 if TRAPPED < c < 64 else 0 for c in range(256))
+HAS_THEIRS = bytes(1 if THEIRS < c < 64 and c != TRAPPING else 0 for c in range(256))
+
+
+def _arrive_backgammon(code: int) -> int:
+    if code < THEIRS - 1:
+        return code + 1
+    return 1 if code == THEIRS + 1 else -1  # a blot is hit
+
+
+def _arrive_catchgammon(code: int) -> int:
+    if code < THEIRS - 1:
+        return code + 1
+    if code == THEIRS + 1:
+        return TRAPPING + 1  # the lone checker is trapped beneath
+    return code + 1 if TRAPPING < code < TRAPPED - 1 else -1
+
+
+def _arrive_rungammon(code: int) -> int:
+    return code + 1 if code < THEIRS - 1 else -1
+
+
+ARRIVE = (_table(_arrive_backgammon), _table(_arrive_catchgammon), _table(_arrive_rungammon))
+"""Where a checker lands, by variant index: the point's new code, -1 when it may not."""
+
+# One 3-byte move per (source, target, hit), shared by every play.
+_RAW = {(p, q, hit): bytes((p, q, hit)) for p in range(26) for q in range(26) for hit in (False, True)}
+
+
+# -- single moves -------------------------------------------------------------
+
+def _highest_home(s: State) -> int:
+    for p in range(6, 0, -1):
+        if HAS_MINE[s[p]]:
+            return p
+    return 0
+
+
+def _bar_entry(s: State, d: int, arrive: tuple[int, ...]) -> Iterator[tuple[State, RawMove]]:
+    q = BAR - d
+    code = s[q]
+    new = arrive[code]
+    if new >= 0:
+        n = bytearray(s)
+        n[MY_BAR] -= 1
+        n[q] = new
+        hit = code == THEIRS + 1
+        if hit:
+            n[THEIR_BAR] += 1
+        yield bytes(n), _RAW[BAR, q, hit]
+
+
+def _moves(s: State, d: int, arrive: tuple[int, ...], home: bool,
+           start_closed: bool, hits_to_bar: bool) -> Iterator[tuple[State, RawMove]]:
+    highest = _highest_home(s) if home else 0
+    for p in range(24, 0, -1):
+        code = s[p]
+        if not FREE[code] or (p == 24 and start_closed):
+            continue
+        q = p - d
+        if q > 0:
+            target = s[q]
+            new = arrive[target]
+            if new < 0:
+                continue
+            n = bytearray(s)
+            n[p] = LEAVE[code]
+            n[q] = new
+            hit = target == THEIRS + 1
+            if hit and hits_to_bar:
+                n[THEIR_BAR] += 1
+            yield bytes(n), _RAW[p, q, hit]
+        elif home and (q == 0 or p == highest):
+            n = bytearray(s)
+            n[p] = LEAVE[code]
+            n[MY_OFF] += 1
+            yield bytes(n), _RAW[p, 0, False]
+
+
+_BG_ARRIVE, _CG_ARRIVE, _RG_ARRIVE = ARRIVE
+
+
+def _bg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    if s[MY_BAR]:
+        return _bar_entry(s, d, _BG_ARRIVE)
+    home = 1 not in s[7:25].translate(HAS_MINE)
+    return _moves(s, d, _BG_ARRIVE, home, False, True)
+
+
+def _cg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    # Bearing off: every checker home, and none trapped.
+    home = 1 not in s[7:25].translate(HAS_MINE) and 1 not in s[1:7].translate(MINE_TRAPPED)
+    return _moves(s, d, _CG_ARRIVE, home, False, False)
+
+
+def _rg_step(s: State, d: int) -> Iterator[tuple[State, RawMove]]:
+    home = 1 not in s[7:25].translate(HAS_MINE)
+    # Only one checker may leave the start until one has passed the opponent's start.
+    passed = s[MY_OFF] > 0 or 1 in s[1:12].translate(HAS_MINE)
+    start_closed = not passed and FREE[s[24]] + s[MY_OFF] < CHECKERS
+    return _moves(s, d, _RG_ARRIVE, home, start_closed, False)
+
+
+STEPS: tuple[Step, Step, Step] = (_bg_step, _cg_step, _rg_step)
+
+_SIX = b"\x01" * 6
+
+
+def prime_allowed(s: State) -> bool:
+    """The Rungammon prime rules, judged on the position a play produces."""
+    own = s[1:25]
+    held_own = own.translate(HAS_MINE)  # index p - 1 for my own point p
+    if 0 not in held_own[18:24]:
+        return False  # all six points of the own starting table
+    if held_own.count(1) < 6:
+        return True
+    # Along the opponent's path (index q - 1 for their own point q) my points turn by 12.
+    held = held_own[12:] + held_own[:12]
+    run_start = held.find(_SIX)
+    if run_start < 0:
+        return True
+    theirs_own = own.translate(HAS_THEIRS)
+    theirs = theirs_own[12:] + theirs_own[:12]
+    lowest_theirs = theirs.find(1)
+    highest_theirs = theirs.rfind(1)
+    while run_start >= 0:
+        behind = highest_theirs > run_start + 5
+        ahead = s[THEIR_OFF] > 0 or 0 <= lowest_theirs < run_start  # borne off counts as ahead
+        if behind and not ahead:
+            return False  # a prime with opponents behind it and none ahead
+        run_start = held.find(_SIX, run_start + 1)
+    return True
+
+
+# -- the search over dice orders ---------------------------------------------------
+
+RUNGAMMON = 2
+
+
+def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State], bool] | None) -> Found:
+    def keep(found: Found) -> Found:
+        return {s: m for s, m in found.items() if allowed(s)} if allowed else found
+
+    if a == b:
+        best: Found = {}
+        level: Found = {start: b""}
+        for _ in range(4):
+            deeper: Found = {}
+            for state, moves in level.items():
+                for new, move in step(state, a):
+                    if new not in deeper:
+                        deeper[new] = moves + move
+            if not deeper:
+                break
+            level = deeper
+            best = keep(deeper) or best
+        return best
+    high, low = max(a, b), min(a, b)
+    both: Found = {}
+    only: dict[int, Found] = {high: {}, low: {}}
+    for first, second in ((high, low), (low, high)):
+        singles = only[first]
+        for new, move in step(start, first):
+            if new in singles:
+                continue
+            singles[new] = move
+            for new2, move2 in step(new, second):
+                if new2 not in both:
+                    both[new2] = move + move2
+    return keep(both) or keep(only[high]) or keep(only[low])
+
+
+def _found(state: State, variant: int, a: int, b: int) -> Found:
+    return _search(state, a, b, STEPS[variant], prime_allowed if variant == RUNGAMMON else None)
+
+
+def plays(state: State, variant: int, a: int, b: int) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
+    """Each legal play's resulting state and its moves (3 bytes a move), in the order found."""
+    found = _found(state, variant, a, b)
+    return tuple(found), tuple(found.values())
+
+
+def count(state: State, variant: int, a: int, b: int) -> int:
+    """How many legal plays (distinct resulting states)."""
+    return len(_found(state, variant, a, b))
+
+
+def steps(state: State, variant: int, die: int) -> tuple[tuple[State, RawMove], ...]:
+    """Each legal single move of `die`, judged alone: the new state and the move."""
+    return tuple(STEPS[variant](state, die))
+
+
+
+_GETTERS: dict[bytes, Callable[[State], Any]] = {}
+
+
+def gather(state: State, tables: tuple[tuple[Any, ...], ...], order: bytes) -> tuple[Any, ...]:
+    """tables[k][state[order[k]]] for each k: a position's stacks, or what sensors see of them."""
+    getter = _GETTERS.get(order)
+    if getter is None:
+        getter = _GETTERS[order] = itemgetter(*order) if len(order) > 1 else lambda s: (s[order[0]],)
+    return tuple(map(getitem, tables, getter(state)))
+
+
+def configure_args() -> tuple[object, ...]:
+    """What the compiled kernel's `configure` takes: the per-code tables (64 bytes each, 255 for
+    -1), the Variant and Color members, and each own point's index in `Position.points`."""
+    tables = (*(bytes(x & 0xFF for x in table) for table in (FREE, LEAVE, *ARRIVE)),
+              HAS_MINE[:64], MINE_TRAPPED[:64], HAS_THEIRS[:64])
+    own_to_index = bytes(0 if p == 0 else OWN_TO_BOARD[variant, colour][p] - 1
+                         for variant in Variant for colour in (Color.WHITE, Color.BLACK) for p in range(25))
+    return (*tables, tuple(Variant), (Color.WHITE, Color.BLACK), own_to_index)

@@ -1,0 +1,117 @@
+"""The compact state both kernels search over, and its translation to and from `Position`.
+
+A state is 28 bytes, from the side of the player on roll, indexed by the mover's own point
+numbers: [0] my checkers off, [1..24] one code per point, [25] mine on the bar, [26] theirs
+on the bar, [27] theirs off. A point's code is n (1-15) for n of mine, 16 + n for n of
+theirs, and 32 + n / 48 + n for n of mine / of theirs on top of one checker of the other
+colour trapped beneath (Catchgammon). Equal positions (same variant and turn) have equal
+states, so a state is a key for a resulting position.
+
+    >>> from game import Position
+    >>> start = Position.initial()
+    >>> state = encode(start)
+    >>> [state[p] for p in (24, 13, 8, 6, 1)]  # 2 of theirs on my 1: 16 + 2
+    [2, 5, 3, 5, 18]
+    >>> opponent_view(state, start.variant) == encode(start.pass_turn())
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any
+
+from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
+from game.position import Position
+
+State = bytes
+MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF = 0, 25, 26, 27
+THEIRS, TRAPPING, TRAPPED = 16, 32, 48
+VARIANT_INDEX = {variant: index for index, variant in enumerate(Variant)}
+"""The kernels' number for each variant: 0 Backgammon, 1 Catchgammon, 2 Rungammon."""
+
+
+def _stack(code: int, mine: str, theirs: str) -> str:
+    n = code & 15
+    return {0: mine * n, THEIRS: theirs * n, TRAPPING: theirs + mine * n,
+            TRAPPED: mine + theirs * n}[code & 48]
+
+
+def _codes() -> tuple[int, ...]:
+    """Every code a point of a valid position can hold: empty, mine, theirs, a trap either way."""
+    return (0, *(base + n for base in (0, THEIRS, TRAPPING, TRAPPED) for n in range(1, 16)))
+
+
+_STACKS = {(m, t): tuple(_stack(c, m, t) for c in range(64)) for m, t in (("w", "b"), ("b", "w"))}
+_CODE_OF = {mine: {_stack(c, mine, theirs): c for c in _codes()} for mine, theirs in (("w", "b"), ("b", "w"))}
+
+
+def _getter(indexes: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    return itemgetter(*indexes)
+
+
+# Board points (index 0 = board point 1) taken from the mover's own points 1-24.
+_OWN_ORDER = {key: _getter([table[p] - 1 for p in range(1, 25)]) for key, table in OWN_TO_BOARD.items()}
+
+
+def encode(position: Position) -> State:
+    """The position as a state, from the side of the player on roll."""
+    me = position.turn.index
+    code = _CODE_OF[position.turn.char].__getitem__
+    stacks = _OWN_ORDER[position.variant, position.turn](position.points)
+    return bytes((position.off[me], *map(code, stacks), position.bar[me], position.bar[1 - me], position.off[1 - me]))
+
+
+Gather = Callable[[State, tuple[tuple[Any, ...], ...], bytes], tuple[Any, ...]]
+"""A kernel's `gather(state, tables, order)`: tables[k][state[order[k]]] for each k."""
+_BOARD_BYTES = {key: bytes(BOARD_TO_OWN[key][b] for b in range(1, 25)) for key in OWN_TO_BOARD}
+
+
+def stack_table(turn: Color) -> tuple[str, ...]:
+    """The stack (bottom to top, "w"/"b") of each point code, for `turn` on roll."""
+    return _STACKS["w", "b"] if turn is Color.WHITE else _STACKS["b", "w"]
+
+
+def board_order(variant: Variant, turn: Color) -> bytes:
+    """The state's byte of each board point 1-24, in board point order."""
+    return _BOARD_BYTES[variant, turn]
+
+
+def decoder(template: Position, gather: Gather) -> Callable[[State], Position]:
+    """Turns states into positions with the template's variant and turn (set up once per roll)."""
+    variant, turn = template.variant, template.turn
+    white_moves = turn is Color.WHITE
+    stacks = (stack_table(turn),) * 24
+    order = board_order(variant, turn)
+    new, setattr_ = object.__new__, object.__setattr__
+
+    def to_position(state: State) -> Position:
+        mine_bar, their_bar, mine_off, their_off = state[MY_BAR], state[THEIR_BAR], state[MY_OFF], state[THEIR_OFF]
+        # Built from a valid position by legal moves: skip re-validation.
+        pos = new(Position)
+        setattr_(pos, "variant", variant)
+        setattr_(pos, "turn", turn)
+        setattr_(pos, "points", gather(state, stacks, order))
+        setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
+        setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
+        return pos
+
+    return to_position
+
+
+# A state's bytes seen from the other side: the trays and bars change places, my own point q
+# is the opponent's own point of the same board point (25 - q, or half way round in Rungammon).
+_SWAP_ORDER = {variant: _getter([THEIR_OFF, *(OWN_TO_BOARD[variant, Color.BLACK][q] for q in range(1, 25)),
+                                 THEIR_BAR, MY_BAR, MY_OFF]) for variant in Variant}
+_SWAP_CODES = bytes(c ^ THEIRS if 0 < c < 64 else c for c in range(256))  # mine <-> theirs, traps both ways
+
+
+def opponent_view(state: State, variant: Variant) -> State:
+    """The same checkers from the other player's side: the state they roll in after a play.
+
+    For searching ahead on states alone (a bot's look-ahead); equal to
+    `encode(decode(state, template).pass_turn())`.
+    """
+    swapped = state[:1] + state[1:25].translate(_SWAP_CODES) + state[25:]
+    return bytes(_SWAP_ORDER[variant](swapped))

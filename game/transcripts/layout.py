@@ -1,0 +1,164 @@
+"""The layout of a Jellyfish `.mat` transcript: header lines, the match length, each game's header
+and score line, and the cells of its numbered rows, each on the left or the right column.
+
+Nothing here knows the rules: a cell is text on one side of one line. The left column is
+GNU Backgammon's player 0 (Black here), the right its player 1 (White). A cell starts with the
+dice (`31:`) or a word (`Doubles`, `Beavers`, `Takes`, `Drops`, `Wins`, `Losses`); a left cell
+that runs into the right column is split where the next cell starts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from game.board import Color
+from game.errors import MatFormatError
+
+LEFT, RIGHT = Color.BLACK, Color.WHITE
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORES = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
+_HEADER = re.compile(r'^\s*[;#]\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\s*\]\s*$')
+_ROW = re.compile(r"^\s*(\d+)\)")
+_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b)",
+                   re.IGNORECASE)
+_RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
+LEFT_GAP = 6  # a row's first cell this close to its number is on the left
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell: a roll and its play, a cube action, or a result, on one side of one line."""
+
+    line: int
+    side: Color
+    text: str
+
+
+@dataclass(slots=True)
+class GameText:
+    """One game as written: its header, the score line, and its cells in order."""
+
+    number: int
+    line: int
+    names: tuple[str, str]  # (left, right), as written
+    score: tuple[int, int]  # (left, right)
+    score_line: int
+    cells: list[Cell] = field(default_factory=list)
+    stray: list[tuple[int, str]] = field(default_factory=list)  # text that is in no cell
+
+
+@dataclass(slots=True)
+class Layout:
+    """A whole transcript's layout."""
+
+    headers: dict[str, str]
+    length: int
+    length_line: int
+    games: list[GameText]
+    features: Counter[str] = field(default_factory=Counter)  # layout features seen, each with a count
+    examples: dict[str, tuple[int, str]] = field(default_factory=dict)  # one line of each feature
+
+    def saw(self, feature: str, line: int, text: str) -> None:
+        """Count a feature of the layout, keeping the first line that shows it."""
+        self.features[feature] += 1
+        self.examples.setdefault(feature, (line, text.rstrip()))
+
+
+def read_layout(text: str) -> Layout:
+    """The layout of a transcript; raises `MatFormatError` when it is no transcript at all."""
+    lines = [line.expandtabs(8) for line in text.lstrip("\ufeff").splitlines()]  # columns, as tabs show them
+    headers: dict[str, str] = {}
+    layout: Layout | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        header = _HEADER.match(line)
+        if header:
+            headers.setdefault(header["key"].strip(), header["value"])
+            continue
+        found = _LENGTH.match(line)
+        if found:
+            layout = Layout(headers, int(found[1]), index, [])
+            break
+    if layout is None:
+        raise MatFormatError("not a .mat transcript: no 'N point match' line")
+    if headers:
+        layout.saw("header lines", 1, lines[0])
+    right_column = _right_column(lines[index:])
+    game: GameText | None = None
+    while index < len(lines):
+        number, line = index + 1, lines[index]
+        index += 1
+        start = _GAME.match(line)
+        if start:
+            while index < len(lines) and not lines[index].strip():
+                index += 1
+            game = _game_header(layout, int(start[1]), number, lines, index)
+            index += 1
+            continue
+        if not line.strip() or line.lstrip()[:1] in (";", "#"):
+            continue
+        if line != line.rstrip():
+            layout.saw("trailing blanks", number, line)
+        if game is None:
+            raise MatFormatError(f"line {number}: moves before the first 'Game' line: {line.strip()!r}")
+        _row(layout, game, number, line, right_column)
+    return layout
+
+
+def _game_header(layout: Layout, number: int, line: int, lines: list[str], index: int) -> GameText:
+    scores = _SCORES.match(lines[index]) if index < len(lines) else None
+    if scores is None:
+        raise MatFormatError(f"line {index + 1}: expected 'name : score   name : score' after 'Game {number}'")
+    names = []
+    for key in ("n0", "n1"):
+        name = scores[key].strip()
+        rating = _RATING.match(name)
+        if rating:
+            layout.saw("ratings in player names", index + 1, lines[index])
+            name = rating["name"].strip()
+        if not name:
+            layout.saw("an empty player name", index + 1, lines[index])
+        elif " " in name:
+            layout.saw("spaces in player names", index + 1, lines[index])
+        names.append(name)
+    game = GameText(number, line, (names[0], names[1]), (int(scores["s0"]), int(scores["s1"])), index + 1)
+    layout.games.append(game)
+    return game
+
+
+def _right_column(lines: list[str]) -> int:
+    """Where the right column starts: the most common start of a row's second cell."""
+    starts: Counter[int] = Counter()
+    for line in lines[:400]:
+        row = _ROW.match(line)
+        if row:
+            cells = [m.start() for m in _CELL.finditer(line, row.end())]
+            if len(cells) > 1:
+                starts[cells[1]] += 1
+    return starts.most_common(1)[0][0] if starts else 32
+
+
+def _row(layout: Layout, game: GameText, number: int, line: str, right_column: int) -> None:
+    row = _ROW.match(line)
+    body = row.end() if row else 0
+    starts = [m.start() for m in _CELL.finditer(line, body)]
+    stray = line[body:starts[0] if starts else len(line)].strip()
+    if stray:
+        game.stray.append((number, stray))
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(line)
+        text = line[start:end].strip()
+        if n == 0:
+            left = start - body <= LEFT_GAP if row else start < right_column - 4
+        else:
+            left = False
+            if start < right_column - 4 and row:
+                layout.saw("a long left cell running into the right column", number, line)
+        game.cells.append(Cell(number, LEFT if left else RIGHT, text))
+    if len(starts) > 2 and not re.search(r"(?<!\S)\d+\)(?=\s|$)", line[body:]):
+        game.stray.append((number, f"{len(starts)} cells on one line"))

@@ -1,0 +1,143 @@
+"""From a transcript's cells to the events a `Replayer` takes, and what the file's dialect is.
+
+A cell says one of: a roll and its play (`52: 13/8 13/11`, `52:` or `52: Cannot Move` for a roll
+that cannot be played, `52: ????` for a play not recorded, `11: Illegal play (...)` for Snowie's
+record of an illegal play allowed to stand), a cube action (`Doubles => 2`, `Beavers => 4`,
+`Takes`, `Drops`), or a result (`Wins 2 points [and the match]`, or Backgammon Galaxy's
+`Losses 2 point` on the loser's side). The first roll of a game is the opening roll: the player
+who plays it had the higher die.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.board import Color, Variant
+from game.errors import MatFormatError
+from game.match import NO_OPTIONS, MatchOptions
+from game.replay import MAT_WINS, UNREADABLE
+from game.transcripts.dialect import Dialect, detect
+from game.transcripts.layout import Cell, GameText, Layout, read_layout
+
+_DICE = re.compile(r"^([0-9])([0-9]):\s*(.*)$")
+_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNORECASE)
+_ANSWER = re.compile(r"^(Takes|Drops)$", re.IGNORECASE)
+_RESULT = re.compile(r"^(Wins|Losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_ILLEGAL = re.compile(r"^Illegal\s+play\s*\((?P<fields>[^)]*)\)?\s*$", re.IGNORECASE)
+_STRAY_ROW = re.compile(r"(?<!\S)\d+\)(?=\s|$)")
+ILLEGAL_PLAY = "snowie_illegal_play"  # Snowie's record of an illegal play that was let stand
+Entry = tuple[int, dict[str, Any]]
+
+
+@dataclass(slots=True)
+class Transcript:
+    """A transcript read: its layout, its dialect, and its events with their line numbers."""
+
+    layout: Layout
+    dialect: Dialect
+    entries: list[Entry] = field(default_factory=list)
+    game_starts: list[int] = field(default_factory=list)  # index in entries of each game_start
+
+
+def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript:
+    """Read a transcript into events (raises `MatFormatError` when it is no transcript)."""
+    layout = read_layout(text)
+    dialect = detect(layout)
+    transcript = Transcript(layout, dialect)
+    entries = transcript.entries
+    if not layout.games:
+        raise MatFormatError(f"line {layout.length_line}: a match with no 'Game' line")
+    first = layout.games[0]
+    entries.append((first.line, {"type": "match_start", "variant": Variant.BACKGAMMON.value,
+                                 "length": layout.length, "options": options.to_document(),
+                                 "players": {"white": first.names[1], "black": first.names[0]}}))
+    for game in layout.games:
+        transcript.game_starts.append(len(entries))
+        entries.append((game.score_line, {"type": "game_start", "game": game.number,
+                                          "score": {"white": game.score[1], "black": game.score[0]}}))
+        _game_events(game, entries)
+    return transcript
+
+
+def _game_events(game: GameText, entries: list[Entry]) -> None:
+    strays = {line: text for line, text in game.stray}
+    opening = True
+    for cell in game.cells:
+        row = _STRAY_ROW.search(cell.text)
+        if row:
+            entries.append((cell.line, {"type": UNREADABLE, "rule": f"a stray row number {row[0]!r} inside a row: "
+                                                                     f"{cell.text!r}"}))
+            continue
+        if cell.line in strays:
+            entries.append((cell.line, {"type": UNREADABLE, "rule": f"cannot read {strays.pop(cell.line)!r} "
+                                                                     f"on this line"}))
+        try:
+            events = cell_events(cell, opening)
+        except MatFormatError as exc:
+            entries.append((cell.line, {"type": UNREADABLE, "rule": f"cannot read this line: {exc}"}))
+            continue
+        if any(e["type"] == "opening_roll" for e in events):
+            opening = False
+        for event in events:
+            last = entries[-1][1]
+            if (event["type"] == MAT_WINS and last["type"] == MAT_WINS and last["points"] == event["points"]
+                    and "losses" in (last["form"], event["form"])):
+                # `Losses 1 point` and `Wins 1 point`: one result, and the Wins line says who won it
+                # (Backgammon Galaxy puts a Losses line that has no room in its row at the left edge)
+                winner = event if event["form"] == "wins" else last
+                last.update(player=winner["player"], form="both")
+                continue
+            entries.append((cell.line, event))
+    entries.extend((line, {"type": UNREADABLE, "rule": f"cannot read {text!r} on this line"})
+                   for line, text in strays.items())
+
+
+def cell_events(cell: Cell, opening: bool) -> list[dict[str, Any]]:
+    """The events of one cell (`opening`: no roll has been seen yet in this game)."""
+    player, text = cell.side, cell.text
+    dice = _DICE.match(text)
+    if dice:
+        d1, d2, rest = int(dice[1]), int(dice[2]), dice[3].strip()
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise MatFormatError(f"{text!r}: dice are faces from 1 to 6")
+        events = [_roll(player, d1, d2, opening)]
+        illegal = _ILLEGAL.match(rest)
+        if illegal:
+            events.append({"type": ILLEGAL_PLAY, "player": player.value, "dice": [d1, d2],
+                           "snowie": illegal["fields"]})
+        elif rest.startswith("?"):
+            events.append({"type": "play", "player": player.value, "text": "", "unrecorded": True})
+        elif rest.lower() == "cannot move":
+            events.append({"type": "play", "player": player.value, "text": "", "cannot_move": True})
+        else:
+            events.append({"type": "play", "player": player.value, "text": rest})
+        return events
+    cube = _CUBE.match(text)
+    if cube:
+        event: dict[str, Any] = {"type": "double" if cube[1].lower() == "doubles" else "beaver",
+                                 "player": player.value}
+        if cube[2]:
+            event["value"] = int(cube[2])
+        return [event]
+    answer = _ANSWER.match(text)
+    if answer:
+        return [{"type": "take" if answer[1].lower() == "takes" else "pass", "player": player.value}]
+    result = _RESULT.match(text)
+    if result:
+        losses = result[1].lower() == "losses"  # Backgammon Galaxy writes the loser's side too
+        winner = player.opponent if losses else player
+        return [{"type": MAT_WINS, "player": winner.value, "points": int(result[2]),
+                 "form": "losses" if losses else "wins"}]
+    raise MatFormatError(f"cannot read {text!r}")
+
+
+def _roll(player: Color, d1: int, d2: int, opening: bool) -> dict[str, Any]:
+    if opening:  # the opening roll: the mover had the higher die
+        high, low = max(d1, d2), min(d1, d2)
+        if high == low:
+            raise MatFormatError(f"the opening roll cannot be a double ({d1}{d2})")
+        dice = {player.value: high, player.opponent.value: low}
+        return {"type": "opening_roll", "white": dice["white"], "black": dice["black"]}
+    return {"type": "roll", "player": player.value, "dice": [d1, d2]}
