@@ -56,7 +56,7 @@ class Played(Protocol):
     def events_from(self, index: int) -> Sequence[Mapping[str, Any]]:
         """The record's events from number `index` on."""
 
-    def legal_plays(self) -> tuple[Play, ...]:
+    def legal_plays(self) -> Sequence[Play]:
         """The legal plays of the roll to be played."""
 
     def opening_roll(self, white: int, black: int, /) -> None:
