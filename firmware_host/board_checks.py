@@ -18,7 +18,6 @@ from firmware_host.desk import Desk
 from firmware_host.prompts import Waiting
 from firmware_host.reconcile import Misplaced, TurnReconciler
 from firmware_host.sensed_board import SensedBoard
-from game.match import Phase
 from game.position import Position
 from game.zones import Capability, Layout, View, ZoneDiff, layout, sensed_view, zone_diff
 
@@ -46,10 +45,10 @@ class BoardChecks:
     def set_board(self, expected: Position) -> None:
         """The board must show `expected`: go on when it does (or, resuming mid-turn, shows a play
         on the way), else say which zones differ and light them."""
-        board, match = self.board, self.desk.match
+        board, played = self.board, self.desk.played
         assert board.capability is not None and board.zones is not None
-        if match.phase is Phase.MOVE and expected == match.position and match.dice is not None:
-            verdict = TurnReconciler(expected, match.dice, board.capability).judge(board.zones)
+        if played.dice is not None and expected == played.position:
+            verdict = TurnReconciler(expected, played.dice, board.capability).judge(board.zones)
             if not isinstance(verdict, Misplaced):  # resuming mid-turn: a partial play may stand
                 self.desk.advance()
                 return
@@ -87,20 +86,20 @@ class BoardChecks:
     def still(self, view: View) -> None:
         """Between plays the board must not change; a return to the last position asks for a takeback.
         A STACKS board that reads the position in another order (its MCU restarted, say) is told it."""
-        match = self.desk.match
-        expected = self.expected_view(match.position)
+        played = self.desk.played
+        expected = self.expected_view(played.position)
         if view == expected:
             return
         last = self.takeback.before
-        if last is not None and match.phase is Phase.ROLL and view == self.expected_view(last):
+        if last is not None and played.can_take_back and view == self.expected_view(last):
             self.takeback.ask()
             return
         assert self.board.capability is not None
-        diffs = zone_diff(match.position, view, self.board.capability)
-        if self.tell_order(match.position, diffs):
+        diffs = zone_diff(played.position, view, self.board.capability)
+        if self.tell_order(played.position, diffs):
             return
-        self.desk.flag("set_board", match.position.turn, "checkers moved between turns", "SC", match.position)
-        self.desk.publish(Waiting.SET_BOARD, position=match.position, code="SC",
+        self.desk.flag("set_board", played.position.turn, "checkers moved between turns", "SC", played.position)
+        self.desk.publish(Waiting.SET_BOARD, position=played.position, code="SC",
                           message="checkers moved between turns: set them back",
                           zones=frozenset(d.zone for d in diffs))
 

@@ -1,7 +1,9 @@
 """`python -m firmware_host`: a match at a table.
 
     python -m firmware_host                      the embedded default: an emulated table, live
+    python -m firmware_host --chouette "Ann,Bob,Cy,Dee"   an emulated chouette, live
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
+    python -m firmware_host simulate --chouette 5 --games 10 --seed N --record DIR   a chouette, headless
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
     python -m firmware_host check [--config FILE]   a hardware self-test (without a config: the emulator)
     python -m firmware_host stats DIR [DIR ...]  dice statistics per match and for the session
@@ -25,21 +27,65 @@ from drivers.errors import DriverError
 from firmware_host.config import load_config
 from firmware_host.controller import Controller
 from firmware_host.emulated import EmulatedTable
-from firmware_host.errors import TableError
+from firmware_host.errors import ConfigError, TableError
 from firmware_host.hardware import run_hardware
 from firmware_host.room import cli as room_cli
-from firmware_host.settings import Profile, Settings
+from firmware_host.settings import ChouetteSettings, Profile, Settings
 from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
 from game.board import Variant
+from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
+from game.chouette.options import signed
 from game.cli import OneLineParser
 from game.errors import GameError
 from game.zones import Capability
 
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
+"""The players of `--chouette N`, in order."""
+HOUSE = tuple(name for name in ChouetteOptions().to_document() if name != "box_partner")
+"""The chouette's house options the table plays (a box partner is not taken at the table yet)."""
+
 
 def _settings(args: argparse.Namespace) -> Settings:
+    if args.chouette:
+        options = ChouetteOptions(**{name: True for name in args.house})
+        return Settings(variant=Variant(args.variant), profile=Profile(args.profile), timed=False,
+                        chouette=ChouetteSettings(args.chouette, options, args.games))
     return Settings(variant=Variant(args.variant), length=args.match_to or None,
                     profile=Profile(args.profile), timed=not args.no_clock)
+
+
+def _players(text: str) -> tuple[str, ...]:
+    """`--chouette`: the players' names, comma-separated, or how many (named Ann, Bob, Cy, ...)."""
+    if text.isascii() and text.isdigit():
+        if not 3 <= int(text) <= MAX_PLAYERS:
+            raise argparse.ArgumentTypeError(f"{text!r}: a chouette seats 3 to {MAX_PLAYERS} players")
+        return NAMES[:int(text)]
+    names = tuple(name.strip() for name in text.split(","))
+    try:
+        ChouetteSettings(names)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def _house(text: str) -> tuple[str, ...]:
+    """`--house`: the chouette's house options that are on, comma-separated."""
+    names = tuple(name.strip().replace("-", "_") for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in HOUSE]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{unknown[0]!r} is not a house option (options: {', '.join(HOUSE)})")
+    try:
+        ChouetteOptions(**{name: True for name in names})
+    except GameError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def _games(text: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of games is a whole number (0: no limit)")
+    return int(text)
 
 
 def _speed(text: str) -> float:
@@ -67,6 +113,12 @@ def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, rec
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="tournament")
     parser.add_argument("--no-clock", action="store_true", help="play without the chess clock")
     parser.add_argument("--record", default=record, help="directory for the journal (and match.mat)")
+    parser.add_argument("--chouette", type=_players, metavar="PLAYERS",
+                        help='a chouette instead of a match: "Ann,Bob,Cy,Dee", or how many players (3 to 9); '
+                             "played without the clock")
+    parser.add_argument("--games", type=_games, default=5, help="with --chouette: games before the session stops")
+    parser.add_argument("--house", type=_house, default=(), metavar="OPTIONS",
+                        help=f"with --chouette: house options, comma-separated ({', '.join(HOUSE)})")
     room_cli.add_table_options(parser)
 
 
@@ -75,6 +127,11 @@ def _table(args: argparse.Namespace) -> EmulatedTable:
     record = Path(args.record or f"records/{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()],
                          broker=room_cli.table_broker(args))
+
+
+def _table_seconds(args: argparse.Namespace) -> float:
+    """Table time allowed before a run stops unfinished: 6 hours, or half an hour a chouette game."""
+    return max(6 * 3600.0, 1800.0 * args.games) if args.chouette else 6 * 3600.0
 
 
 def cmd_live(args: argparse.Namespace) -> int:
@@ -87,7 +144,7 @@ def cmd_live(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     try:
-        finished = table.run(speed=args.speed, on_frame=frame)
+        finished = table.run(max_seconds=_table_seconds(args), speed=args.speed, on_frame=frame)
     except KeyboardInterrupt:
         print(f"\nstopped; the journal in {table.record} resumes the match (--record {table.record})")
         return 130
@@ -102,12 +159,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.monotonic()
 
     def progress(t: EmulatedTable) -> None:  # a headless run still says how far it is, on stderr
-        match = t.controller.match
-        print(f"game {match.game_number}, score {match.score[0]}-{match.score[1]}, "
-              f"{t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
+        print(f"{t.controller.contest.where()}, {t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
 
     try:
-        finished = table.run(on_frame=None if args.quiet else progress, frame_every=5.0)
+        finished = table.run(max_seconds=_table_seconds(args), on_frame=None if args.quiet else progress,
+                             frame_every=5.0)
     finally:
         table.close()
     code = _finish(table, finished)
@@ -117,17 +173,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _finish(table: EmulatedTable, finished: bool) -> int:
     controller: Controller = table.controller
-    match = controller.match
+    played = controller.played
     for line in controller.log:
-        if line.startswith(("game ", "match over:", "FLAG")):
+        if line.startswith(("game ", "match over:", "session over", "FLAG")):
             print(line)
-    print(f"{'finished' if finished else 'NOT finished'}: score {match.score[0]}-{match.score[1]}, "
-          f"{len(match.games)} games, {controller.flags} referee flags, "
+    if isinstance(played, ChouetteSession):
+        totals = ", ".join(f"{name} {signed(points)}" for name, points in played.totals.items())
+        result = f"{totals} after {len(played.games)} game{'' if len(played.games) == 1 else 's'}"
+    else:
+        match = controller.match
+        result = f"score {match.score[0]}-{match.score[1]}, {len(match.games)} games"
+    print(f"{'finished' if finished else 'NOT finished'}: {result}, {controller.flags} referee flags, "
           f"{table.people.mistakes} mistakes made on purpose")
     print(f"dice: {controller.dice_stats.describe()}")
     if table.loop.errors:
         print(f"{table.loop.errors} events could not be handled (see the log)")
-    write_mat(controller, table.record)
+    for path in write_mat(controller, table.record):
+        print(f"wrote {path}")
     print(f"record: {table.journal.path}")
     return 0 if finished else 1
 

@@ -19,8 +19,10 @@ from drivers.events import ButtonKind, Player
 from drivers.pin_factories import factory_names
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
 from firmware_host.errors import ConfigError
-from firmware_host.settings import Profile, Settings
+from firmware_host.settings import ChouetteSettings, Profile, Settings
 from game.board import Variant
+from game.chouette import ChouetteOptions
+from game.errors import GameError
 from game.match import NO_OPTIONS, MatchOptions
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ class Key:
     default: Any
     check: Check | None = None
     count: int = 0
-    """How many values a list kind holds."""
+    """How many values a list kind holds (0: any number)."""
 
 
 REQUIRED = object()
@@ -81,6 +83,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
               "profile": Key("str", "tournament", _one_of(*(p.value for p in Profile))),
               "jacoby": Key("bool", False), "beavers": Key("bool", False), "automatic_doubles": Key("bool", False),
               "max_cube": Key("int", None, _power_of_two)},
+    "chouette": {"players": Key("names", []), "games": Key("int", 0, _at_least(0)),
+                 **{name: Key("bool", False) for name in ChouetteOptions().to_document() if name != "box_partner"}},
     "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
               "reserve_per_point": Key("number", 120.0, _at_least(1))},
     "record": {"dir": Key("str", "records/table"), "key": Key("str", "")},
@@ -89,7 +93,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
                "cert_file": Key("str", None), "key_file": Key("str", None),
                "keepalive": Key("int", None, _at_least(1))},
 }
-"""[broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
+"""[chouette] players (optional) makes the table a chouette's (firmware_host/chouette_contest.py);
+[broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
 @dataclass(frozen=True)
@@ -187,8 +192,9 @@ def _why_refused(key: Key, value: Any) -> str | None:
     if kind == "pin" and value not in GPIO_PINS:
         return f"is not a GPIO pin (BCM {GPIO_PINS.start}-{GPIO_PINS.stop - 1})"
     if kind in ("pins", "names"):
-        if not isinstance(value, list) or len(value) != key.count:
-            return f"must be a list of {key.count} {'pins' if kind == 'pins' else 'names'}"
+        if not isinstance(value, list) or (key.count and len(value) != key.count):
+            what = "pins" if kind == "pins" else "names"
+            return f"must be a list of {key.count} {what}" if key.count else f"must be a list of {what}"
         for item in value:
             why = _why_refused(Key("pin" if kind == "pins" else "str", None), item)
             if why:
@@ -220,12 +226,16 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     if length and money != MatchOptions().to_document():
         raise ConfigError("[match] jacoby, beavers, automatic_doubles and max_cube are for money sessions "
                           "(length = 0) only")
+    chouette = _chouette(values["chouette"])
+    if chouette is not None and any(v is not None for v in values["broker"].values()):
+        raise ConfigError("[broker]: the tournament room takes matches; a chouette table ([chouette] players) "
+                          "stands alone")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
         options=MatchOptions(**money) if not length else NO_OPTIONS,
         players=(match["players"][0], match["players"][1]), profile=Profile(match["profile"]),
-        settle_seconds=float(board["settle_seconds"]), timed=clock["enabled"], clock_delay=float(clock["delay"]),
-        reserve_per_point=float(clock["reserve_per_point"]))
+        settle_seconds=float(board["settle_seconds"]), timed=clock["enabled"] and chouette is None,
+        clock_delay=float(clock["delay"]), reserve_per_point=float(clock["reserve_per_point"]), chouette=chouette)
     buttons: dict[tuple[Player, ButtonKind], int] = {}
     for name, pin in values["gpio.buttons"].items():
         player, _, kind = name.partition("_")
@@ -236,6 +246,17 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
                           cube_pins, settings, Path(values["record"]["dir"]),
                           Path(values["record"]["key"]) if values["record"]["key"] else None,
                           _broker(values["broker"]), values["buttons"]["source"], float(board["reply_seconds"]))
+
+
+def _chouette(values: Mapping[str, Any]) -> ChouetteSettings | None:
+    """The chouette of [chouette] (None without players: the table plays a match)."""
+    if not values["players"]:
+        return None
+    try:
+        options = ChouetteOptions(**{k: v for k, v in values.items() if k not in ("players", "games")})
+        return ChouetteSettings(tuple(values["players"]), options, values["games"])
+    except (ConfigError, GameError) as exc:
+        raise ConfigError(f"[chouette] {exc}") from None
 
 
 def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:

@@ -1,12 +1,14 @@
-"""The board controller: driver events in, rules applied, the match run, the record kept.
+"""The board controller: driver events in, rules applied, the match (or chouette) run, the record kept.
 
 Data flows one way. The drivers' events (`handle`) become a settled sensed board
 (`SensedBoard`), judged against the rules for the roll (`Turn`, with the reconciler); a throw
 of the dice is collected by `DiceCollector`; a button press is looked up in the `ButtonMap`.
-Committed plays and cube actions drive the `Match`, which the controller owns; the results go
-out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the published `Prompt`
-(what the table is waiting for). Time comes from the caller (`tick(now)` and the events'
-timestamps), so the controller is deterministic under a manual clock.
+Committed plays and cube actions drive what is played (`Played`: a `Match`, or a chouette
+session), which the controller owns; what differs between the two (the cube's dialogues, the
+display's cube, how the record's ends are told) is the `Contest`'s (firmware_host/played.py).
+The results go out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the
+published `Prompt` (what the table is waiting for). Time comes from the caller (`tick(now)` and
+the events' timestamps), so the controller is deterministic under a manual clock.
 
 How a play is judged, the referee profiles (`Profile`), the buttons and every display code:
 hardware_docs/referee.md.
@@ -33,30 +35,32 @@ from drivers.events import (
     SensorSnapshot,
     ZoneChanged,
 )
-from firmware_host.agreements import Resignation, Takeback
+from firmware_host import contests
+from firmware_host.agreements import Takeback
 from firmware_host.board_checks import BoardChecks, StackSetter
 from firmware_host.button_map import ButtonMap
 from firmware_host.dice_stats import DiceStats
 from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
-from firmware_host.errors import JournalError
+from firmware_host.errors import JournalError, NotAMatch
 from firmware_host.fit import Needs
 from firmware_host.game_clock import GameClock
 from firmware_host.journal import Journal
 from firmware_host.link_health import LinkHealth
 from firmware_host.outputs import Outputs, ZoneLeds
 from firmware_host.play_flow import PlayFlow
+from firmware_host.played import Played
 from firmware_host.prompter import Prompter
-from firmware_host.prompts import Prompt, Waiting
+from firmware_host.prompts import THROWS, Prompt, Waiting
 from firmware_host.reach import Reach
 from firmware_host.reconcile import Verdict
-from firmware_host.recorder import Recorder, check_same_match, match_over
+from firmware_host.recorder import Recorder
 from firmware_host.rulings import refusal
 from firmware_host.sensed_board import SensedBoard
 from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Turn
 from game.board import Color
 from game.errors import MatchActionError
-from game.match import Match, Phase
+from game.match import Match
 from game.position import Position
 from game.zones import View, ZoneReading, zone_diff
 
@@ -67,30 +71,34 @@ OUT_OF_REACH = "CA"
 
 
 class Controller:
-    """Referees one match at one table. Make one with `Controller.new` or `Controller.resume`;
-    feed it every driver event (`handle`) and let time pass (`tick`); read what it waits for
-    from `prompt`."""
+    """Referees one match (or chouette) at one table. Make one with `Controller.new` or
+    `Controller.resume`; feed it every driver event (`handle`) and let time pass (`tick`); read
+    what it waits for from `prompt`."""
 
-    def __init__(self, settings: Settings, match: Match, outputs: Outputs, clock: GameClock | None,
-                 recorder: Recorder, *, resumed: bool, stacks: StackSetter | None = None,
+    def __init__(self, settings: Settings, played: Played, outputs: Outputs, clock: GameClock | None,
+                 history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
                  needs: Needs | None = None) -> None:
         self.settings = settings
-        self.match = match
+        self.played = played
+        """What is played: a `Match`, or a chouette session (`firmware_host.played`)."""
         self.outputs = outputs
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
-        self.recorder = recorder
-        self.resumed = resumed
+        self.resumed = history is not None
+        self.contest = contests.contest_for(self, played, settings)
+        """The part that differs by what is played: the cube's dialogues, the display's cube."""
+        describe = self.contest.describe
+        self.recorder = (Recorder(outputs, describe) if history is None
+                         else Recorder.resuming(outputs, describe, history, self.contest.event_types))
         self.board = SensedBoard(settings.settle_seconds)
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, match, clock)
+        self.prompter = Prompter(outputs, self.contest.cube, clock)
         self.link_up = False
         self.reach = Reach()
         self.links = LinkHealth(outputs, needs)
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
-        self.resignation = Resignation(self)
         self.takeback = Takeback(self)
         self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
         self.checks = BoardChecks(self, self.board, self.takeback, stacks)
@@ -102,15 +110,14 @@ class Controller:
     def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
             needs: Needs | None = None) -> Controller:
-        """A new match at a table whose journal holds none yet."""
+        """A new match (or chouette) at a table whose journal holds none yet."""
         if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
-        match = Match(settings.variant, settings.length, settings.options, settings.players, clock=wall_time)
+        played = contests.start(settings, wall_time)
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
-        controller = cls(settings, match, outputs, clock if settings.timed else None, Recorder(outputs, DiceStats(), 0),
-                         resumed=False, stacks=stacks, needs=needs)
-        controller.recorder.begin(match, settings)
+        controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs)
+        controller.recorder.begin(played, settings)
         controller._start()
         controller._settle()
         return controller
@@ -119,13 +126,12 @@ class Controller:
     def resume(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
                zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
                needs: Needs | None = None) -> Controller:
-        """The match of a journal that a stopped or killed controller left, going on from its last event."""
+        """The match (or chouette) of a journal that a stopped or killed controller left, going on from its
+        last event."""
         history = journal.history()
-        if not any(e.get("type") == "match_start" for e in history):
+        if not any(e.get("type") in ("match_start", "chouette_start") for e in history):
             raise JournalError(f"{journal.path} holds no match to resume")
-        match = Match.replay(history)
-        check_same_match(match, settings, journal)
-        match.use_clock(wall_time)  # a replayed match's clock stood at its last recorded time
+        played = contests.resume(settings, journal, history, wall_time)
         flags = sum(1 for e in history if e.get("type") == "flag")  # flag pictures keep their numbers
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time,
                           images=settings.images, flags=flags)
@@ -133,9 +139,8 @@ class Controller:
         if settings.timed:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
-        controller = cls(settings, match, outputs, clock, Recorder.resuming(outputs, match, history), resumed=True,
-                         stacks=stacks, needs=needs)
-        controller.recorder.resumed(match, clock, history)
+        controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs)
+        controller.recorder.resumed(played, clock, history, controller.contest.where(), controller.contest.phase())
         controller._start()
         controller._settle()
         return controller
@@ -150,12 +155,19 @@ class Controller:
                      needs=needs)
 
     def _start(self) -> None:
-        if self.match.is_over:
+        if self.played.is_over:
             self.advance()
         else:  # first, the physical board must show the position of the match (or a play on the way)
-            self.publish(Waiting.SET_BOARD, position=self.match.position, code="SC", message="checking the board")
+            self.publish(Waiting.SET_BOARD, position=self.played.position, code="SC", message="checking the board")
 
     # -- what others read ------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        """The match at this table; `NotAMatch` at a chouette's (read `played` there)."""
+        if not isinstance(self.played, Match):
+            raise NotAMatch(f"this table plays a chouette, not a match ({self.contest.where()})")
+        return self.played
 
     @property
     def prompt(self) -> Prompt:
@@ -164,7 +176,7 @@ class Controller:
 
     @property
     def dice_stats(self) -> DiceStats:
-        """The faces thrown in this match."""
+        """The faces thrown in this match (or session)."""
         return self.recorder.dice_stats
 
     @property
@@ -256,8 +268,8 @@ class Controller:
         if turn is not None and turn.done_pending and self.board.settled:
             # the board went back to the stable one it was (a flicker): judge that
             turn.done_pending = False
-            self._done(self.prompt.player or self.match.position.turn)
-        if self.clock is not None and not self.match.is_over:
+            self._done(self.prompt.player or self.played.position.turn)
+        if self.clock is not None and not self.played.is_over:
             loser = self.clock.check(now)
             if loser is not None:
                 self._time_loss(loser)
@@ -303,10 +315,10 @@ class Controller:
                 self.plays.correcting(verdict)
             if self.turn.done_pending:
                 self.turn.done_pending = False
-                self._done(self.prompt.player or self.match.position.turn)
+                self._done(self.prompt.player or self.played.position.turn)
         elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL):
             self.checks.still(view)
-        elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.match.position):
+        elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.played.position):
             self.outputs.note("takeback withdrawn: the board is back as it was")
             self.advance()
 
@@ -316,56 +328,48 @@ class Controller:
         if self.reach.out:  # dice on a link of their own: read once the board is back
             self.reach.hold(state)
             return
-        waiting = self.prompt.waiting
-        outcome = self.dice.report(state, throw_expected=waiting in (Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE),
+        waiting, played = self.prompt.waiting, self.played
+        outcome = self.dice.report(state, throw_expected=waiting in THROWS,
                                    moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
         if isinstance(outcome, EarlyRoll):
             roller = (self.prompt.player or Color.WHITE).opponent
             self.flag("early_roll", roller, f"{roller.value} rolled before the opponent pressed done: "
-                       "the roll does not count", "ER", self.match.position)
+                       "the roll does not count", "ER", played.position)
         elif isinstance(outcome, Cocked):
             if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
                 self._republish("cocked die: roll both dice again")
             self.flag("cocked", self.prompt.player,
                        "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"), "CO", None)
-        elif waiting is Waiting.OPENING_ROLL and not isinstance(outcome, Thrown):
-            self._opening_dice()
+        elif waiting in (Waiting.OPENING_ROLL, Waiting.SEATING) and not isinstance(outcome, Thrown):
+            self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
         elif isinstance(outcome, Thrown):
             first, second = outcome.faces
-            if waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
-                self.dice_stats.record([first])
-                self.dice_stats.record([second])
-                self.act(lambda: self.match.opening_roll(first, second))
-                if self.match.phase is Phase.OPENING:
+            own = self.contest.throws().get(waiting)
+            if own is not None:
+                own(first, second)
+            elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
+                self.act(lambda: played.opening_roll(first, second))
+                if played.dice is None and not played.is_over:
                     self._republish(f"equal dice {first}-{second}: roll again")
                 self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
             else:
-                self.dice_stats.record([first, second])
-                self.act(lambda: self.match.roll(first, second))
+                self.act(lambda: played.roll(first, second))
 
-    def _opening_dice(self) -> None:
+    def _opening_dice(self, *, restate: bool) -> None:
         """While each player throws a die: whose die is whose, and each face as it lands."""
         shown = opening_dice(self.dice)
         if shown is not None:
             code, message = shown
             self.show(code)
-            self.restate(message)
+            if restate:
+                self.restate(message)
 
     # -- buttons -------------------------------------------------------------------------
 
     def _button_map(self) -> ButtonMap:
-        match = self.match
         play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
         return ButtonMap({
-            Waiting.ROLL_OR_DOUBLE: {ButtonKind.DOUBLE: lambda p: self.act(lambda: match.double(p)),
-                                     ButtonKind.PASS: self.resignation.choose},
-            Waiting.RESIGN_KIND: {ButtonKind.PASS: self.resignation.more, ButtonKind.TAKE: lambda p: self.advance(),
-                                  ButtonKind.DONE: self.resignation.offer},
-            Waiting.CUBE_RESPONSE: {ButtonKind.TAKE: lambda p: self.act(lambda: match.take(p)),
-                                    ButtonKind.PASS: lambda p: self.act(lambda: match.pass_(p)),
-                                    ButtonKind.DOUBLE: lambda p: self.act(lambda: match.beaver(p))},
-            Waiting.RESIGN_RESPONSE: {ButtonKind.TAKE: lambda p: self.act(lambda: match.accept_resignation(p)),
-                                      ButtonKind.PASS: lambda p: self.act(lambda: match.decline_resignation(p))},
+            **self.contest.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: play,
             Waiting.CORRECT: play,
             Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: lambda p: self._accept_illegal(),
@@ -381,18 +385,18 @@ class Controller:
         prompt = self.prompt
         action = self._buttons.action(prompt.waiting, prompt.player, player, button)
         if action is None:
-            self._nothing_to_do(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
+            self.refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
             return
         action(player)
 
-    def _nothing_to_do(self, player: Color, button: ButtonKind, why: str) -> None:
+    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
         self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
         self.flash("NO")
 
     def _next_choice(self, player: Color) -> None:
         if self.turn is None or self.turn.next_choice() is None:
-            self._nothing_to_do(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
+            self.refuse(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
             return
         self.plays.show_choice(self.turn)
 
@@ -415,10 +419,10 @@ class Controller:
         assert self.turn is not None
         self.plays.require_correction(self.turn)
 
-    # -- the match -------------------------------------------------------------------------
+    # -- what is played ---------------------------------------------------------------------
 
     def act(self, action: Callable[[], object]) -> None:
-        """Run one match action; a refusal is logged and shown, never crashes the table."""
+        """Run one action on what is played; a refusal is logged and shown, never crashes the table."""
         try:
             action()
         except MatchActionError as exc:
@@ -429,49 +433,39 @@ class Controller:
         self.advance()
 
     def _sync(self) -> list[str]:
-        """Journal the match's new events (and the clocks after each play); returns their types."""
-        return self.recorder.sync(self.match, self.clock, self._now)
+        """Journal the new events of what is played (and the clocks after each play); returns their types."""
+        return self.recorder.sync(self.played, self.clock, self._now)
 
     def advance(self) -> None:
-        """Publish the prompt that follows from the match's state."""
-        match = self.match
+        """Publish the prompt that follows from the state of what is played: the end, a play, the
+        contest's own moments (the cube), or a game's opening (the board set, the opening roll)."""
+        played = self.played
         self.turn = None
         self.dice.expect()
-        if match.is_over:
+        if played.is_over:
             self.links.match_over()
-            self.publish(Waiting.MATCH_OVER, message=match_over(match))
+            over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
+            self.publish(over, message=self.contest.over())
+        elif played.dice is not None:
+            self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
+        elif not self.contest.prompt():
+            self._opening()
+
+    def _opening(self) -> None:
+        played, board = self.played, self.board
+        if board.zones is None or board.capability is None or zone_diff(played.position, board.zones,
+                                                                        board.capability):
+            self.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+                         message=f"set up game {played.game_number}")
+            if board.zones is not None:
+                self.checks.set_board(played.position)
             return
-        if match.phase is Phase.OPENING:
-            board = self.board
-            if board.zones is None or board.capability is None or zone_diff(
-                    match.position, board.zones, board.capability):
-                self.publish(Waiting.SET_BOARD, position=match.position, code="SC",
-                              message=f"set up game {match.game_number}")
-                if board.zones is not None:
-                    self.checks.set_board(match.position)
-                return
-            code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
-            self.publish(Waiting.OPENING_ROLL, code=code, message=message)
-            return
-        player = match.expected
-        assert player is not None
-        if match.phase is Phase.ROLL:
-            self.publish(Waiting.ROLL_OR_DOUBLE, player=player, position=match.position,
-                          can_double=match.may_double(player))
-        elif match.phase is Phase.MOVE:
-            assert match.dice is not None
-            self.turn = self.plays.begin(player, match.dice, self.board.capability)
-        elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
-            self.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
-                          can_beaver=match.phase is Phase.DOUBLED and match.options.beavers, code="DB")
-        elif match.phase is Phase.RESIGNED:
-            self.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position, code="RE")
+        code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
+        self.publish(Waiting.OPENING_ROLL, code=code, message=message)
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        game = self.match.game_number
-        self.act(lambda: self.match.forfeit(loser, "time"))
-        self.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
+        self.contest.time_loss(loser)
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -481,7 +475,7 @@ class Controller:
         show it (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
         `ruling` is the director's id for it."""
         why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
-                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.match.is_over,
+                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.played.is_over,
                       in_reach=not self.reach.out)
         event = {"type": "referee", "referee": name, "action": action, "flag": flag,
                  "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
@@ -503,10 +497,12 @@ class Controller:
 
     def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
                 position: Position | None = None, code: str = "", message: str = "",
-                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset()) -> None:
+                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset()) -> None:
         """Publish a prompt (`Prompter.publish`) at the table's time."""
         self.prompter.publish(waiting, self._now, player=player, dice=dice, position=position, code=code,
-                              message=message, can_double=can_double, can_beaver=can_beaver, zones=zones)
+                              message=message, can_double=can_double, can_beaver=can_beaver, zones=zones,
+                              asked=asked, member=member, answers=answers)
 
     def _republish(self, message: str) -> None:
         self.prompter.republish(message, self._now)
@@ -527,7 +523,7 @@ class Controller:
         """A referee flag, with the sensed board as its evidence; its code on the display (for a
         moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones
-        self.outputs.flag(kind, player=player, message=message, code=code, game=self.match.game_number,
-                          move=self.match.move_number + 1, sensed=zones, expected=expected)
+        self.outputs.flag(kind, player=player, message=message, code=code, game=self.played.game_number,
+                          move=self.played.move_number + 1, sensed=zones, expected=expected)
         self.flash(code)
 

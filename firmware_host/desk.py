@@ -1,9 +1,10 @@
 """The controller's side of a dialogue at the table: what a part that talks with the players
-(the play at done, resigning, a takeback) may ask of the controller.
+(the play at done, resigning, a takeback, a match's cube, a chouette member's decision) may ask
+of the controller.
 
 The parts hold the state of their dialogue; the controller routes the presses to them and keeps
-the match, the prompt and the record. A part sees only this, so it can be read, and tested with
-a stand-in desk, on its own.
+what is played, the prompt and the record. A part sees only this, so it can be read, and tested
+with a stand-in desk, on its own.
 """
 
 from __future__ import annotations
@@ -11,28 +12,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from drivers.events import ButtonKind
 from firmware_host.outputs import Outputs
+from firmware_host.played import Played
 from firmware_host.prompts import Waiting
 from game.board import Color
-from game.match import Match
 from game.position import Position
 
 
 class Desk(Protocol):
-    """The match, the outputs, and the controller's actions on them."""
+    """What is played (`firmware_host.played.Played`), the outputs, and the controller's actions on them."""
 
-    match: Match
+    played: Played
     outputs: Outputs
 
     def act(self, action: Callable[[], object]) -> None:
-        """Run one match action; journal what it did and publish what follows (a refusal shows NO)."""
+        """Run one action on what is played; journal what it did and publish what follows (a refusal shows NO)."""
 
     def advance(self) -> None:
-        """Publish the prompt that follows from the match's state."""
+        """Publish the prompt that follows from the state of what is played."""
 
     def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
                 position: Position | None = None, code: str = "", message: str = "",
-                zones: frozenset[int] = frozenset()) -> None:
+                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset()) -> None:
         """Publish a prompt of the dialogue."""
 
     def restate(self, message: str) -> None:
@@ -46,3 +49,6 @@ class Desk(Protocol):
 
     def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
         """Raise a referee flag with the sensed board as evidence."""
+
+    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
+        """A press the table cannot use now: `NO` for a moment, and why in the log."""

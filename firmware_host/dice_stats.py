@@ -42,15 +42,23 @@ class DiceStats:
 
     @classmethod
     def of_events(cls, events: Iterable[Mapping[str, Any]]) -> DiceStats:
-        """The dice of a match record: each roll, and the opening rolls (one die a player)."""
+        """The dice of a record (a match's or a chouette's): see `count`."""
         stats = cls()
         for event in events:
-            if event.get("type") == "roll":
-                stats.record(event["dice"])
-            elif event.get("type") == "opening_roll":  # one die a player: faces, not a roll
-                stats.record([event["white"]])
-                stats.record([event["black"]])
+            stats.count(event)
         return stats
+
+    def count(self, event: Mapping[str, Any]) -> None:
+        """The dice of one record event: a roll; an opening roll's two dice (one a player: faces,
+        not a roll; a chouette's are the captain's and the box's); a chouette's throw for the order."""
+        kind = event.get("type")
+        if kind == "roll":
+            self.record(event["dice"])
+        elif kind == "opening_roll":
+            for side in ("white", "black") if "white" in event else ("team", "box"):
+                self.record([event[side]])
+        elif kind == "seat_throw":
+            self.record([event["die"]])
 
     def record(self, dice: Iterable[int]) -> None:
         """Count one roll (two dice), or one die of an opening roll."""

@@ -1,8 +1,9 @@
 """The embedded default: a whole table with no hardware. The board emulator with its dice,
-gpiozero's mock pins for the buttons and the cube display, and two simulated players, all
-on one manual clock, so a match is reproducible from its seed and runs as fast as the
-host allows (or at a chosen multiple of real time, to watch). Given a broker, the table
-also publishes to the room (`firmware_host.room`); without one, nothing of the room is loaded.
+gpiozero's mock pins for the buttons and the cube display, and simulated people (two players,
+or a chouette's box and team), all on one manual clock, so a match or a chouette is
+reproducible from its seed and runs as fast as the host allows (or at a chosen multiple of
+real time, to watch). Given a broker, the table also publishes to the room
+(`firmware_host.room`); without one, nothing of the room is loaded.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from drivers.events import ButtonKind, Event, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
+from firmware_host.errors import ConfigError
 from firmware_host.journal import Journal
 from firmware_host.settings import Settings
 from firmware_host.signing import TableKey
-from firmware_host.simulated_players import Habits, SimulatedTable
+from firmware_host.simulated_players import ChouetteJudge, Habits, SimulatedTable
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop
 from game.zones import Capability
@@ -59,6 +61,8 @@ class EmulatedTable:
     """Publish to the room on this broker (None: the table stands alone)."""
 
     def __post_init__(self) -> None:
+        if self.broker is not None and self.settings.chouette is not None:
+            raise ConfigError("the tournament room takes matches: a chouette table stands alone (no broker)")
         key = TableKey.load_or_create(self.key_path) if self.signed else None
         self.journal = Journal(self.record, key=key)  # first: it sets aside a line cut short by a kill
         history = self.journal.history()
@@ -77,7 +81,8 @@ class EmulatedTable:
         controller = Controller.open(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_time=self.clock.now,
                                      stacks=self.table.board.set_stacks, needs=self.table.needs)
-        self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits)
+        judge = ChouetteJudge(random.Random(f"cubes {self.seed}")) if self.settings.chouette is not None else None
+        self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits, judge)
         self.link: TableLink | None = None
         if self.broker is not None:
             from firmware_host.room.table_link import connect_table
@@ -124,7 +129,7 @@ class EmulatedTable:
 
     def run(self, *, max_seconds: float = 6 * 3600, speed: float | None = None,
             on_frame: Callable[[EmulatedTable], None] | None = None, frame_every: float = 0.2) -> bool:
-        """Play until the match is over (True) or `max_seconds` of table time have passed.
+        """Play until the match (or the chouette) is over (True) or `max_seconds` of table time have passed.
 
         `speed` paces the table at that multiple of real time (None: as fast as possible);
         `on_frame` is called every `frame_every` real seconds (a live view).

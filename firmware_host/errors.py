@@ -37,6 +37,10 @@ class MisfitBoard(TableError, RuntimeError):
     the message says what, and which setting needs it."""
 
 
+class NotAMatch(TableError, LookupError):
+    """The match of a table that plays a chouette (or something else): read what it plays instead."""
+
+
 class JournalError(TableError, ValueError):
     """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
 

@@ -33,8 +33,8 @@ def open_table(config: HardwareConfig) -> Table:
 
 
 def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
-    """Play a match at a real table until it is over (or Ctrl-C); the journal resumes it.
-    Exit status: 0 when the match finished, 1 when it stopped first, 130 on Ctrl-C. A board that
+    """Play a match (or a chouette) at a real table until it is over (or Ctrl-C); the journal resumes it.
+    Exit status: 0 when it finished, 1 when it stopped first, 130 on Ctrl-C. A board that
     lacks what the configuration needs (`firmware_host.fit`) raises `MisfitBoard` (one line)."""
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
     with open_table(config) as table, \

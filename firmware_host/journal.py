@@ -2,8 +2,9 @@
 flushed and fsynced line by line, so a controller killed at any moment resumes from it.
 
 The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
-emits them, interleaved with the controller's events (`flag`, `link`, `clock`, `dice_stats`,
-`takeback_request`, `choice`), each with a `"t"` time stamp. Each line carries `prev`, the
+emits them (a chouette session's, as `game.chouette` does), interleaved with the controller's
+events (`flag`, `link`, `clock`, `dice_stats`, `takeback_request`, `choice`), each with a `"t"`
+time stamp. Each line carries `prev`, the
 hash of the line before. With the table's key (`firmware_host.signing`) the first line names
 the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
 anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
@@ -20,7 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from firmware_host.errors import JournalError
-from game.record import RecordWriter, encode_event, read_record, replay_lines
+from game.chouette.replay import is_chouette_record, resume
+from game.errors import ReplayError
+from game.record import RecordWriter, chain_problems, encode_event, read_record, replay_lines
+from game.replay import Problem
 
 if TYPE_CHECKING:
     from firmware_host.signing import TableKey
@@ -39,8 +43,17 @@ def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     lines = read_record(path)
-    replay_lines(lines, ended=False)
-    return [line.event for line in lines if line.event is not None]
+    events = [line.event for line in lines if line.event is not None]
+    if not is_chouette_record(events):
+        replay_lines(lines, ended=False)
+        return events
+    for problem in chain_problems(lines):  # a chouette session's journal: the same chain, its own rules
+        raise ReplayError(problem)
+    for line in lines:
+        if line.event is None:
+            raise ReplayError(Problem(f"line {line.number} is not a JSON object", line.number))
+    resume(events)
+    return events
 
 
 class Journal:
@@ -71,8 +84,12 @@ class Journal:
         self._listeners: list[Listener] = []
 
     def has_match(self) -> bool:
-        """The journal holds a match to resume (not only the line naming its key)."""
-        return any(e.get("type") == "match_start" for e in self.history())
+        """The journal holds a match (or a chouette session) to resume, not only the line naming its key
+        (whether its rules hold is for `history` to say)."""
+        if not self.path.exists():
+            return False
+        return any(line.event is not None and line.event.get("type") in ("match_start", "chouette_start")
+                   for line in read_record(self.path))
 
     def history(self) -> list[dict[str, Any]]:
         """Every event in the journal so far, checked (see `read_journal`)."""

@@ -37,10 +37,10 @@ class PlayFlow:
         """`player` is to play `dice`: the PLAY prompt and the turn to judge. A roll that cannot be
         played is said at once (`NP`) and the turn passes without a done press, unless the profile
         (traditional) wants the press; then None (the turn is over)."""
-        match = self.desk.match
-        position = match.position
+        played = self.desk.played
+        position = played.position
         turn = Turn(position, dice, capability) if capability is not None else None
-        if match.legal_plays():
+        if played.legal_plays():
             self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position)
             return turn
         cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
@@ -76,10 +76,10 @@ class PlayFlow:
             self._flag(player, turn, decision.verdict)
 
     def commit(self, play: Play) -> None:
-        """Play `play` in the match."""
-        match = self.desk.match
-        before = match.position
-        self.desk.act(lambda: match.play(play))
+        """Play `play` on what is played."""
+        played = self.desk.played
+        before = played.position
+        self.desk.act(lambda: played.play(play))
         self.takeback.played(before)
 
     def show_choice(self, turn: Turn) -> None:
@@ -107,8 +107,8 @@ class PlayFlow:
         """The opponent accepts the illegal play on the board: it stands as played."""
         assert turn.illegal is not None
         explanation = turn.illegal.explanation
-        match = self.desk.match
-        before = match.position
+        played = self.desk.played
+        before = played.position
         try:
             after = zones_position(explanation.result, before.variant, before.turn)
         except (GameError, ValueError):  # e.g. two colours on one Backgammon point: no position to accept
@@ -116,8 +116,8 @@ class PlayFlow:
             self.require_correction(turn)
             return
         steps = [(m.move.source, m.move.target) for m in explanation.moves]
-        game = match.game_number
-        self.desk.act(lambda: match.accept_illegal_play(after, steps, explanation.describe()))
+        game = played.game_number
+        self.desk.act(lambda: played.accept_illegal_play(after, steps, explanation.describe()))
         self.takeback.played(before)
         self.desk.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value, "game": game,
                                  "breach": explanation.describe()})
@@ -126,9 +126,9 @@ class PlayFlow:
         """The opponent requires the illegal play on the board to be corrected."""
         assert turn.illegal is not None
         illegal, turn.illegal = turn.illegal, None
-        match = self.desk.match
-        player = match.position.turn
+        played = self.desk.played
+        player = played.position.turn
         self.desk.outputs.write({"type": "correction_required", "player": player.opponent.value,
-                                 "game": match.game_number})
+                                 "game": played.game_number})
         self.desk.publish(Waiting.CORRECT, player=player, position=turn.position, dice=turn.dice,
                           code=illegal.short_code(), message=illegal.describe())

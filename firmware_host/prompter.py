@@ -12,28 +12,31 @@ a verdict) takes the display first (hardware_docs/referee.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from firmware_host.game_clock import GameClock
 from firmware_host.outputs import Outputs
 from firmware_host.prompts import Prompt, Waiting
 from game.board import Color
-from game.match import Match
+from game.cube import Cube
 from game.position import Position
 
 FLASH_SECONDS = 3.0
 """How long a code that tells of a moment stays on the display."""
 
 # Prompts during which nobody's clock runs.
-_CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK})
+_CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK,
+                           Waiting.SEATING, Waiting.SESSION_OVER})
 
 
 class Prompter:
-    """Publishes prompts for a match's table through its outputs, and runs its clock to follow them."""
+    """Publishes prompts through the table's outputs, and runs its clock to follow them; `cube`
+    says what the display shows when no code stands (a cube, and the Crawford LED)."""
 
-    def __init__(self, outputs: Outputs, match: Match, clock: GameClock | None) -> None:
+    def __init__(self, outputs: Outputs, cube: Callable[[], tuple[Cube, bool]], clock: GameClock | None) -> None:
         self.outputs = outputs
-        self.match = match
+        self.cube = cube
         self.clock = clock
         self.prompt = Prompt(Waiting.SET_BOARD)
         self._serial = 0
@@ -45,11 +48,13 @@ class Prompter:
     def publish(self, waiting: Waiting, now: float, *, player: Color | None = None,
                 dice: tuple[int, int] | None = None, position: Position | None = None, code: str = "",
                 message: str = "", can_double: bool = False, can_beaver: bool = False,
-                zones: frozenset[int] = frozenset()) -> None:
+                zones: frozenset[int] = frozenset(), asked: str = "", member: str = "",
+                answers: frozenset[str] = frozenset()) -> None:
         """A new prompt: lit zones, the log line, the display code, and the clock of the player asked."""
         self._serial += 1
         self.outputs.light(zones)
-        self.prompt = Prompt(waiting, player, dice, position, can_double, can_beaver, code, message, self._serial)
+        self.prompt = Prompt(waiting, player, dice, position, can_double, can_beaver, code, message, self._serial,
+                             asked, member, answers)
         self.outputs.note(self.prompt.describe())
         self.show(code)
         if self.clock is not None:
@@ -59,7 +64,8 @@ class Prompter:
         """The standing prompt again, as a new one, with another message (a rethrow, say)."""
         p = self.prompt
         self.publish(p.waiting, now, player=p.player, dice=p.dice, position=p.position, code=p.code,
-                     message=message, can_double=p.can_double, can_beaver=p.can_beaver)
+                     message=message, can_double=p.can_double, can_beaver=p.can_beaver, asked=p.asked,
+                     member=p.member, answers=p.answers)
 
     def restate(self, message: str) -> None:
         """The same request said more precisely: the message changes, the serial does not."""
@@ -71,12 +77,12 @@ class Prompter:
         standing until something else is shown."""
         self.standing = code
         self.flash_until = None
-        self.outputs.show(code, self.match.cube, self.match.crawford)
+        self.outputs.show(code, *self.cube())
 
     def flash(self, code: str, now: float) -> None:
         """A code that tells of a moment: shown for `FLASH_SECONDS`, then the standing code again."""
         self.flash_until = now + FLASH_SECONDS
-        self.outputs.show(code, self.match.cube, self.match.crawford)
+        self.outputs.show(code, *self.cube())
 
     def tick(self, now: float) -> None:
         """Time passed: a flashed code whose time is up gives the display back to the standing code."""

@@ -28,6 +28,14 @@ class Waiting(enum.Enum):
     ACCEPT_ILLEGAL = "accept or correct"   # traditional rule: `player` (the opponent) decides
     TAKEBACK = "takeback?"                 # both press take to agree, pass to refuse
     MATCH_OVER = "match over"
+    # a chouette (firmware_host/chouette_contest.py): `asked` is the person of the side who decides
+    SEATING = "throw for the order"        # the players throw one die each for the order, two at a time
+    TURN_CUBE = "double too?"              # a cube is turned: `asked` turns `member`'s too, or lets it be
+    SESSION_OVER = "session over"
+
+
+THROWS = frozenset({Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE, Waiting.SEATING})
+"""The moments when the table expects a throw of the dice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +56,15 @@ class Prompt:
     message: str = ""
     serial: int = 0
     """Changes whenever a new prompt is published, even one like the last."""
+    asked: str = ""
+    """A chouette: who decides, by name, when several people share `player`'s buttons (a member, the box)."""
+    member: str = ""
+    """A chouette: whose cube the decision is about."""
+    answers: frozenset[str] = frozenset()
+    """A chouette's CUBE_RESPONSE: the answers the house rules allow now ("take", "pass", "beaver")."""
 
     def describe(self) -> str:
         """One line for the view and the log: who, what, the dice, and the message."""
-        who = f"{self.player.value}: " if self.player else ""
+        who = f"{self.player.value}{f' ({self.asked})' if self.asked else ''}: " if self.player else ""
         dice = f" {self.dice[0]}-{self.dice[1]}" if self.dice else ""
         return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")

@@ -6,7 +6,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_host.errors import ConfigError
 from game.board import Variant
+from game.chouette import MAX_PLAYERS, MIN_PLAYERS, ChouetteOptions
 from game.match import NO_OPTIONS, MatchOptions
 
 
@@ -27,6 +29,32 @@ class Profile(enum.Enum):
 
 
 @dataclass(frozen=True)
+class ChouetteSettings:
+    """A chouette at the table (firmware_host/chouette_contest.py): the players in the order given,
+    the house options, and how many games the session plays before it stops (0: no limit)."""
+
+    players: tuple[str, ...]
+    options: ChouetteOptions = ChouetteOptions()
+    games: int = 0
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            raise ConfigError(f"a chouette seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(self.players)}: "
+                              f"{', '.join(self.players)}")
+        if len(set(self.players)) != len(self.players) or not all(p and p == p.strip() for p in self.players):
+            raise ConfigError(f"every player of a chouette needs a name of their own, got {list(self.players)}")
+        if self.options.box_partner:
+            raise ConfigError("box partners are not taken at the table yet: play without box_partner")
+        if self.games < 0:
+            raise ConfigError(f"a chouette's number of games is 0 (no limit) or more, got {self.games}")
+
+    def to_document(self) -> dict[str, Any]:
+        """As the journal's `controller_start` event records it (the players and options are in
+        the session's own first line)."""
+        return {"games": self.games}
+
+
+@dataclass(frozen=True)
 class Settings:
     """One table's settings; `timed` turns the chess clock on, with `clock_delay` seconds free
     per turn and `reserve_per_point` seconds of reserve per point of the match."""
@@ -42,9 +70,18 @@ class Settings:
     reserve_per_point: float = 120.0
     images: bool = True
     """Draw a discrepancy picture for each flag."""
+    chouette: ChouetteSettings | None = None
+    """A chouette instead of a match (`length`, `options` and `players` are then the match's, unused)."""
+
+    def __post_init__(self) -> None:
+        if self.chouette is not None and self.timed:
+            raise ConfigError("a chouette is played without the chess clock (timed=False; [clock] enabled = false)")
 
     def to_document(self) -> dict[str, Any]:
         """The referee's settings as the journal's `controller_start` event records them."""
-        return {"profile": self.profile.value, "settle_seconds": self.settle_seconds,
-                "clock": self.timed, "clock_delay": self.clock_delay,
-                "reserve_per_point": self.reserve_per_point}
+        document: dict[str, Any] = {"profile": self.profile.value, "settle_seconds": self.settle_seconds,
+                    "clock": self.timed, "clock_delay": self.clock_delay,
+                    "reserve_per_point": self.reserve_per_point}
+        if self.chouette is not None:
+            document["chouette"] = self.chouette.to_document()
+        return document

@@ -1,6 +1,7 @@
-"""Two simulated players at the emulated board: they read the prompts, throw the dice, move
+"""Simulated people at the emulated board: they read the prompts, throw the dice, move
 checkers by hand with realistic noise, press the buttons, and now and then make a mistake
-for the referee to catch.
+for the referee to catch. Two players, or a chouette's box and team (each member deciding on
+their own cube in their own style, `ChouetteJudge`).
 
 They act only through the board emulator (lifts, placements, slides, dice) and the button
 pins, as people do, so the controller meets them exactly as it meets real players.
@@ -12,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulator import BoardEmulator
@@ -20,6 +21,8 @@ from firmware_host.errors import ImpossibleAction
 from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
+from game.chouette import Side
+from game.chouette.sim import CubeStyle
 from game.plays import Play
 from game.position import Position
 from game.zones import layout
@@ -43,14 +46,108 @@ class Habits:
     hand: tuple[float, float] = (0.2, 0.8)
 
 
+class CubeJudge(Protocol):
+    """How the people asked decide on the cube, from what the prompt tells them."""
+
+    def doubles(self, prompt: Prompt) -> bool:
+        """Whether the person asked turns the cube (the prompt names the player; a chouette's, the member too)."""
+
+    def answer(self, prompt: Prompt) -> ButtonKind:
+        """take, pass, or double (a beaver) to the double the prompt shows."""
+
+
+@dataclass
+class PipJudge:
+    """Two players' cube decisions on the race: double when ahead (half the time), pass when far behind."""
+
+    rng: random.Random
+
+    def doubles(self, prompt: Prompt) -> bool:
+        """Ahead by a tenth of the race, and in the mood."""
+        assert prompt.player is not None and prompt.position is not None
+        return _pip_lead(prompt.position, prompt.player) > 0.1 and self.rng.random() < 0.5
+
+    def answer(self, prompt: Prompt) -> ButtonKind:
+        """Take unless far behind; beaver when ahead and allowed."""
+        assert prompt.player is not None and prompt.position is not None
+        lead = _pip_lead(prompt.position, prompt.player)
+        if prompt.can_beaver and lead > 0.05:
+            return ButtonKind.DOUBLE
+        return ButtonKind.TAKE if lead > -0.15 else ButtonKind.PASS
+
+
+@dataclass
+class ChouetteJudge:
+    """A chouette's people, each deciding in their own style (`game.chouette.sim.CubeStyle`, as the
+    simulated sessions do), drawn from `rng` the first time each is asked."""
+
+    rng: random.Random
+    styles: dict[str, CubeStyle] = field(default_factory=dict)
+
+    def style(self, person: str) -> CubeStyle:
+        """`person`'s style."""
+        if person not in self.styles:
+            self.styles[person] = CubeStyle.drawn(random.Random(f"{self.rng.random()}:{person}"))
+        return self.styles[person]
+
+    def doubles(self, prompt: Prompt) -> bool:
+        """The person asked turns the cube the prompt names when their side leads enough."""
+        assert prompt.player is not None and prompt.position is not None
+        side = Side.of(prompt.player)
+        return self.style(prompt.asked).doubles(prompt.position, side, side)
+
+    def answer(self, prompt: Prompt) -> ButtonKind:
+        """The person asked takes, passes or beavers in their style, within the answers the house allows."""
+        assert prompt.player is not None and prompt.position is not None
+        side, on_roll = Side.of(prompt.player), Side.of(prompt.position.turn)
+        verb = self.style(prompt.asked).answer(prompt.position, side, on_roll, "beaver" in prompt.answers)
+        if verb not in prompt.answers:  # a house rule refuses it (the box must take half)
+            verb = "take" if "take" in prompt.answers else "pass"
+        return {"take": ButtonKind.TAKE, "pass": ButtonKind.PASS, "beaver": ButtonKind.DOUBLE}[verb]
+
+
+@dataclass
+class BotJudge:
+    """The cube decisions of the sides a bot plays (game.bot), and `others` for the rest. The prompt
+    carries no score, so the bot decides as in money play."""
+
+    bots: Mapping[Color, Bot]
+    others: CubeJudge
+
+    def doubles(self, prompt: Prompt) -> bool:
+        """The bot's double for its side; the others' judge for a person."""
+        from game.bot.context import CubeAction, MatchContext
+
+        bot = self.bots.get(prompt.player) if prompt.player else None
+        if bot is None:
+            return self.others.doubles(prompt)
+        assert prompt.player is not None and prompt.position is not None
+        return bot.cube_action(prompt.position.with_turn(prompt.player), MatchContext()) is CubeAction.DOUBLE
+
+    def answer(self, prompt: Prompt) -> ButtonKind:
+        """The bot's take or pass to the opponent's double; the others' judge for a person."""
+        from game.bot.context import CubeAction, MatchContext
+        from game.cube import Cube
+
+        bot = self.bots.get(prompt.player) if prompt.player else None
+        if bot is None:
+            return self.others.answer(prompt)
+        assert prompt.player is not None and prompt.position is not None
+        doubler = prompt.player.opponent
+        action = bot.cube_action(prompt.position.with_turn(doubler), MatchContext(cube=Cube(1, None, doubler)))
+        return ButtonKind.PASS if action is CubeAction.PASS else ButtonKind.TAKE
+
+
 @dataclass
 class SimulatedTable:
-    """The two people at an emulated table: what they plan on seeing a prompt, and what they do as time passes."""
+    """The people at an emulated table: what they plan on seeing a prompt, and what they do as time
+    passes; `judge` decides their cubes (None: two players' `PipJudge` on `rng`)."""
 
     emulator: BoardEmulator
     press: Press
     rng: random.Random
     habits: Habits = field(default_factory=Habits)
+    judge: CubeJudge | None = None
     bots: Mapping[Color, Bot] = field(default_factory=dict)
     """Sides whose plays and cube actions a bot decides (game.bot); their hands still carry them out."""
     mistakes: int = 0
@@ -60,6 +157,13 @@ class SimulatedTable:
     _goal: tuple[tuple[str, ...], Callable[[], object] | None] | None = None
     """The board a plan makes, and the press that follows it (to recover a plan gone wrong)."""
     _script: list[tuple[float, Callable[[], object]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._people: CubeJudge = self.judge or PipJudge(self.rng)
+
+    @property
+    def _judge(self) -> CubeJudge:
+        return BotJudge(self.bots, self._people) if self.bots else self._people
 
     # -- what the people do -----------------------------------------------------
 
@@ -74,7 +178,9 @@ class SimulatedTable:
         plan = {
             Waiting.SET_BOARD: self._set_board,
             Waiting.OPENING_ROLL: self._opening_roll,
+            Waiting.SEATING: self._opening_roll,
             Waiting.ROLL_OR_DOUBLE: self._roll_or_double,
+            Waiting.TURN_CUBE: self._turn_cube,
             Waiting.CUBE_RESPONSE: self._answer_double,
             Waiting.RESIGN_RESPONSE: self._answer_resignation,
             Waiting.PLAY: self._play,
@@ -127,23 +233,19 @@ class SimulatedTable:
 
     def _roll_or_double(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None
-        if prompt.can_double and self._wants_to_double(prompt.position, prompt.player):
+        if prompt.member:  # a chouette asks about one cube: turn it or let it be
+            self._turn_cube(prompt, at)
+        elif prompt.can_double and self._judge.doubles(prompt):
             self._later(at, partial(self.press, _name(prompt.player), ButtonKind.DOUBLE))
         else:
             self._throw(at)
 
-    def _answer_double(self, prompt: Prompt, at: float) -> None:
-        assert prompt.player is not None and prompt.position is not None
-        bot = self.bots.get(prompt.player)
-        if bot is not None:
-            kind = ButtonKind.TAKE if _bot_takes(bot, prompt.position, prompt.player) else ButtonKind.PASS
-            self._later(at, partial(self.press, _name(prompt.player), kind))
-            return
-        lead = _pip_lead(prompt.position, prompt.player)
-        kind = ButtonKind.TAKE if lead > -0.15 else ButtonKind.PASS
-        if prompt.can_beaver and lead > 0.05:
-            kind = ButtonKind.DOUBLE
+    def _turn_cube(self, prompt: Prompt, at: float) -> None:
+        kind = ButtonKind.DOUBLE if self._judge.doubles(prompt) else ButtonKind.PASS
         self._later(at, partial(self.press, _name(prompt.player), kind))
+
+    def _answer_double(self, prompt: Prompt, at: float) -> None:
+        self._later(at, partial(self.press, _name(prompt.player), self._judge.answer(prompt)))
 
     def _answer_resignation(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None
@@ -255,14 +357,6 @@ class SimulatedTable:
         scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
         return scored[-1]
 
-    def _wants_to_double(self, position: Position, player: Color) -> bool:
-        bot = self.bots.get(player)
-        if bot is not None:
-            from game.bot.context import CubeAction, MatchContext
-
-            return bot.cube_action(position.with_turn(player), MatchContext()) is CubeAction.DOUBLE
-        return _pip_lead(position, player) > 0.1 and self.rng.random() < 0.5
-
     # -- timing -----------------------------------------------------------------------
 
     def _later(self, at: float, action: Callable[[], object]) -> None:
@@ -271,16 +365,6 @@ class SimulatedTable:
 
     def _pause(self, span: tuple[float, float]) -> float:
         return self.rng.uniform(*span)
-
-
-def _bot_takes(bot: Bot, position: Position, player: Color) -> bool:
-    """The bot's answer to the opponent's double (money context: the prompt does not carry the score)."""
-    from game.bot.context import CubeAction, MatchContext
-    from game.cube import Cube
-
-    doubler = player.opponent
-    context = MatchContext(cube=Cube(1, None, doubler))
-    return bot.cube_action(position.with_turn(doubler), context) is not CubeAction.PASS
 
 
 def _name(color: Color | None) -> Player:

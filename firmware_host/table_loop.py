@@ -1,9 +1,10 @@
 """The one loop that runs a table, emulated or real: driver events to the controller, time to
-the controller, a view now and then, and the match's `.mat` when it ends.
+the controller, a view now and then, and the `.mat` transcripts when it ends.
 
 What differs between an emulated table and real hardware is only where the events come from
 and what the time is: the emulated table advances a manual clock and polls its links; real
-hardware reads its links in threads and waits on their queue.
+hardware reads its links in threads and waits on their queue. A match and a chouette run alike,
+until what is played has ended.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from drivers.events import Event
 from firmware_host.controller import Controller
 from game.board import Variant
+from game.chouette import ChouetteSession
 
 _log = logging.getLogger(__name__)
 
@@ -56,8 +58,8 @@ class TableLoop:
         """
         start_table, start_real = self._now(), time.monotonic()
         next_frame = start_real
-        match = self.controller.match
-        while not match.is_over and (max_seconds is None or self._now() - start_table < max_seconds):
+        played = self.controller.played
+        while not played.is_over and (max_seconds is None or self._now() - start_table < max_seconds):
             self.step()
             real = time.monotonic()
             if speed is not None:
@@ -69,17 +71,33 @@ class TableLoop:
                 next_frame = real + frame_every
         if on_frame is not None:
             on_frame()
-        return match.is_over
+        return played.is_over
 
 
-def write_mat(controller: Controller, directory: Path) -> Path | None:
+def write_mat(controller: Controller, directory: Path) -> list[Path]:
     """A finished Backgammon match as `match.mat` beside its journal, for GNU Backgammon and
-    eXtreme Gammon; None for other variants (the format has no way to say them)."""
-    match = controller.match
-    if not match.is_over or match.variant is not Variant.BACKGAMMON:
-        return None
+    eXtreme Gammon; a finished chouette as each member's games against the box, `mats/NAME.mat`
+    (as `python -m game.chouette convert` writes them). Nothing for other variants, or a chouette
+    with automatic doubles (the format has no way to say them). Returns the files written."""
+    played = controller.played
+    if not played.is_over or played.variant is not Variant.BACKGAMMON:
+        return []
+    if isinstance(played, ChouetteSession):
+        if played.options.automatic_doubles:
+            return []
+        from game.chouette.cli import file_name
+        from game.chouette.mat import chouette_mats
+
+        folder = directory / "mats"
+        folder.mkdir(exist_ok=True)
+        written = []
+        for member, text in chouette_mats(played).items():
+            path = folder / f"{file_name(member)}.mat"
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+        return written
     from game.mat import export_mat
 
     path = directory / "match.mat"
-    path.write_text(export_mat(match), encoding="utf-8")
-    return path
+    path.write_text(export_mat(controller.match), encoding="utf-8")
+    return [path]

@@ -7,7 +7,7 @@ to every line up to it) in a `signature` line. `check` reports, apart from the r
 
 - which key signed, and whether it is one the user trusts;
 - whether every line is covered by a signature that verifies (lines after the last one are not);
-- whether the record is complete: it ends with a signed match end, or it is cut;
+- whether the record is complete: it ends with a signed match end (a chouette's session end), or it is cut;
 - an unsigned or unchained record as such: never as intact.
 
 game/RECORD.md says what this protects against and what it does not.
@@ -26,6 +26,8 @@ from game.record import RecordLine, chain_problems
 
 KEY_PREFIX = "ed25519:"
 _SIGNATURE_FIELDS = {"type", "lines", "head", "signature", "t", "prev"}
+ENDINGS = frozenset({"match_end", "session_end"})
+"""The events that end a record: a match's end, or a chouette session's."""
 CONTEXT = b"smartgammon journal signature v1\n"
 """Signed before the head, so a signature of a journal is never a signature of anything else."""
 
@@ -67,7 +69,7 @@ class Integrity:
     covered: int = 0
     """Lines 1..covered are covered by a signature that verifies."""
     ends_signed: bool = False
-    """The match ends, and a good signature covers its end and every line after it."""
+    """The match (or the chouette session) ends, and a good signature covers its end and every line after it."""
     trusted: bool | None = None
     """None: no trust file was given."""
 
@@ -92,7 +94,7 @@ class Integrity:
         if self.key is not None and self.covered < self.lines:
             out.append(f"lines {self.covered + 1}-{self.lines} are not covered by a signature")
         if self.key is not None and not self.ends_signed:
-            out.append("the record is cut: it does not end with a signed match end")
+            out.append("the record is cut: it does not end with a signed match (or session) end")
         if self.trusted is False:
             out.append(f"{self.key or 'an unsigned record'} is not among the trusted keys")
         return out
@@ -106,7 +108,8 @@ class Integrity:
                     + ("; not among the trusted keys" if self.trusted is False else ""))
         trust = {None: "no trust file given", True: "a trusted key", False: "NOT a trusted key"}[self.trusted]
         if self.intact and self.ends_signed:
-            state = f"every line covered by {self.signatures} signatures, complete (ends with a signed match end)"
+            state = (f"every line covered by {self.signatures} signatures, complete (ends with a signed match "
+                     "(or session) end)")
         else:
             state = "; ".join(self.problems) or "incomplete"
         return f"integrity: signed by {self.key} ({trust}): {state}"
@@ -128,7 +131,7 @@ def check(lines: Sequence[RecordLine], trusted: frozenset[str] | None = None) ->
     for number, event in enumerate(events, 1):
         if event is None:
             continue
-        if event.get("type") == "match_end":
+        if event.get("type") in ENDINGS:
             ended = True
         if event.get("type") != "signature":
             continue

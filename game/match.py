@@ -288,6 +288,11 @@ class Match:
         assert self._s.dice is not None
         return self._s.position.legal_plays(self._s.dice)
 
+    @property
+    def can_take_back(self) -> bool:
+        """Whether the last play may still be taken back (nothing has happened since)."""
+        return self._undo is not None and self._s.phase is Phase.ROLL
+
     def value_of(self, kind: ResultKind) -> int:
         """What the game in progress would score if it ended now as `kind` (cube, Jacoby)."""
         return self._points(kind)

@@ -253,6 +253,18 @@ def test_notation_resolves_to_the_legal_play_and_its_roll() -> None:
         find_play(start, "24/18 13/11", (5, 1))
 
 
+def test_no_move_is_the_play_of_a_roll_that_cannot_be_played() -> None:
+    points = [""] * 24
+    points[5], points[7], points[12], points[11] = "w" * 5, "w" * 3, "w" * 6, "bbb"
+    for point in range(18, 24):  # Black holds its whole home board: White cannot enter from the bar
+        points[point] = "bb"
+    closed = Position(Variant.BACKGAMMON, Color.WHITE, tuple(points), (1, 0), (0, 0))
+    play, roll = find_play(closed, [], (6, 5))
+    assert (play.moves, play.position, roll) == ((), closed, (6, 5))
+    with pytest.raises(IllegalPlayError, match="must be played"):
+        find_play(Position.initial(Variant.BACKGAMMON), [], (6, 5))
+
+
 def test_the_hit_mark_chooses_between_two_ways_to_the_same_point() -> None:
     points = list(Position.initial(Variant.BACKGAMMON).points)
     points[18], points[20] = "bbbb", "b"  # a black blot on White's 21 point

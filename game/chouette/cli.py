@@ -38,7 +38,7 @@ def cmd_convert(record: str, out_dir: str, out: TextIO) -> int:
     try:
         target.mkdir(parents=True, exist_ok=True)
         for member, text in chouette_mats(session).items():
-            path = target / f"{_file_name(member)}.mat"
+            path = target / f"{file_name(member)}.mat"
             path.write_text(text, encoding="utf-8")
             out.write(f"wrote {path}\n")
     except OSError as exc:
@@ -95,5 +95,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         return 2
 
 
-def _file_name(name: str) -> str:
+def file_name(name: str) -> str:
+    """A player's name as a file name: what a file system may hold, "player" when nothing is left."""
     return re.sub(r"[^\w.-]+", "_", name).strip("._") or "player"

@@ -244,8 +244,11 @@ class ChouetteReplayer:
 
 
 def is_chouette_record(events: Iterable[Mapping[str, Any] | None]) -> bool:
-    """Whether the first event of a record starts a chouette session."""
+    """Whether a record holds a chouette session: its first event, after the line naming a table's
+    key (a table's journal begins with it), is `chouette_start`."""
     for event in events:
+        if event is not None and event.get("type") == "table_key":
+            continue
         return event is not None and event.get("type") == "chouette_start"
     return False
 

@@ -78,7 +78,7 @@ def find_play(position: Position, play: str | Sequence[Move | Step],
     problems: list[IllegalPlayError] = []
     for roll in (dice,) if dice else ROLLS:
         try:
-            fitting = candidates(position, roll, written)
+            fitting = candidates(position, roll, written) or [Play((), position)]  # none written, none possible
         except IllegalPlayError as exc:
             problems.append(exc)
             continue
