@@ -167,7 +167,8 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     pty.pump(lambda: bool(pty.journal("take")), "the bot's take")
     assert pty.journal("take")[-1]["player"] == "black"
     assert any(d["text"] == "AT" for d in pty.journal("display"))
-    assert pty.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE and not pty.controller.prompt.can_double
+    after = pty.controller.prompt  # read afresh: the table has moved on
+    assert after.waiting is Waiting.ROLL_OR_DOUBLE and after.player is Color.WHITE and not after.can_double
 
     # the person plays; a hint is refused in the tournament profile
     pty.emulator.roll(6, 4)
