@@ -25,7 +25,7 @@ from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
 from firmware_host.physical import Lift, rearrangement
-from firmware_host.prompts import Waiting
+from firmware_host.prompts import Prompt, Waiting
 from firmware_host.settings import Profile, Settings
 from firmware_host.table import Table
 from game.board import Color, Variant
@@ -91,6 +91,11 @@ class DoublesOnCue(Bot):
         return CubeAction.DOUBLE if doubles else CubeAction.NO_DOUBLE
 
 
+def now(pty: PtyTable) -> Prompt:
+    """The prompt standing now (read afresh: the table moves on between two reads)."""
+    return pty.controller.prompt
+
+
 def shown(pty: PtyTable, code: str) -> bool:
     """The cube display shows `code` now."""
     display = pty.controller.display
@@ -139,7 +144,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     pty.waiting(Waiting.OPENING_ROLL)
     pty.emulator.roll(1, 3)  # Black's die is the higher: the bot opens with 3-1
     pty.waiting(Waiting.BOT_PLAY, Color.BLACK)
-    match, prompt = pty.controller.match, pty.controller.prompt
+    match, prompt = pty.controller.match, now(pty)
     chosen = bot.choose_play(match.position, (3, 1), MatchContext.of(match))
     assert chosen is not None and prompt.play == chosen and prompt.dice == (3, 1)
     assert chosen.notation() in prompt.message and f"plays 3-1: {chosen.notation()}" in "\n".join(pty.controller.log)
@@ -155,7 +160,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     flag = pty.journal("flag")[-1]
     assert (flag["kind"], flag["code"], flag["player"]) == ("bot_play", "AE", "black")
     assert flag["expected"] == chosen.position.to_document() and chosen.notation() in flag["message"]
-    assert pty.controller.prompt.waiting is Waiting.BOT_PLAY and pty.controller.prompt.code == "AE"
+    assert now(pty).waiting is Waiting.BOT_PLAY and now(pty).code == "AE"
     assert pty.journal("play") == [] and pty.controller.match.position == before
     pty.pump(lambda: shown(pty, "AE") and bool(pty.emulator.port().lit_zones), "AE and the zones to set right")
     set_board(pty, chosen.position)  # corrected: the turn passes when the board is the bot's play, no press
@@ -167,7 +172,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     pty.pump(lambda: bool(pty.journal("take")), "the bot's take")
     assert pty.journal("take")[-1]["player"] == "black"
     assert any(d["text"] == "AT" for d in pty.journal("display"))
-    after = pty.controller.prompt  # read afresh: the table has moved on
+    after = now(pty)
     assert after.waiting is Waiting.ROLL_OR_DOUBLE and after.player is Color.WHITE and not after.can_double
 
     # the person plays; a hint is refused in the tournament profile
@@ -175,7 +180,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     pty.waiting(Waiting.PLAY, Color.WHITE)
     pty.press("white", ButtonKind.TAKE)
     pty.pump(lambda: any(d["text"] == "NH" for d in pty.journal("display")), "NH: no hint here")
-    assert pty.journal("hint") == [] and pty.controller.prompt.waiting is Waiting.PLAY
+    assert pty.journal("hint") == [] and now(pty).waiting is Waiting.PLAY
     assert any("casual profile only" in line for line in pty.controller.log)
     before = pty.controller.match.position
     mine = legal(before, (6, 4), "24/18 13/9")
@@ -202,7 +207,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.CUBE_RESPONSE, Color.WHITE)
     assert pty.journal("double")[-1]["player"] == "black"
-    assert "doubles" in pty.controller.prompt.message and pty.controller.prompt.code == "DB"
+    assert "doubles" in now(pty).message and now(pty).code == "DB"
     pty.pump(lambda: shown(pty, "DB"), "DB: the bot doubles")
     pty.press("white", ButtonKind.TAKE)
     pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
@@ -224,7 +229,7 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     pty.pump(lambda: bool(pty.journal("hint")), "the hint journaled")
     hint = pty.journal("hint")[-1]
     assert (hint["player"], hint["play"], hint["engine"], hint["dice"]) == ("white", best.notation(), bot.name, [3, 1])
-    assert pty.controller.prompt.message == f"hint: {best.notation()}"
+    assert now(pty).message == f"hint: {best.notation()}"
     zones = frozenset(z for step in CarryOut(bot, match.position, (3, 1), best, Capability.STACKS).steps
                       for z in (step.source, step.target))
     lit_on_the_board(pty, zones, "the hint")
