@@ -10,13 +10,17 @@ guard that fails the test instead of hanging.
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from builders import legal_so_far, precondition
 from gpiozero.pins.mock import MockFactory
+from test_check_and_keys_pty import Terminal, config
 from test_controller_pty import PtyTable, by_hand, legal
 
 from drivers.events import ButtonKind
@@ -24,7 +28,7 @@ from firmware_host.bot_seat import CarryOut
 from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
 from firmware_host.journal import Journal
-from firmware_host.physical import Lift, rearrangement
+from firmware_host.physical import Lift, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from firmware_host.settings import Profile, Settings
 from firmware_host.table import Table
@@ -239,3 +243,84 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
     assert pty.journal("play")[-1]["position"] == best.position.to_document()
+
+
+# -- run --config: a bot seat on a roll-button board, the view in a terminal ------------------------
+
+@pytest.fixture
+def terminal_and_board(tmp_path: Path) -> Iterator[tuple[list[Terminal], list[BoardEmulator]]]:
+    terminals: list[Terminal] = []
+    boards: list[BoardEmulator] = []
+    yield terminals, boards
+    for terminal in terminals:
+        terminal.close()
+    for board in boards:
+        board.close()
+
+
+BOT_PLAY_LINE = r">> black: carry out the bot's play (\d)-(\d) \(.*? plays (.+?): carry it out\)"
+
+
+def bot_turn(terminal: Terminal, board: BoardEmulator, position: Position) -> Position:
+    """The bot's play as the view prints it, carried out on the board: the position after it."""
+    found = re.search(BOT_PLAY_LINE, terminal.read_until(BOT_PLAY_LINE))
+    assert found is not None
+    dice = (int(found[1]), int(found[2]))
+    play = position.parse_play(found[3], dice)
+    assert play is not None, (found[3], dice, position)
+    for step in hand_moves(position, play.moves):
+        board.move(step.source, step.target)
+    return play.position.pass_turn()
+
+
+def person_turn(terminal: Terminal, board: BoardEmulator, position: Position, dice: tuple[int, int]) -> Position:
+    """White plays the roll's first legal play by hand and, once the table shows it stands (GO, the
+    casual profile), presses done (the key a)."""
+    play = position.legal_plays(dice)[0]
+    for step in hand_moves(position, play.moves):
+        board.move(step.source, step.target)
+    terminal.read_until(r"display: \[GO\]")
+    terminal.type("a")
+    return play.position.pass_turn()
+
+
+def test_run_with_a_bot_seat_on_a_roll_button_board_the_host_throws_the_bots_dice(
+        tmp_path: Path, terminal_and_board: tuple[list[Terminal], list[BoardEmulator]]) -> None:
+    terminals, boards = terminal_and_board
+    board = BoardEmulator(heartbeat_ms=200, dice="none")
+    boards.append(board)
+    path = config(tmp_path, board.open_pty(), dice={"source": "roll button"}, match={"profile": "casual"},
+                  players={"black": "bot", "level": "advanced"}, record={"analyse": False})
+    terminal = Terminal("run", "--config", str(path), cwd=tmp_path)
+    terminals.append(terminal)
+    terminal.read_until(re.escape(f">> {Waiting.OPENING_ROLL.value}"))
+    start = Position.initial(Variant.BACKGAMMON)
+    outcome = None
+    while outcome is None or outcome[0].startswith("opening roll"):
+        terminal.type(" ")  # the roll button throws the host's dice: one each at the opening
+        text = terminal.read_until(r">> (white: play \d-\d|black: carry out|opening roll \(equal)")
+        outcome = re.findall(r">> (white: play \d-\d|black: carry out|opening roll \(equal)", text)
+    if outcome[-1].startswith("white"):
+        faces = re.findall(r">> white: play (\d)-(\d)", text)[-1]
+        position = person_turn(terminal, board, start.with_turn(Color.WHITE), (int(faces[0]), int(faces[1])))
+        terminal.read_until(r"the host rolls for GNU Backgammon")  # no key: the host throws for the bot
+        position = bot_turn(terminal, board, position)
+    else:
+        position = bot_turn(terminal, board, start.with_turn(Color.BLACK))
+    terminal.read_until(r">> white: roll or double")  # the bot's play committed, no key pressed for it
+    terminal.type(" ")
+    faces = re.findall(r">> white: play (\d)-(\d)", terminal.read_until(r">> white: play \d-\d"))[-1]
+    position = person_turn(terminal, board, position, (int(faces[0]), int(faces[1])))
+    terminal.read_until(r"the host rolls for GNU Backgammon")
+    position = bot_turn(terminal, board, position)
+    terminal.read_until(r">> white: roll or double")
+    terminal.process.send_signal(signal.SIGINT)
+    assert terminal.finish() == 130
+    events = [json.loads(line) for line in (tmp_path / "record" / "journal.jsonl").read_text().splitlines()]
+    black = next(e for e in events if e["type"] == "match_start")["players"]["black"]
+    assert black.startswith("GNU Backgammon") and black.endswith("(advanced)")
+    plays = [e for e in events if e["type"] == "play"]
+    assert Position.from_document(plays[-1]["position"]).pass_turn() == position
+    assert [e["player"] for e in events if e["type"] == "roll"].count("black") >= 1  # the host threw them
+    assert not [e for e in events if e["type"] == "flag"]
+    assert "AI" in [e["text"] for e in events if e["type"] == "display"]
