@@ -147,8 +147,8 @@ class BotSeat:
         self.carry: CarryOut | None = None
         """The bot's play being carried out (while the prompt is BOT_PLAY)."""
         self._hinter: Bot | None = None
-        self.seconds: list[float] = []
-        """Seconds each of the bots' decisions took at this table (the log says each)."""
+        self.seconds: dict[str, list[float]] = {"play": [], "cube": [], "resignation": [], "hint": []}
+        """Seconds each of the bots' decisions took at this table, by kind (the log says each play's)."""
 
     def plays(self, color: Color | None) -> bool:
         """Whether a bot plays `color`."""
@@ -166,28 +166,28 @@ class BotSeat:
         if prompt.waiting is Waiting.ROLL_OR_DOUBLE:
             self._before_rolling(bot, player, match, context, prompt.can_double)
         elif prompt.waiting is Waiting.CUBE_RESPONSE:
-            action = self._timed(lambda: bot.cube_action(match.position, context))
+            action = self._timed("cube", lambda: bot.cube_action(match.position, context))
             self.desk.outputs.note(f"{bot.name} answers the double: {action.value}")
             answer = {CubeAction.TAKE: match.take, CubeAction.BEAVER: match.beaver}.get(action, match.pass_)
             self.desk.act(lambda: answer(player))
             self.desk.flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))
         elif prompt.waiting is Waiting.RESIGN_RESPONSE and match.resignation is not None:
             resigner, kind = match.resignation
-            accept = self._timed(lambda: bot.accept_resignation(match.position, context, resigner, kind))
+            accept = self._timed("resignation", lambda: bot.accept_resignation(match.position, context, resigner, kind))
             self.desk.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
             self.desk.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
             self.desk.flash(ACCEPTS if accept else DECLINES)
 
     def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
         position = match.position
-        kind = self._timed(lambda: bot.offer_resignation(position, context))
+        kind = self._timed("resignation", lambda: bot.offer_resignation(position, context))
         if kind is not None:
             self.desk.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
             self.desk.act(lambda: match.resign(player, kind))
             self._tell(Waiting.RESIGN_RESPONSE, f"{bot.name} resigns {_result(kind, match.variant)}: "
                                                 "take accepts, pass declines")
             return
-        if can_double and self._timed(lambda: bot.cube_action(position, context)) is CubeAction.DOUBLE:
+        if can_double and self._timed("cube", lambda: bot.cube_action(position, context)) is CubeAction.DOUBLE:
             self.desk.outputs.note(f"{bot.name} doubles to {2 * match.cube.value}")
             self.desk.act(lambda: match.double(player))
             self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass")
@@ -214,12 +214,12 @@ class BotSeat:
         if not isinstance(match, Match) or player not in self.bots or capability is None or not match.legal_plays():
             return False
         bot, before = self.bots[player], match.position
-        play = self._timed(lambda: bot.choose_play(before, dice, MatchContext.of(match)))
+        play = self._timed("play", lambda: bot.choose_play(before, dice, MatchContext.of(match)))
         if play is None:
             return False
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
         self.desk.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
-                               f"({self.seconds[-1]:.3f} s to choose)")
+                               f"({self.seconds['play'][-1]:.3f} s to choose)")
         self._show(carry, CARRY_OUT, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
         return True
 
@@ -294,7 +294,7 @@ class BotSeat:
             self._no_hint(player, "no bot at this table (install the bot extra)")
             return
         position, dice = match.position, prompt.dice
-        ranked = self._timed(lambda: bot.rank_plays(position, dice, MatchContext.of(match)))
+        ranked = self._timed("hint", lambda: bot.rank_plays(position, dice, MatchContext.of(match)))
         if not ranked:
             self._no_hint(player, "the roll cannot be played")
             return
@@ -323,12 +323,12 @@ class BotSeat:
                 return None
         return self._hinter
 
-    def _timed(self, decide: Callable[[], T]) -> T:
+    def _timed(self, kind: str, decide: Callable[[], T]) -> T:
         started = time.perf_counter()
         try:
             return decide()
         finally:
-            self.seconds.append(time.perf_counter() - started)
+            self.seconds[kind].append(time.perf_counter() - started)
 
 
 def _result(kind: ResultKind, variant: Variant) -> str:

@@ -221,10 +221,11 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
         result = f"score {match.score[0]}-{match.score[1]}, {len(match.games)} games"
     print(f"{'finished' if finished else 'NOT finished'}: {result}, {controller.flags} referee flags, "
           f"{table.people.mistakes} mistakes made on purpose")
-    decisions = sorted(controller.seat.seconds)
-    if decisions:
-        print(f"bot decisions: {len(decisions)}, seconds median {decisions[len(decisions) // 2]:.3f}, "
-              f"worst {decisions[-1]:.3f}")
+    for kind, seconds in controller.seat.seconds.items():
+        if seconds:
+            ordered = sorted(seconds)
+            print(f"bot {kind} decisions: {len(ordered)}, seconds median {ordered[len(ordered) // 2]:.4f}, "
+                  f"worst {ordered[-1]:.4f}")
     print(f"dice: {controller.dice_stats.describe()}")
     if table.loop.errors:
         print(f"{table.loop.errors} events could not be handled (see the log)")

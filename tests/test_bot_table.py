@@ -150,7 +150,7 @@ def test_simulate_with_bots_finishes_in_every_variant_and_the_record_validates(
     assert main(["simulate", "--variant", variant, "--bots", sides, "--level", "advanced", "--seed", "4",
                  "--match-to", "1", "--record", str(record), "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "finished: score" in out and "bot decisions:" in out
+    assert "finished: score" in out and "bot play decisions:" in out and "bot cube decisions:" in out
     journal = record / "journal.jsonl"
     assert game_main(["validate", str(journal)]) == 0
     events = [json.loads(line) for line in journal.read_text().splitlines()]
