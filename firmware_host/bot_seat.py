@@ -180,7 +180,8 @@ class BotSeat:
 
     def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
         position = match.position
-        kind = self._timed("resignation", lambda: bot.offer_resignation(position, context))
+        kind = None if _declined_this_game(match) else self._timed("resignation",
+                                                                    lambda: bot.offer_resignation(position, context))
         if kind is not None:
             self.desk.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
             self.desk.act(lambda: match.resign(player, kind))
@@ -329,6 +330,16 @@ class BotSeat:
             return decide()
         finally:
             self.seconds[kind].append(time.perf_counter() - started)
+
+
+def _declined_this_game(match: Match) -> bool:
+    """A resignation was declined in this game: the bot plays it out rather than offer again at every roll."""
+    for event in reversed(match.events):
+        if event["type"] == "game_start":
+            return False
+        if event["type"] == "resign_decline":
+            return True
+    return False
 
 
 def _result(kind: ResultKind, variant: Variant) -> str:

@@ -13,6 +13,7 @@ from bot_fixtures import shipped
 from firmware_host.bot_seat import CarryOut, seated
 from firmware_host.cli import main
 from firmware_host.config import load_config
+from firmware_host.emulated import EmulatedTable
 from firmware_host.errors import ConfigError
 from firmware_host.match_report import MatchReport
 from firmware_host.prompts import Prompt, Waiting
@@ -195,3 +196,38 @@ def test_no_report_for_the_variants_and_one_line_without_gnubg(tmp_path: Path,
     report.match_over(Variant.BACKGAMMON, tmp_path / "journal.jsonl")
     assert report.thread is None and notes == [
         "no analysed report: GNU Backgammon's bindings are not installed (pip install -e '.[bot]')"]
+
+
+def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(tmp_path: Path) -> None:
+    settings = Settings(length=1, timed=False, bots={Color.BLACK: Level.ADVANCED})
+    record = tmp_path / "r"
+
+    def until_the_bots_play(table: EmulatedTable) -> Prompt:
+        for _ in range(200_000):  # a guard, not a timing: the bot's first play comes within minutes of table time
+            if table.controller.prompt.waiting is Waiting.BOT_PLAY:
+                return table.controller.prompt
+            table.step()
+        raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
+
+    with EmulatedTable(settings, record, seed=3, line_noise=0.0, flicker_rate=0.0) as table:
+        shown = until_the_bots_play(table)
+        table.wait(1.0)  # the hands are at it
+    with EmulatedTable(settings, record, seed=4, line_noise=0.0, flicker_rate=0.0) as again:  # a new board, set anew
+        assert again.controller.resumed
+        assert until_the_bots_play(again).play == shown.play  # the same play is asked again
+        assert again.run(max_seconds=3600)
+    assert game_main(["validate", str(record / "journal.jsonl")]) == 0
+
+
+def test_after_a_declined_resignation_the_bot_plays_the_game_out() -> None:
+    from firmware_host.bot_seat import _declined_this_game
+    from game.match import Match
+    from game.position import ResultKind
+
+    match = Match(Variant.BACKGAMMON, 3)
+    match.opening_roll(3, 1)
+    match.play(match.legal_plays()[0])
+    assert not _declined_this_game(match)
+    match.resign(Color.BLACK, ResultKind.SINGLE)
+    match.decline_resignation(Color.WHITE)
+    assert _declined_this_game(match)
