@@ -27,9 +27,10 @@ from game.position import Position
 FLASH_SECONDS = 3.0
 """How long a code that tells of a moment stays on the display."""
 
-# Prompts during which nobody's clock runs.
+# Prompts during which nobody's clock runs (a bot's roll and play: a person's hands work for the bot,
+# whose time it is not, nor the person's).
 _CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK,
-                           Waiting.SEATING, Waiting.SESSION_OVER})
+                           Waiting.SEATING, Waiting.SESSION_OVER, Waiting.BOT_ROLL, Waiting.BOT_PLAY})
 
 
 class Prompter:

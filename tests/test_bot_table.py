@@ -199,7 +199,7 @@ def test_no_report_for_the_variants_and_one_line_without_gnubg(tmp_path: Path,
 
 
 def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(tmp_path: Path) -> None:
-    settings = Settings(length=1, timed=False, bots={Color.BLACK: Level.ADVANCED})
+    settings = Settings(length=1, bots={Color.BLACK: Level.ADVANCED})
     record = tmp_path / "r"
 
     def until_the_bots_play(table: EmulatedTable) -> Prompt:
@@ -212,6 +212,8 @@ def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finis
     with EmulatedTable(settings, record, seed=3, line_noise=0.0, flicker_rate=0.0) as table:
         shown = until_the_bots_play(table)
         table.wait(1.0)  # the hands are at it
+        clock = table.controller.clock
+        assert clock is not None and clock.running is None  # nobody's time while the hands work for the bot
     with EmulatedTable(settings, record, seed=4, line_noise=0.0, flicker_rate=0.0) as again:  # a new board, set anew
         assert again.controller.resumed
         assert until_the_bots_play(again).play == shown.play  # the same play is asked again
