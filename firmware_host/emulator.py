@@ -25,6 +25,7 @@ until the host does, as on a real board.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 from collections.abc import Callable, Collection, Sequence
@@ -64,6 +65,13 @@ def _power_up_order(stack: str) -> str:
     return "b" * stack.count("b") + "w" * stack.count("w")
 
 
+@functools.lru_cache(maxsize=4096)
+def _reading_at(stack: str, capability: Capability) -> ZoneReading:
+    """One zone's reading (cached: a board scans every zone fifty times a second)."""
+    return ZoneReading.of_stack(stack).at(capability)
+
+
+@functools.lru_cache(maxsize=4096)
 def follow_colours(believed: str, sensed: str) -> str:
     """A STACKS board's order after one scan: checkers gone leave from the top of their colour,
     checkers come are put on top (blacks first, then whites, when both come in one scan)."""
@@ -424,9 +432,9 @@ class BoardEmulator:
         microcontroller keeps from the colours' changes (and corrections by SET_STACKS)."""
         stack = self._stuck.get(zone, overlay if overlay is not None else self._zones[zone - 1])
         if self.capability is not Capability.STACKS:
-            return ZoneReading.of_stack(stack).at(self.capability)
-        self._order[zone - 1] = follow_colours(self._order[zone - 1], stack)
-        return ZoneReading.of_stack(self._order[zone - 1])
+            return _reading_at(stack, self.capability)
+        self._order[zone - 1] = order = follow_colours(self._order[zone - 1], stack)
+        return _reading_at(order, Capability.STACKS)
 
     def _overlay(self, scan: int, zone: int, sensed: str) -> None:
         self._overlays.setdefault(scan, {})[zone] = sensed
