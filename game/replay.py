@@ -44,6 +44,7 @@ class Problem:
     position: str | None = None  # XGID for Backgammon, else the JSON position document
 
     def describe(self) -> str:
+        """The problem in one line, with where it is (line, game, move)."""
         where = ", ".join(f"{name} {value}" for name, value in
                           (("line", self.line), ("game", self.game), ("move", self.move))
                           if value is not None)
@@ -80,6 +81,7 @@ class Replayer:
         self._now = 0.0
 
     def result(self) -> Match:
+        """The match as replayed so far (ReplayError if the record started none)."""
         if self.match is None:
             raise ReplayError(Problem("the record holds no match_start event"))
         return self.match
@@ -128,6 +130,7 @@ class Replayer:
         self._pending.extend(m.events_from(m.event_count - 1))  # the game_start the record's is compared with
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
+        """Replay one event of the record (`line`: where it stands, for the problems found)."""
         kind = event.get("type") if isinstance(event, Mapping) else None
         if not isinstance(kind, str) or kind not in KNOWN:
             self.unknown[str(kind)] += 1
