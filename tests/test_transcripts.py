@@ -172,6 +172,39 @@ def test_points_capped_at_what_the_winner_needed_or_the_length_are_accepted_with
     assert problems and "Wins 5 cannot be: with the cube at 2 a game is worth 2, 4 or 6" in problems[0]
 
 
+@pytest.mark.parametrize("column", ["winner", "loser"])
+@pytest.mark.parametrize("words", ["Resigned Game", "Resigned Match", "Resigns"])
+def test_a_resignation_said_in_words_before_its_result_line(words: str, column: str) -> None:
+    # OpenGammon writes "Resigned Game" / "Resigned Match" in the winner's column, Jellyfish
+    # "Resigns" in the resigner's: the Wins line after the words says who won, whichever column.
+    where = "  2)                             " if column == "winner" else "  2) "
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+            f"{where}{words}\n"
+            "                                  Wins 1 point\n")
+    match, problems, _ = read(text)
+    assert not problems and match.score == (1, 0) and match.games[0].winner is W
+    assert [p["type"] for p in match.events if p["type"] == "play"] == ["play", "play"]
+
+
+def test_resigned_words_with_no_result_line_still_end_with_no_result() -> None:
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+            "  2) Resigns\n\n"
+            " Game 2\n Boris : 0                      Wendy : 1\n"
+            "  1)                             31: 8/5 6/5\n")
+    problems, _ = verdict_of(text)
+    assert len(problems) == 1 and problems[0].startswith("game 1 ends with no result")
+
+
+def test_choue_nets_double_arrow_is_a_double() -> None:
+    text = HEAD + ("  2)  Doubles ==> 2               Takes\n"
+                   "  3) 42: 8/4 6/4\n"
+                   "                                  Wins 2 point\n")
+    match, problems, _ = read(text)
+    assert not problems and match.games[0].winner is W and match.score == (2, 0)
+
+
 def test_a_resignation_before_the_opening_roll() -> None:
     text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
             "                                  Wins 1 point\n\n"

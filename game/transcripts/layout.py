@@ -3,7 +3,8 @@ and score line, and the cells of its numbered rows, each on the left or the righ
 
 Nothing here knows the rules: a cell is text on one side of one line. The left column is
 GNU Backgammon's player 0 (Black here), the right its player 1 (White). A cell starts with the
-dice (`31:`) or a word (`Doubles`, `Beavers`, `Takes`, `Drops`, `Wins`, `Losses`); a left cell
+dice (`31:`) or a word (`Doubles`, `Beavers`, `Takes`, `Drops`, `Wins`, `Losses`, `Resigns`,
+`Resigned`); a left cell
 that runs into the right column is split where the next cell starts.
 """
 
@@ -22,8 +23,8 @@ _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORES = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
 _HEADER = re.compile(r'^\s*[;#]\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\s*\]\s*$')
 _ROW = re.compile(r"^\s*(\d+)\)")
-_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b)",
-                   re.IGNORECASE)
+_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b"
+                   r"|Resign(?:s|ed)\b)", re.IGNORECASE)
 _RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
 LEFT_GAP = 6  # a row's first cell this close to its number is on the left
 
