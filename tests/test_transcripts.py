@@ -337,3 +337,18 @@ def test_tabs_between_cells_keep_their_columns() -> None:
             "\tWins 1 point\n")
     match, problems, _ = read(text)
     assert not problems and match.score == (0, 1) and match.games[0].reason == "pass"
+
+
+def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -> None:
+    # a .mat is never a chouette session's record: its verdict need not pay for the chouette's imports
+    import subprocess
+    import sys
+
+    path = tmp_path / "match.mat"
+    one_point = HEAD.replace(" 3 point match", " 1 point match")
+    path.write_text(one_point + "                                  Wins 1 point and the match\n")
+    script = ("import io, sys\nfrom game.validate import main\n"
+              f"code = main({str(path)!r}, io.StringIO())\n"
+              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["0", "False", "False"]
