@@ -347,8 +347,8 @@ def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -
     path = tmp_path / "match.mat"
     one_point = HEAD.replace(" 3 point match", " 1 point match")
     path.write_text(one_point + "                                  Wins 1 point and the match\n")
-    script = ("import io, sys\nfrom game.validate import main\n"
-              f"code = main({str(path)!r}, io.StringIO())\n"
+    script = ("import io, sys\nfrom game.cli import main\n"
+              f"code = main(['validate', {str(path)!r}], io.StringIO())\n"
               "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["0", "False", "False"]
