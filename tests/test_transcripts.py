@@ -251,6 +251,23 @@ def _snowie_fields(position: Position) -> str:
                      "0", "0"]) + ";"
 
 
+def test_a_snowie_record_no_play_can_reach_is_a_problem() -> None:
+    # Snowie's record of a game whose plays were lost: from the opening straight to a bear-off, the
+    # opponent's checkers borne off too. No play, legal or not, moves the opponent's checkers off.
+    doc = Position.initial().to_document()
+    doc["points"] = [[] for _ in range(24)]
+    doc["points"][0], doc["points"][1] = ["w", "w"], ["w"]  # White: three checkers left
+    doc["points"][23], doc["points"][22] = ["b", "b"], ["b"]  # Black: three checkers left
+    doc["off"] = {"white": 12, "black": 12}
+    after = Position.from_document(doc).pass_turn()  # Black to roll
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            f"  1)                             31: Illegal play ({_snowie_fields(after)})\n"
+            "  2) 64: 1/off 2/off\n")
+    problems, _ = verdict_of(text)
+    assert len(problems) == 1
+    assert "cannot follow from the position before it: black has 12 checkers off after it, 0 before" in problems[0]
+
+
 def test_a_match_that_starts_midway_takes_the_score_it_states() -> None:
     text = (" 5 point match\n\n Game 3\n Boris : 2                      Wendy : 1\n"
             "  1)                             31: 8/5 6/5\n"
@@ -277,6 +294,20 @@ def test_question_marks_then_a_result_are_a_roll_then_a_resignation() -> None:
             "  2) 64: ????                      Wins 1 point\n")
     match, problems, _ = read(text)
     assert not problems and match.score == (1, 0)  # Boris rolled, then resigned
+
+
+def test_a_play_cut_short_then_the_opponents_result_is_a_resignation_during_the_turn() -> None:
+    # 64: 24/18 uses one die of two: the player stopped and resigned, and the Wins line says so.
+    text = HEAD + ("  2) 64: 24/18\n"
+                   "                                  Wins 1 point\n")
+    match, problems, notes = read(text)
+    assert not problems and match.score == (1, 0) and match.games[0].winner is W
+    assert "'24/18' stops before the roll 64 is played out: black resigned during the turn" in notes[0].rule
+
+
+def test_a_play_cut_short_anywhere_else_is_a_problem() -> None:
+    problems, _ = verdict_of(HEAD + "  2) 64: 24/18                    31: 8/5 6/5\n")
+    assert len(problems) == 1 and "it does not use the dice as the rules require" in problems[0]
 
 
 def test_cannot_move_where_a_play_exists_is_a_missing_play() -> None:
