@@ -338,6 +338,20 @@ def test_plays_missing_where_legal_plays_existed() -> None:
     assert len(problems) == 1 and "the play of 64 is missing" in problems[0]
 
 
+@pytest.mark.parametrize("board", ["----cBD-D-B--A--Abcdc---A-", "-b----E-C---eE---c-e----B-"])
+def test_a_game_from_a_set_position_is_no_game_from_the_opening(board: str) -> None:
+    # eXtreme Gammon writes `; Set Pos=` where a game starts from a position set up by hand
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            f"; Set Pos={board}/0\n"
+            "  1)                             21: 13/11 6/5\n")
+    problems, _ = verdict_of(text)
+    if board == "-b----E-C---eE---c-e----B-":  # the opening position itself: nothing was set up
+        assert problems == []
+    else:
+        assert problems == [f"game 1 starts from a set position ('Set Pos={board}'), not the opening one: "
+                            "no game from the opening is written"]
+
+
 def test_a_stray_row_number_inside_a_row() -> None:
     text = HEAD + "  2) 64: 24/18 13/9      2)  Losses 1 point      Wins 1 point\n"
     problems, _ = verdict_of(text)

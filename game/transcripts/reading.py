@@ -65,7 +65,15 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
     return transcript
 
 
+OPENING_BOARD = "-b----E-C---eE---c-e----B-"  # the opening position in eXtreme Gammon's `Set Pos=` (either side's view)
+
+
 def _game_events(game: GameText, entries: list[Entry]) -> None:
+    if game.set_position is not None and game.set_position[1] != OPENING_BOARD:
+        line, board = game.set_position
+        entries.append((line, {"type": UNREADABLE, "rule": f"game {game.number} starts from a set position "
+                                                           f"('Set Pos={board}'), not the opening one: no game "
+                                                           f"from the opening is written"}))
     strays = {line: text for line, text in game.stray}
     opening = True
     for cell in game.cells:
