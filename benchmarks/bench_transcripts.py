@@ -9,8 +9,9 @@ file for `validate_file` (best of `--repeat` runs, in this process). With `--gnu
 Backgammon imports the same files (`tests/gnubg_reader.py`): its import time per file inside one
 gnubg process, the wall time of the gnubg processes per file, the files gnubg warned about or
 crashed on, and, play by play, whether the position before each play agrees with ours (over the
-plays both readers hold), and the wall time of one gnubg process per file for the first `--sample`
-files (what running gnubg on one file costs, as the project's validate does). Our figure is CPU time
+plays both readers hold), and for the first `--sample` files the CPU time of one gnubg process per
+file beside that of one `python -m game validate` process per file (what checking one file costs
+each way, start-up included; the two are interleaved so the machine's load falls on both alike). Our figure is CPU time
 (`time.process_time`, best of `--repeat`): the machine is shared. `--list` prints each rejected
 file's first problem. Prints figures; asserts nothing.
 """
@@ -18,10 +19,14 @@ file's first problem. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import resource
+import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +53,9 @@ class Row:
     gnubg_warned: int = 0
     gnubg_crashed: int = 0
     gnubg_single: float = 0.0  # mean wall seconds of one gnubg process importing one file
+    gnubg_single_cpu: float = 0.0  # its mean CPU seconds
+    ours_single: float = 0.0  # mean wall seconds of one `python -m game validate` process on one file
+    ours_single_cpu: float = 0.0  # its mean CPU seconds
     plays_compared: int = 0
     disagreeing: list[str] = field(default_factory=list)
     first_problems: list[str] = field(default_factory=list)
@@ -96,12 +104,15 @@ def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
     start = time.perf_counter()
     imports = gnubg_import(paths)
     row.gnubg_wall = time.perf_counter() - start
-    single = []
-    for path in paths[:sample]:
-        start = time.perf_counter()
-        gnubg_import([path])
-        single.append(time.perf_counter() - start)
-    row.gnubg_single = sum(single) / len(single) if single else 0.0
+    sampled = paths[:sample]
+    for path in sampled:  # one process per file each, interleaved: the machine's load falls on both alike
+        wall, used = _child_cost(partial(gnubg_import, [path]))
+        row.gnubg_single += wall / len(sampled)
+        row.gnubg_single_cpu += used / len(sampled)
+        wall, used = _child_cost(partial(subprocess.run, [sys.executable, "-m", "game", "validate", str(path)],
+                                         capture_output=True, cwd=ROOT, check=False))
+        row.ours_single += wall / len(sampled)
+        row.ours_single_cpu += used / len(sampled)
     for path, theirs in zip(paths, imports, strict=True):
         row.gnubg_seconds += theirs.seconds
         row.gnubg_warned += theirs.warned and not theirs.crashed
@@ -115,6 +126,18 @@ def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
         row.plays_compared += compared
         if differences and not verdict.problems:
             row.disagreeing.append(f"{path.name}: {differences[0]}")
+
+
+def _child_cost(run: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of the child processes `run` starts and waits for."""
+    before, start = _children_cpu(), time.perf_counter()
+    run()
+    return time.perf_counter() - start, _children_cpu() - before
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -142,17 +165,19 @@ def main() -> None:
         total.disagreeing += row.disagreeing
     head = f"{'producer':<16}{'files':>6}{'accepted':>9}{'(unfin.)':>9}{'rejected':>9}{'noted':>7}{'cpu ms/file':>12}"
     if args.gnubg:
-        head += (f"{'gnubg import ms':>16}{'gnubg batch ms':>15}{'gnubg 1/proc ms':>16}{'warned':>7}{'crashed':>8}"
-                 f"{'plays':>8}{'differ':>7}")
+        head += (f"{'gnubg import ms':>16}{'gnubg batch ms':>15}{'gnubg 1/proc ms':>16}{'ours 1/proc ms':>15}"
+                 f"{'warned':>7}{'crashed':>8}{'plays':>8}{'differ':>7}")
     print(head)
     for name, row in [*sorted(rows.items()), ("all", total)]:
         line = (f"{name:<16}{row.files:>6}{row.accepted:>9}{row.unfinished:>9}{row.rejected:>9}{row.noted:>7}"
                 f"{1000 * row.seconds / row.files:>12.1f}")
         if args.gnubg:
-            single = row.gnubg_single if name != "all" else sum(r.gnubg_single for r in rows.values()) / len(rows)
+            gnubg_one, ours_one = ((row.gnubg_single_cpu, row.ours_single_cpu) if name != "all" else
+                                   (sum(r.gnubg_single_cpu for r in rows.values()) / len(rows),
+                                    sum(r.ours_single_cpu for r in rows.values()) / len(rows)))
             line += (f"{1000 * row.gnubg_seconds / row.files:>16.1f}{1000 * row.gnubg_wall / row.files:>15.1f}"
-                     f"{1000 * single:>16.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}{row.plays_compared:>8}"
-                     f"{len(row.disagreeing):>7}")
+                     f"{1000 * gnubg_one:>16.1f}{1000 * ours_one:>15.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}"
+                     f"{row.plays_compared:>8}{len(row.disagreeing):>7}")
         print(line)
     if args.gnubg and total.disagreeing:
         print("accepted files whose positions differ from GNU Backgammon's:")

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -231,6 +230,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
 def version() -> str:
     """The package's version and the move-generator kernel in use (`--version`)."""
+    from importlib import metadata  # here, not at the top: it takes a tenth of a second to import
+
     try:
         number = metadata.version("smartgammon")
     except metadata.PackageNotFoundError:

@@ -34,6 +34,11 @@ class IllegalPlayError(GameError, ValueError):
     """A play that is not legal for the position and dice."""
 
 
+class IncompletePlayError(IllegalPlayError):
+    """A written play whose every step is allowed but that stops before the dice are used as the rules
+    require (a player who resigned in the middle of a turn, in some transcripts)."""
+
+
 class AmbiguousPlayError(IllegalPlayError):
     """A written play that fits several legal plays of the position and dice; `plays` holds them."""
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from game.board import Variant
-from game.errors import AmbiguousPlayError, IllegalPlayError
+from game.errors import AmbiguousPlayError, IllegalPlayError, IncompletePlayError
 from game.movegen import State, legal_states, play_allowed, single_move_walk
 from game.plays import Chain, Move, Play, WrittenPlay, format_moves
 from game.position import Position
@@ -69,7 +69,7 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
         return []
     state, step, decode = single_move_walk(position)
     readings: dict[State, list[Reading]] = {}
-    reachable = False
+    reachable = short = False
     search: dict[State, tuple[Move, ...]] | None = None  # the full search, only where a die is left unused
     first = _straight(state, step, _dice_list(dice), written.chains)
     if first is not None and play_allowed(position.variant, first.state):
@@ -77,6 +77,7 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
         return [Play(first.moves, decode(first.state))]
     for reading in _realize(state, step, _dice_list(dice), written.chains):
         reachable = True
+        short = short or not reading.complete
         if reading.complete:
             legal_here = play_allowed(position.variant, reading.state)
         else:
@@ -87,8 +88,9 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
     if not readings:
         why = ("it does not use the dice as the rules require (as many as can be played, the larger if "
                "only one)" if reachable else "no checker can move that way with these dice")
-        raise IllegalPlayError(f"{written.text} is not a legal play of {_roll(dice)} for {position.turn.value}: "
-                               f"{why}; in {_where(position)}")
+        error = IncompletePlayError if short else IllegalPlayError
+        raise error(f"{written.text} is not a legal play of {_roll(dice)} for {position.turn.value}: "
+                    f"{why}; in {_where(position)}")
     if written.marks_hits and len(readings) > 1:
         stars = written.stars
         marked = {after: ways for after, ways in readings.items() if any(r.hits == stars for r in ways)}

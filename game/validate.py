@@ -204,6 +204,10 @@ def _fill(verdict: Verdict, replayer: Replayer) -> None:
 def main(path: str, out: TextIO, trusted: frozenset[str] | None = None, *, as_json: bool = False) -> int:
     """Print the verdict on `path` to `out` (one JSON object with `as_json`); return the exit code
     (0 legal, 1 illegal, 2 unreadable)."""
+    if not _is_record(path):  # a transcript: no chouette, and none of the chouette's imports to pay for
+        verdict = validate_file(os.fspath(path), trusted)
+        out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n" if as_json else verdict.render())
+        return verdict.exit_code
     from game.chouette.validate import main as chouette  # a chouette session's record has its own rules
 
     if as_json:
@@ -218,6 +222,17 @@ def main(path: str, out: TextIO, trusted: frozenset[str] | None = None, *, as_js
     verdict = validate_file(os.fspath(path), trusted)
     out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n" if as_json else verdict.render())
     return verdict.exit_code
+
+
+def _is_record(path: str) -> bool:
+    """Whether the file is a JSON Lines record (it starts with `{`), as `validate_file` tells them
+    apart; an unreadable file counts as a record, so its error is said the one way it always is."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    except OSError:
+        return True
+    return start in (b"{", b"")
 
 
 def _chouette_document(path: str, trusted: frozenset[str] | None) -> dict[str, Any] | None:

@@ -172,6 +172,39 @@ def test_points_capped_at_what_the_winner_needed_or_the_length_are_accepted_with
     assert problems and "Wins 5 cannot be: with the cube at 2 a game is worth 2, 4 or 6" in problems[0]
 
 
+@pytest.mark.parametrize("column", ["winner", "loser"])
+@pytest.mark.parametrize("words", ["Resigned Game", "Resigned Match", "Resigns"])
+def test_a_resignation_said_in_words_before_its_result_line(words: str, column: str) -> None:
+    # OpenGammon writes "Resigned Game" / "Resigned Match" in the winner's column, Jellyfish
+    # "Resigns" in the resigner's: the Wins line after the words says who won, whichever column.
+    where = "  2)                             " if column == "winner" else "  2) "
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+            f"{where}{words}\n"
+            "                                  Wins 1 point\n")
+    match, problems, _ = read(text)
+    assert not problems and match.score == (1, 0) and match.games[0].winner is W
+    assert [p["type"] for p in match.events if p["type"] == "play"] == ["play", "play"]
+
+
+def test_resigned_words_with_no_result_line_still_end_with_no_result() -> None:
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+            "  2) Resigns\n\n"
+            " Game 2\n Boris : 0                      Wendy : 1\n"
+            "  1)                             31: 8/5 6/5\n")
+    problems, _ = verdict_of(text)
+    assert len(problems) == 1 and problems[0].startswith("game 1 ends with no result")
+
+
+def test_choue_nets_double_arrow_is_a_double() -> None:
+    text = HEAD + ("  2)  Doubles ==> 2               Takes\n"
+                   "  3) 42: 8/4 6/4\n"
+                   "                                  Wins 2 point\n")
+    match, problems, _ = read(text)
+    assert not problems and match.games[0].winner is W and match.score == (2, 0)
+
+
 def test_a_resignation_before_the_opening_roll() -> None:
     text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
             "                                  Wins 1 point\n\n"
@@ -218,6 +251,23 @@ def _snowie_fields(position: Position) -> str:
                      "0", "0"]) + ";"
 
 
+def test_a_snowie_record_no_play_can_reach_is_a_problem() -> None:
+    # Snowie's record of a game whose plays were lost: from the opening straight to a bear-off, the
+    # opponent's checkers borne off too. No play, legal or not, moves the opponent's checkers off.
+    doc = Position.initial().to_document()
+    doc["points"] = [[] for _ in range(24)]
+    doc["points"][0], doc["points"][1] = ["w", "w"], ["w"]  # White: three checkers left
+    doc["points"][23], doc["points"][22] = ["b", "b"], ["b"]  # Black: three checkers left
+    doc["off"] = {"white": 12, "black": 12}
+    after = Position.from_document(doc).pass_turn()  # Black to roll
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            f"  1)                             31: Illegal play ({_snowie_fields(after)})\n"
+            "  2) 64: 1/off 2/off\n")
+    problems, _ = verdict_of(text)
+    assert len(problems) == 1
+    assert "cannot follow from the position before it: black has 12 checkers off after it, 0 before" in problems[0]
+
+
 def test_a_match_that_starts_midway_takes_the_score_it_states() -> None:
     text = (" 5 point match\n\n Game 3\n Boris : 2                      Wendy : 1\n"
             "  1)                             31: 8/5 6/5\n"
@@ -246,6 +296,20 @@ def test_question_marks_then_a_result_are_a_roll_then_a_resignation() -> None:
     assert not problems and match.score == (1, 0)  # Boris rolled, then resigned
 
 
+def test_a_play_cut_short_then_the_opponents_result_is_a_resignation_during_the_turn() -> None:
+    # 64: 24/18 uses one die of two: the player stopped and resigned, and the Wins line says so.
+    text = HEAD + ("  2) 64: 24/18\n"
+                   "                                  Wins 1 point\n")
+    match, problems, notes = read(text)
+    assert not problems and match.score == (1, 0) and match.games[0].winner is W
+    assert "'24/18' stops before the roll 64 is played out: black resigned during the turn" in notes[0].rule
+
+
+def test_a_play_cut_short_anywhere_else_is_a_problem() -> None:
+    problems, _ = verdict_of(HEAD + "  2) 64: 24/18                    31: 8/5 6/5\n")
+    assert len(problems) == 1 and "it does not use the dice as the rules require" in problems[0]
+
+
 def test_cannot_move_where_a_play_exists_is_a_missing_play() -> None:
     problems, _ = verdict_of(HEAD + "  2) 64: Cannot Move              31: 8/5 6/5\n")
     assert len(problems) == 1 and "the play of 64 is missing: 'Cannot Move' is written" in problems[0]
@@ -272,6 +336,20 @@ def test_plays_missing_where_legal_plays_existed() -> None:
     text = HEAD + "  2) 64:                           42: 8/4 6/4\n"
     problems, _ = verdict_of(text)
     assert len(problems) == 1 and "the play of 64 is missing" in problems[0]
+
+
+@pytest.mark.parametrize("board", ["----cBD-D-B--A--Abcdc---A-", "-b----E-C---eE---c-e----B-"])
+def test_a_game_from_a_set_position_is_no_game_from_the_opening(board: str) -> None:
+    # eXtreme Gammon writes `; Set Pos=` where a game starts from a position set up by hand
+    text = (" 3 point match\n\n Game 1\n Boris : 0                      Wendy : 0\n"
+            f"; Set Pos={board}/0\n"
+            "  1)                             21: 13/11 6/5\n")
+    problems, _ = verdict_of(text)
+    if board == "-b----E-C---eE---c-e----B-":  # the opening position itself: nothing was set up
+        assert problems == []
+    else:
+        assert problems == [f"game 1 starts from a set position ('Set Pos={board}'), not the opening one: "
+                            "no game from the opening is written"]
 
 
 def test_a_stray_row_number_inside_a_row() -> None:
@@ -304,3 +382,18 @@ def test_tabs_between_cells_keep_their_columns() -> None:
             "\tWins 1 point\n")
     match, problems, _ = read(text)
     assert not problems and match.score == (0, 1) and match.games[0].reason == "pass"
+
+
+def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -> None:
+    # a .mat is never a chouette session's record: its verdict need not pay for the chouette's imports
+    import subprocess
+    import sys
+
+    path = tmp_path / "match.mat"
+    one_point = HEAD.replace(" 3 point match", " 1 point match")
+    path.write_text(one_point + "                                  Wins 1 point and the match\n")
+    script = ("import io, sys\nfrom game.cli import main\n"
+              f"code = main(['validate', {str(path)!r}], io.StringIO())\n"
+              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["0", "False", "False"]

@@ -13,6 +13,8 @@ from typing import Any
 
 from game.transcripts.layout import Layout
 
+_RESIGNED = re.compile(r"(?i)^resign(?:s|ed(?:\s+(?:game|match))?)$")
+
 _SITES = {  # a Site header, lower case without blanks, and the producer it names
     "backgammongalaxy": "Backgammon Galaxy",
     "backgammonstudio": "Backgammon Studio",
@@ -69,6 +71,11 @@ def detect(layout: Layout) -> Dialect:
             word = cell.text.split(" ", 1)[0].lower()
             if word == "losses":
                 dialect.saw("results written on the loser's side (Losses N point)", cell.line, cell.text)
+            elif _RESIGNED.match(cell.text):
+                dialect.saw("a resignation said in words before its result (Resigned Game, Resigned Match, Resigns)",
+                            cell.line, cell.text)
+            elif word == "doubles" and "==>" in cell.text:
+                dialect.saw("'Doubles ==> 2' for a double (choue.net)", cell.line, cell.text)
             elif word == "wins" and re.match(r"(?i)wins\s+([2-9]|\d\d+)\s+point\b(?!s)", cell.text):
                 dialect.saw("'point' for several points", cell.line, cell.text)
     if not marks_hits and plays:

@@ -3,7 +3,8 @@ and score line, and the cells of its numbered rows, each on the left or the righ
 
 Nothing here knows the rules: a cell is text on one side of one line. The left column is
 GNU Backgammon's player 0 (Black here), the right its player 1 (White). A cell starts with the
-dice (`31:`) or a word (`Doubles`, `Beavers`, `Takes`, `Drops`, `Wins`, `Losses`); a left cell
+dice (`31:`) or a word (`Doubles`, `Beavers`, `Takes`, `Drops`, `Wins`, `Losses`, `Resigns`,
+`Resigned`); a left cell
 that runs into the right column is split where the next cell starts.
 """
 
@@ -22,8 +23,9 @@ _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORES = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
 _HEADER = re.compile(r'^\s*[;#]\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\s*\]\s*$')
 _ROW = re.compile(r"^\s*(\d+)\)")
-_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b)",
-                   re.IGNORECASE)
+_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b"
+                   r"|Resign(?:s|ed)\b)", re.IGNORECASE)
+_SET_POSITION = re.compile(r"^\s*;\s*Set\s+Pos\s*=\s*(?P<board>[^/:\s]+)", re.IGNORECASE)  # eXtreme Gammon's
 _RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
 LEFT_GAP = 6  # a row's first cell this close to its number is on the left
 
@@ -48,6 +50,7 @@ class GameText:
     score_line: int
     cells: list[Cell] = field(default_factory=list)
     stray: list[tuple[int, str]] = field(default_factory=list)  # text that is in no cell
+    set_position: tuple[int, str] | None = None  # `; Set Pos=<board>`: the line and the board it starts from
 
 
 @dataclass(slots=True)
@@ -100,6 +103,9 @@ def read_layout(text: str) -> Layout:
             game = _game_header(layout, int(start[1]), number, lines, index)
             index += 1
             continue
+        set_position = _SET_POSITION.match(line)
+        if set_position and game is not None and not game.cells:
+            game.set_position = (number, set_position["board"])
         if not line.strip() or line.lstrip()[:1] in (";", "#"):
             continue
         if line != line.rstrip():

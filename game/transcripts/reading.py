@@ -4,7 +4,8 @@ A cell says one of: a roll and its play (`52: 13/8 13/11`, `52:` or `52: Cannot 
 that cannot be played, `52: ????` for a play not recorded, `11: Illegal play (...)` for Snowie's
 record of an illegal play allowed to stand), a cube action (`Doubles => 2`, `Beavers => 4`,
 `Takes`, `Drops`), or a result (`Wins 2 points [and the match]`, or Backgammon Galaxy's
-`Losses 2 point` on the loser's side). The first roll of a game is the opening roll: the player
+`Losses 2 point` on the loser's side), perhaps after the words of a resignation (`Resigns`, `Resigned
+Game`, `Resigned Match`). The first roll of a game is the opening roll: the player
 who plays it had the higher die.
 """
 
@@ -22,9 +23,12 @@ from game.transcripts.dialect import Dialect, detect
 from game.transcripts.layout import Cell, GameText, Layout, read_layout
 
 _DICE = re.compile(r"^([0-9])([0-9]):\s*(.*)$")
-_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=>\s*(\d+))?$", re.IGNORECASE)
+_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=+>\s*(\d+))?$", re.IGNORECASE)  # `=>`, choue.net's `==>`
 _ANSWER = re.compile(r"^(Takes|Drops)$", re.IGNORECASE)
 _RESULT = re.compile(r"^(Wins|Losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+# a resignation said in words before its result line (`Resigns`, OpenGammon's `Resigned Game` and
+# `Resigned Match`): the result line after it says who won and how much, whichever column the words are in
+RESIGNED = re.compile(r"^Resign(?:s|ed(?:\s+(?:Game|Match))?)$", re.IGNORECASE)
 _ILLEGAL = re.compile(r"^Illegal\s+play\s*\((?P<fields>[^)]*)\)?\s*$", re.IGNORECASE)
 _STRAY_ROW = re.compile(r"(?<!\S)\d+\)(?=\s|$)")
 ILLEGAL_PLAY = "snowie_illegal_play"  # Snowie's record of an illegal play that was let stand
@@ -61,7 +65,15 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
     return transcript
 
 
+OPENING_BOARD = "-b----E-C---eE---c-e----B-"  # the opening position in eXtreme Gammon's `Set Pos=` (either side's view)
+
+
 def _game_events(game: GameText, entries: list[Entry]) -> None:
+    if game.set_position is not None and game.set_position[1] != OPENING_BOARD:
+        line, board = game.set_position
+        entries.append((line, {"type": UNREADABLE, "rule": f"game {game.number} starts from a set position "
+                                                           f"('Set Pos={board}'), not the opening one: no game "
+                                                           f"from the opening is written"}))
     strays = {line: text for line, text in game.stray}
     opening = True
     for cell in game.cells:
@@ -124,6 +136,8 @@ def cell_events(cell: Cell, opening: bool) -> list[dict[str, Any]]:
     answer = _ANSWER.match(text)
     if answer:
         return [{"type": "take" if answer[1].lower() == "takes" else "pass", "player": player.value}]
+    if RESIGNED.match(text):
+        return []  # the result line that follows is the resignation: its winner and points
     result = _RESULT.match(text)
     if result:
         losses = result[1].lower() == "losses"  # Backgammon Galaxy writes the loser's side too

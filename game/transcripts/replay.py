@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
-from game.errors import AmbiguousPlayError, GameError, IllegalPlayError, PositionError
+from game.errors import AmbiguousPlayError, GameError, IllegalPlayError, IncompletePlayError, PositionError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
 from game.play_reader import describe, read_play
 from game.plays import Play, WrittenPlay
@@ -99,12 +99,31 @@ class _Driver:
             choice = choose(exc.plays, self._rest_of_game(index), written.marks_hits, m.cube.value)
             play = choice.play
             r.note(f"{text!r} may be {describe(exc.plays)}: {choice.reason}", line)
+        except IncompletePlayError as exc:
+            if not self._resigned_during_turn(index, line, event, text):
+                r.report(str(exc), line)
+            return
         except IllegalPlayError as exc:
             r.report(str(exc), line)
             return
         if play is not None:
             self._observe(line, event, written, play)
         r.feed({"type": "play", "player": event["player"], "resolved": play}, line)
+
+    def _resigned_during_turn(self, index: int, line: int, event: dict[str, Any], text: str) -> bool:
+        """A play cut short (`64: 22/16`, one die of two) right before the opponent's result line: the
+        player resigned in the middle of the turn, so the play is not made and the result is the
+        resignation. Anywhere else a play cut short is a problem."""
+        following = self._rest_of_game(index)
+        if not following or following[0][1]["type"] != MAT_WINS or following[0][1].get("player") == event["player"]:
+            return False
+        m = self.replayer.match
+        assert m is not None and m.dice is not None
+        self.dialect.saw("a play cut short by a resignation during the turn", line, text)
+        self.replayer.note(f"{text!r} stops before the roll {m.dice[0]}{m.dice[1]} is played out: "
+                           f"{event['player']} resigned during the turn, as the result after it says; "
+                           f"the play is not made", line)
+        return True
 
     def _no_move(self, index: int, line: int, event: dict[str, Any], m: Match) -> None:
         r = self.replayer
@@ -147,6 +166,11 @@ class _Driver:
         except (GameError, ValueError) as exc:
             r.report(f"Snowie's record of an illegal play gives no position: {exc}", line)
             return
+        impossible = _not_a_play(m.position, after, mover)
+        if impossible:
+            r.report(f"Snowie's record of an illegal play by {mover.value} cannot follow from the position "
+                     f"before it: {impossible}", line)
+            return
         legal = [p for p in m.position.legal_plays(m.dice) if p.position == after]
         if legal:
             r.note(f"Snowie records an 'illegal play' that is the legal play {legal[0].notation()}", line)
@@ -162,6 +186,28 @@ class _Driver:
         starts = self.transcript.game_starts
         end = starts[bisect_right(starts, index)] if bisect_right(starts, index) < len(starts) else len(self.entries)
         return self.entries[index + 1:end]
+
+
+def _not_a_play(before: Position, after: Position, mover: Color) -> str | None:
+    """Why `after` cannot follow `before` by any play of `mover`, legal or not, or None: a play moves
+    the mover's checkers on (none come back from off) and the opponent's only to the bar, by hits.
+    Snowie's records of a game whose plays were lost jump from the opening to a bear-off."""
+    other = mover.opponent
+    if after.off[mover.index] < before.off[mover.index]:
+        return (f"{mover.value} has {after.off[mover.index]} checkers off after it, "
+                f"{before.off[mover.index]} before")
+    if after.off[other.index] != before.off[other.index]:
+        return (f"{other.value} has {after.off[other.index]} checkers off after it, {before.off[other.index]} "
+                f"before")
+    moved = [n + 1 for n, (a, b) in enumerate(zip(before.points, after.points, strict=True))
+             if b.count(other.char) > a.count(other.char)]
+    if moved:
+        return f"{other.value}'s checkers appear on point {', '.join(map(str, moved))} (white's numbering)"
+    hit = sum(a.count(other.char) - b.count(other.char) for a, b in zip(before.points, after.points, strict=True))
+    if after.bar[other.index] != before.bar[other.index] + hit:
+        return (f"{other.value} has {after.bar[other.index]} checkers on the bar after it, "
+                f"{before.bar[other.index]} before and {hit} hit")
+    return None
 
 
 def _awaiting(m: Match) -> str:
