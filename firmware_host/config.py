@@ -227,9 +227,6 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
         raise ConfigError("[match] jacoby, beavers, automatic_doubles and max_cube are for money sessions "
                           "(length = 0) only")
     chouette = _chouette(values["chouette"])
-    if chouette is not None and any(v is not None for v in values["broker"].values()):
-        raise ConfigError("[broker]: the tournament room takes matches; a chouette table ([chouette] players) "
-                          "stands alone")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
         options=MatchOptions(**money) if not length else NO_OPTIONS,
