@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_host.chouette_contest import Asked, ChouetteContest, member_code
 from firmware_host.room.messages import Decided, Decision
 from game.chouette import ChouetteSession, Phase, Side
+from game.cube import Cube
 
 if TYPE_CHECKING:
     from firmware_host.controller import Controller
@@ -82,7 +83,7 @@ def chouette_state(session: ChouetteSession, contest: ChouetteContest, match: st
     if seated:
         for number, name in enumerate(session.team, 1):
             stake = session.stakes[name] if session.stakes is not None else None
-            cube = stake.cube if stake is not None else session.cube(name)
+            cube = stake.cube if stake is not None else Cube()  # between games: every cube centred at 1
             members.append({"name": name, "code": member_code(number), "cube": cube.value,
                             "owner": Side.of(cube.owner).value if cube.owner is not None else None,
                             "offered": cube.offered_by is not None,

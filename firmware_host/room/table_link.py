@@ -47,8 +47,9 @@ def table_state(controller: Controller, now: float) -> dict[str, Any]:
         players = (played.captain if seated else "the team", played.box if seated else "the box")
         length, score, crawford = 0, (0, 0), False
     else:
-        cube, players, length, score, crawford = (played.cube, played.players, played.length or 0, played.score,
-                                                  played.crawford)
+        match = controller.match
+        cube, players, length, score, crawford = (match.cube, match.players, match.length or 0, match.score,
+                                                  match.crawford)
     return {
         "variant": played.variant.value, "length": length,
         "players": {"white": players[0], "black": players[1]},

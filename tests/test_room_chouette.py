@@ -1,0 +1,180 @@
+"""A chouette table in the room, on a real Mosquitto: its session in its retained state, and its
+members' decisions from their phones going director -> broker -> table, applied only when they
+answer the decision asked now, of that member (whichever of the button and the phone comes first)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from room_fixtures import wait_until
+
+from drivers.events import ButtonKind, Player
+from firmware_host.emulated import EmulatedTable
+from firmware_host.physical import hand_moves
+from firmware_host.room.director import Director
+from firmware_host.room.mosquitto import Mosquitto
+from firmware_host.room.table_link import TableLink
+from firmware_host.settings import ChouetteSettings, Settings
+from game.chouette import ChouetteSession
+from game.chouette.validate import validate_chouette
+
+Room = Callable[..., Any]
+CHOUETTE = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee")))
+
+
+def journal(table: EmulatedTable) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
+
+
+def of_type(table: EmulatedTable, *kinds: str) -> list[dict[str, Any]]:
+    return [e for e in journal(table) if e["type"] in kinds]
+
+
+def link(table: EmulatedTable) -> TableLink:
+    assert table.link is not None
+    return table.link
+
+
+def roll(table: EmulatedTable, a: int, b: int) -> None:
+    table.emulator.roll(a, b)
+    table.wait(0.6)
+
+
+def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
+    table.press(player, button)
+    table.wait(0.6)
+
+
+def play_first(table: EmulatedTable) -> None:
+    session = table.controller.played
+    assert isinstance(session, ChouetteSession)
+    before, play = session.position, session.legal_plays()[0]
+    for step in hand_moves(before, play.moves):
+        table.emulator.move(step.source, step.target)
+        table.wait(0.1)
+    table.wait(0.6)
+    press(table, "white" if before.turn.value == "white" else "black", ButtonKind.DONE)
+
+
+def box_doubles_bob_and_cy(table: EmulatedTable) -> None:
+    """Ann the box, Bob the captain, then Cy and Dee; the team plays first, then the box turns Bob's and
+    Cy's cubes and lets Dee's be: Bob (P1) is asked to take or pass."""
+    roll(table, 6, 5)
+    roll(table, 4, 3)
+    roll(table, 2, 1)  # the team wins the opening roll
+    play_first(table)
+    press(table, "black", ButtonKind.DOUBLE)  # B1: Bob's cube
+    press(table, "black", ButtonKind.DOUBLE)  # B2: Cy's
+    press(table, "black", ButtonKind.PASS)  # B3: Dee's is let be
+    assert (table.controller.prompt.code, table.controller.prompt.asked) == ("P1", "Bob")
+
+
+def state_of(director: Director, table: str) -> dict[str, Any]:
+    with director.lock:
+        record = director.tables.get(table)
+        return dict(record.state) if record is not None and record.state else {}
+
+
+def asked_at(director: Director, table: str) -> dict[str, Any] | None:
+    chouette = state_of(director, table).get("chouette") or {}
+    asked = chouette.get("asked")
+    return asked if isinstance(asked, dict) else None
+
+
+def outcome(director: Director, table: str, decision_id: str) -> dict[str, Any] | None:
+    with director.lock:
+        found = [d for d in director.tables[table].decisions if d["id"] == decision_id and d["outcome"] is not None]
+    return found[0] if found else None
+
+
+def pace(table: EmulatedTable) -> Callable[[], None]:
+    return lambda: table.wait(0.02)
+
+
+@pytest.fixture
+def chouette_room(mosquitto: Mosquitto, room: Room) -> tuple[Director, EmulatedTable]:
+    director = room("director", mosquitto.url)
+    table = room("table", mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0, flicker_rate=0.0,
+                 seed=1)
+    table.wait(1.0)
+    return director, table
+
+
+def test_the_state_shows_every_members_cube_the_totals_and_whose_decision_is_asked(
+        chouette_room: tuple[Director, EmulatedTable]) -> None:
+    director, table = chouette_room
+    box_doubles_bob_and_cy(table)
+    wait_until(lambda: asked_at(director, "t01") is not None, 10, "the chouette in t01's state", step=pace(table))
+    state = state_of(director, "t01")
+    chouette = state["chouette"]
+    assert (chouette["box"], chouette["captain"], chouette["line"]) == ("Ann", "Bob", ["Bob", "Cy", "Dee"])
+    assert [(m["code"], m["name"], m["cube"], m["offered"], m["out"]) for m in chouette["members"]] == [
+        ("P1", "Bob", 1, True, False), ("P2", "Cy", 1, True, False), ("P3", "Dee", 1, False, False)]
+    assert chouette["totals"] == {"Ann": 0, "Bob": 0, "Cy": 0, "Dee": 0}
+    assert chouette["asked"]["player"] == "Bob" and chouette["asked"]["answers"] == ["take", "pass"]
+    assert state["players"] == {"white": "Bob", "black": "Ann"} and state["length"] == 0
+    assert set(chouette["phones"]) == {"Ann", "Bob", "Cy", "Dee"}  # verifiers only: the codes stay at the table
+    assert link(table).phones["Bob"] not in json.dumps(state)
+
+
+def test_a_members_take_from_the_phone_is_applied_and_journaled_and_the_button_after_it_is_not_hers(
+        chouette_room: tuple[Director, EmulatedTable]) -> None:
+    director, table = chouette_room
+    box_doubles_bob_and_cy(table)
+    wait_until(lambda: (asked_at(director, "t01") or {}).get("player") == "Bob", 10, "Bob's decision asked",
+               step=pace(table))
+    bobs = asked_at(director, "t01")
+    assert bobs is not None
+    assert director.member_may_decide("t01", "Bob", link(table).phones["Bob"].lower())
+    assert not director.member_may_decide("t01", "Bob", link(table).phones["Cy"])  # Cy's code is not Bob's
+
+    # Cy, with her own code, answers Bob's decision: refused by the table, counted, never applied
+    wrong = director.decide("t01", "Cy", bobs["ask"], "pass")
+    wait_until(lambda: outcome(director, "t01", wrong.id), 10, "the table's answer to Cy", step=pace(table))
+    refused = outcome(director, "t01", wrong.id)
+    assert refused is not None and refused["applied"] is False and refused["outcome"].startswith("wrong-member")
+    assert link(table).decisions.refused["wrong-member"] == 1 and of_type(table, "pass", "decision") == []
+    assert any("refused: wrong-member" in line for line in table.controller.log)
+
+    # Bob takes from his phone
+    take = director.decide("t01", "Bob", bobs["ask"], "take")
+    wait_until(lambda: outcome(director, "t01", take.id), 10, "the table's answer to Bob", step=pace(table))
+    applied = outcome(director, "t01", take.id)
+    assert applied is not None and applied["applied"] is True
+    [decision] = of_type(table, "decision")
+    assert (decision["source"], decision["player"], decision["answer"], decision["id"]) == ("phone", "Bob", "take",
+                                                                                             take.id)
+    assert journal(table)[applied["seq"] - 1] == decision  # the line the table's answer names
+    [taken] = of_type(table, "take")
+    assert (taken["player"], taken["member"], taken["value"]) == ("Bob", "Bob", 2)
+    assert (table.controller.prompt.code, table.controller.prompt.asked) == ("P2", "Cy")  # next: Cy's decision
+    verdict = validate_chouette(str(table.journal.path), table.journal.path.read_bytes())
+    assert verdict.problems == []
+
+
+def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
+        chouette_room: tuple[Director, EmulatedTable]) -> None:
+    director, table = chouette_room
+    box_doubles_bob_and_cy(table)
+    press(table, "white", ButtonKind.TAKE)  # Bob takes at the table
+    wait_until(lambda: (asked_at(director, "t01") or {}).get("player") == "Cy", 10, "Cy's decision asked",
+               step=pace(table))
+    cys = asked_at(director, "t01")
+    assert cys is not None
+    press(table, "white", ButtonKind.PASS)  # Cy passes with the button first ...
+    late = director.decide("t01", "Cy", cys["ask"], "take")  # ... then her phone's take arrives
+    wait_until(lambda: outcome(director, "t01", late.id), 10, "the table's answer to the late take", step=pace(table))
+    answer = outcome(director, "t01", late.id)
+    assert answer is not None and answer["applied"] is False and answer["outcome"].startswith("stale")
+    assert link(table).decisions.refused["stale"] == 1
+    assert [(d["source"], d["player"], d["answer"]) for d in of_type(table, "decision")] == [
+        ("button", "Bob", "take"), ("button", "Cy", "pass")]
+    assert [(e["type"], e["member"]) for e in of_type(table, "take", "pass")] == [("take", "Bob"), ("pass", "Cy")]
+
+    # the same decision delivered again (a resend) is answered as before, counted, not applied
+    link(table).publisher._decisions.append(late)  # as the broker would hand it over a second time
+    table.wait(0.1)
+    assert link(table).decisions.refused["duplicate"] == 1 and len(of_type(table, "take", "pass")) == 2
