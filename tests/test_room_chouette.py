@@ -9,14 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from room_fixtures import wait_until
+from room_fixtures import Runner, serving, text, wait_until
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
 from firmware_host.physical import hand_moves
+from firmware_host.room.auth import Sessions
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
+from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
 from game.chouette import ChouetteSession
 from game.chouette.validate import validate_chouette
@@ -107,7 +109,8 @@ def test_the_state_shows_every_members_cube_the_totals_and_whose_decision_is_ask
         chouette_room: tuple[Director, EmulatedTable]) -> None:
     director, table = chouette_room
     box_doubles_bob_and_cy(table)
-    wait_until(lambda: asked_at(director, "t01") is not None, 10, "the chouette in t01's state", step=pace(table))
+    wait_until(lambda: (asked_at(director, "t01") or {}).get("player") == "Bob", 10, "Bob's decision in t01's state",
+               step=pace(table))
     state = state_of(director, "t01")
     chouette = state["chouette"]
     assert (chouette["box"], chouette["captain"], chouette["line"]) == ("Ann", "Bob", ["Bob", "Cy", "Dee"])
@@ -178,3 +181,54 @@ def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
     link(table).publisher._decisions.append(late)  # as the broker would hand it over a second time
     table.wait(0.1)
     assert link(table).decisions.refused["duplicate"] == 1 and len(of_type(table, "take", "pass")) == 2
+
+
+def test_a_member_decides_from_the_table_page_in_a_real_browser(mosquitto: Mosquitto, room: Room,
+                                                                  browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    director = room("director", mosquitto.url)
+    table = room("table", mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0, flicker_rate=0.0,
+                 seed=1)
+    table.wait(1.0)
+    box_doubles_bob_and_cy(table)
+    codes = link(table).phones
+    with serving(create_app(director, Sessions({}))) as url:
+        runner = Runner([table])
+        try:
+            until = WebDriverWait(browser, 15, poll_frequency=0.05).until
+            # a spectator sees every member's cube, who is asked, and the running totals; no buttons to press
+            browser.get(url + "/table/t01")
+            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .chouette tr.member"))
+            until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
+            members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
+                                             ".map((r) => r.textContent)")
+            assert members == ["P1Bob (captain)1 offered", "P2Cy1 offered", "P3Dee1"]
+            assert "totals: Ann 0 · Bob 0 · Cy 0 · Dee 0" in text(browser, "#board .chouette .totals")
+            assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+            post = """const [ask, player, code, done] = arguments;
+                fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                      body: JSON.stringify({player, code, ask, answer: 'pass'})}).then((r) => done(r.status));"""
+            ask = asked_at(director, "t01")
+            assert ask is not None and ask["player"] == "Bob"
+            assert browser.execute_async_script(post, ask["ask"], "Bob", "AAAAA-AAAAA") == 403  # a spectator's guess
+            assert browser.execute_async_script(post, ask["ask"], "Bob", codes["Cy"]) == 403  # Cy's code as Bob's
+            assert browser.execute_async_script(post, ask["ask"], "Cy", codes["Cy"]) == 200  # Cy, as herself ...
+            wait_until(lambda: link(table).decisions.refused["wrong-member"] == 1, 10, "the table to refuse Cy")
+            assert runner.do(lambda: of_type(table, "decision", "take", "pass")) == []  # ... is not Bob
+
+            # Bob opens the link with his code: his decision's buttons; he takes
+            browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
+            until(lambda d: d.find_elements(By.ID, "decide-take"))
+            assert "code=" not in browser.current_url  # the code is kept in the phone, not in the address
+            browser.find_element(By.ID, "decide-take").click()
+            wait_until(lambda: runner.do(lambda: of_type(table, "take")), 10, "Bob's take in the journal")
+            [decision] = runner.do(lambda: of_type(table, "decision"))
+            assert (decision["source"], decision["player"], decision["answer"]) == ("phone", "Bob", "take")
+            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
+            assert "applied: Bob take (P1)" in text(browser, "#phone-answers")
+            until(lambda d: "waiting for P2 Cy" in text(d, "#phone-ask"))  # Cy's decision is not Bob's to make
+            assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+        finally:
+            runner.stop()

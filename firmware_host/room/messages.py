@@ -30,7 +30,8 @@ _RULING_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ANSWERS = ("take", "pass", "beaver", "double")
 """A member's answers: take, pass or beaver a cube the box turned; double or pass (let it be)
 when the member is asked whether to turn their own."""
-_ASK = re.compile(r"[A-Za-z0-9_-]{1,80}")
+ASK = re.compile(r"[A-Za-z0-9_-]{1,80}")
+"""A chouette table's name for the decision it asks now (`asked.ask` in its state)."""
 
 
 def match_id(first_line: bytes) -> str:
@@ -197,7 +198,7 @@ def _member_ok(m: Any) -> bool:
 
 
 def _asked_ok(a: Any) -> bool:
-    return (a is None or isinstance(a, dict) and isinstance(a.get("ask"), str) and bool(_ASK.fullmatch(a["ask"]))
+    return (a is None or isinstance(a, dict) and isinstance(a.get("ask"), str) and bool(ASK.fullmatch(a["ask"]))
             and a.get("side") in ("team", "box") and _is_text(64)(a.get("player")) and _is_text(64)(a.get("member"))
             and _is_text(2)(a.get("code")) and a.get("kind") in ("turn", "answer")
             and isinstance(a.get("answers"), list) and all(x in ANSWERS for x in a["answers"]))
@@ -393,7 +394,7 @@ def decode_decision(payload: bytes) -> Decision:
     return Decision(
         _get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), what, "an id"),
         _get(doc, "table", lambda v: isinstance(v, str) and bool(NAME.fullmatch(v)), what, "a table id"),
-        _get(doc, "ask", lambda v: isinstance(v, str) and bool(_ASK.fullmatch(v)), what, "an ask"),
+        _get(doc, "ask", lambda v: isinstance(v, str) and bool(ASK.fullmatch(v)), what, "an ask"),
         _get(doc, "player", lambda v: isinstance(v, str) and 0 < len(v) <= 64, what, "a name"),
         _get(doc, "answer", lambda v: v in ANSWERS, what, " or ".join(ANSWERS)))
 
