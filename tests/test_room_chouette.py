@@ -9,69 +9,26 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from chouette_builders import box_doubles_bob_and_cy, journal, of_type, press
 from room_fixtures import Runner, serving, text, wait_until
 
-from drivers.events import ButtonKind, Player
+from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
-from firmware_host.physical import hand_moves
 from firmware_host.room.auth import Sessions
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
 from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
-from game.chouette import ChouetteSession
 from game.chouette.validate import validate_chouette
 
 Room = Callable[..., Any]
 CHOUETTE = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee")))
 
 
-def journal(table: EmulatedTable) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
-
-
-def of_type(table: EmulatedTable, *kinds: str) -> list[dict[str, Any]]:
-    return [e for e in journal(table) if e["type"] in kinds]
-
-
 def link(table: EmulatedTable) -> TableLink:
     assert table.link is not None
     return table.link
-
-
-def roll(table: EmulatedTable, a: int, b: int) -> None:
-    table.emulator.roll(a, b)
-    table.wait(0.6)
-
-
-def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
-    table.press(player, button)
-    table.wait(0.6)
-
-
-def play_first(table: EmulatedTable) -> None:
-    session = table.controller.played
-    assert isinstance(session, ChouetteSession)
-    before, play = session.position, session.legal_plays()[0]
-    for step in hand_moves(before, play.moves):
-        table.emulator.move(step.source, step.target)
-        table.wait(0.1)
-    table.wait(0.6)
-    press(table, "white" if before.turn.value == "white" else "black", ButtonKind.DONE)
-
-
-def box_doubles_bob_and_cy(table: EmulatedTable) -> None:
-    """Ann the box, Bob the captain, then Cy and Dee; the team plays first, then the box turns Bob's and
-    Cy's cubes and lets Dee's be: Bob (P1) is asked to take or pass."""
-    roll(table, 6, 5)
-    roll(table, 4, 3)
-    roll(table, 2, 1)  # the team wins the opening roll
-    play_first(table)
-    press(table, "black", ButtonKind.DOUBLE)  # B1: Bob's cube
-    press(table, "black", ButtonKind.DOUBLE)  # B2: Cy's
-    press(table, "black", ButtonKind.PASS)  # B3: Dee's is let be
-    assert (table.controller.prompt.code, table.controller.prompt.asked) == ("P1", "Bob")
 
 
 def state_of(director: Director, table: str) -> dict[str, Any]:
