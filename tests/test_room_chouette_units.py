@@ -163,9 +163,10 @@ def test_a_chouette_state_is_checked_field_by_field(asked_of_bob: EmulatedTable)
     state = {"table": "t01", "match": MATCH, "seq": 9, **table_state(controller, 1.0), "flags": [], "sent": 1.0,
              "chouette": chouette}
     assert decode_state(encode_state(state), "t01")["chouette"] == chouette
-    for bad in [{"members": [{**chouette["members"][0], "cube": 0}]}, {"phones": {"Bob": "not hex"}},
-                {"asked": {**chouette["asked"], "answers": ["drop"]}}, {"totals": {"Ann": "zero"}},
-                {"line": "Bob"}, {"games": None}]:
+    bads: list[dict[str, Any]] = [{"members": [{**chouette["members"][0], "cube": 0}]}, {"phones": {"Bob": "not hex"}},
+                                  {"asked": {**chouette["asked"], "answers": ["drop"]}}, {"totals": {"Ann": "zero"}},
+                                  {"line": "Bob"}, {"games": None}]
+    for bad in bads:
         with pytest.raises(MessageRejected) as rejected:
             decode_state(encode_state({**state, "chouette": {**chouette, **bad}}), "t01")
         assert rejected.value.reason == "schema", bad
