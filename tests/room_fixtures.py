@@ -15,6 +15,7 @@ import queue
 import select
 import shutil
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -22,7 +23,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
@@ -252,3 +255,33 @@ def text(driver: Any, selector: str) -> str:
     """An element's text, read in one go in the page."""
     return str(driver.execute_script("const e = document.querySelector(arguments[0]);"
                                      "return e ? e.textContent : '';", selector))
+
+
+def raw_client(port: int, client_id: str, username: str | None = None, password: str | None = None) -> mqtt.Client:
+    """A bare paho client on 127.0.0.1:`port`, looping on its own thread (a watcher, an intruder)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    if username:
+        client.username_pw_set(username, password)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    return client
+
+
+def publish(client: mqtt.Client, topic: str, payload: bytes) -> None:
+    """Publish at QoS 1 and wait until the broker has it."""
+    client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+
+@contextlib.contextmanager
+def documented_acl_broker(directory: Path, users: dict[str, str]) -> Iterator[Mosquitto]:
+    """A Mosquitto with exactly hardware_docs/room.md's ACL, and these users (name: password) only."""
+    require("mosquitto and mosquitto_passwd", find_mosquitto() and shutil.which("mosquitto_passwd"),
+            "sudo apt-get install mosquitto")
+    doc = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
+    (directory / "acl").write_text(doc.split("```acl\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    passwords = directory / "passwd"
+    for number, (user, password) in enumerate(users.items()):
+        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if number == 0 else []), str(passwords), user, password],
+                       check=True, capture_output=True)
+    with Mosquitto(directory / "secure", acl_file=directory / "acl", password_file=passwords) as broker:
+        yield broker

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from chouette_builders import box_doubles_bob_and_cy, journal, of_type, press
-from room_fixtures import Runner, serving, text, wait_until
+from room_fixtures import Runner, documented_acl_broker, publish, raw_client, serving, text, wait_until
 
 from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.auth import Sessions
+from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
+from firmware_host.room.messages import Decision
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
+from firmware_host.room.topics import Topics
 from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
 from game.chouette.validate import validate_chouette
@@ -189,3 +193,36 @@ def test_a_member_decides_from_the_table_page_in_a_real_browser(mosquitto: Mosqu
             assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
         finally:
             runner.stop()
+
+
+def test_behind_the_documented_acl_only_the_director_decides_for_a_member(tmp_path: Path) -> None:
+    with documented_acl_broker(tmp_path, {"director": "dpw", "t01": "p1", "t02": "p2"}) as broker:
+        director = Director(BrokerConfig.from_url(f"mqtt://director:dpw@127.0.0.1:{broker.port}", venue="hall"),
+                            tmp_path / "data", ack_interval=0.05)
+        director.start()
+        table = EmulatedTable(CHOUETTE, tmp_path / "t01", 1, players=False, line_noise=0.0, flicker_rate=0.0,
+                              broker=BrokerConfig.from_url(f"mqtt://t01:p1@127.0.0.1:{broker.port}", venue="hall",
+                                                           table="t01"))
+        try:
+            table.wait(1.0)
+            box_doubles_bob_and_cy(table)
+            wait_until(lambda: (asked_at(director, "t01") or {}).get("player") == "Bob", 10, "Bob's decision asked",
+                       step=pace(table))
+            bobs = asked_at(director, "t01")
+            assert bobs is not None
+            # another table's login may not write t01's decisions: the broker drops it
+            intruder = raw_client(broker.port, "t02-evil", "t02", "p2")
+            forged = Decision("f0rged", "t01", bobs["ask"], "Bob", "pass")
+            publish(intruder, Topics("hall").table("t01", "decision"), forged.encode())
+            table.wait(0.5)
+            assert link(table).decisions.applied == 0 and of_type(table, "pass", "decision") == []
+            intruder.loop_stop()
+            intruder.disconnect()
+            # the director's does, and the table's answer comes back
+            take = director.decide("t01", "Bob", bobs["ask"], "take")
+            wait_until(lambda: outcome(director, "t01", take.id), 10, "the table's answer", step=pace(table))
+            assert (outcome(director, "t01", take.id) or {}).get("applied") is True
+            assert [(e["source"], e["answer"]) for e in of_type(table, "decision")] == [("phone", "take")]
+        finally:
+            table.close()
+            director.close()
