@@ -24,6 +24,7 @@ from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
 from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
+from game.chouette import ChouetteSession
 from game.chouette.validate import validate_chouette
 
 Room = Callable[..., Any]
@@ -120,7 +121,7 @@ def test_a_members_take_from_the_phone_is_applied_and_journaled_and_the_button_a
 
 
 def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
-        chouette_room: tuple[Director, EmulatedTable]) -> None:
+        chouette_room: tuple[Director, EmulatedTable], mosquitto: Mosquitto) -> None:
     director, table = chouette_room
     box_doubles_bob_and_cy(table)
     press(table, "white", ButtonKind.TAKE)  # Bob takes at the table
@@ -139,9 +140,12 @@ def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
     assert [(e["type"], e["member"]) for e in of_type(table, "take", "pass")] == [("take", "Bob"), ("pass", "Cy")]
 
     # the same decision delivered again (a resend) is answered as before, counted, not applied
-    link(table).publisher._decisions.append(late)  # as the broker would hand it over a second time
-    table.wait(0.1)
-    assert link(table).decisions.refused["duplicate"] == 1 and len(of_type(table, "take", "pass")) == 2
+    again = raw_client(mosquitto.port, "resender")
+    publish(again, Topics("test").table("t01", "decision"), late.encode())
+    wait_until(lambda: link(table).decisions.refused["duplicate"] == 1, 10, "the resend refused", step=pace(table))
+    assert len(of_type(table, "take", "pass")) == 2 and outcome(director, "t01", late.id) == answer
+    again.loop_stop()
+    again.disconnect()
 
 
 def test_a_member_decides_from_the_table_page_in_a_real_browser(mosquitto: Mosquitto, room: Room,
@@ -226,3 +230,25 @@ def test_behind_the_documented_acl_only_the_director_decides_for_a_member(tmp_pa
         finally:
             table.close()
             director.close()
+
+
+def test_a_simulated_chouette_reaches_the_director_whole_with_every_state_accepted(mosquitto: Mosquitto,
+                                                                                   room: Room) -> None:
+    director = room("director", mosquitto.url)
+    settings = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee", "Eve"), games=2))
+    table = room("table", mosquitto.url, "t01", settings=settings, seed=4)
+    assert table.run(max_seconds=4 * 3600)
+    wait_until(lambda: (c := director.store.find("t01", link(table).match)) is not None
+               and c.held == table.journal.sequence, 20, "the whole session at the director", step=pace(table))
+    copy = director.store.find("t01", link(table).match)
+    assert copy is not None and copy.path.read_bytes() == table.journal.path.read_bytes()
+    assert director.rejected == {} and director.counts["states"] > 0
+    wait_until(lambda: state_of(director, "t01").get("over") is True, 10, "the last state", step=pace(table))
+    chouette = state_of(director, "t01")["chouette"]
+    assert chouette["phase"] == "over" and chouette["games"] == 2 and chouette["asked"] is None
+    session = table.controller.played
+    assert isinstance(session, ChouetteSession)
+    assert chouette["totals"] == {name: float(points) for name, points in session.totals.items()}
+    assert sum(chouette["totals"].values()) == 0
+    sources = {e["source"] for e in of_type(table, "decision")}
+    assert sources == {"button"}  # the simulated members press; nobody's phone decided
