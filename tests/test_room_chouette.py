@@ -24,6 +24,7 @@ from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
 from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
+from firmware_host.terminal import render
 from game.chouette import ChouetteSession
 from game.chouette.validate import validate_chouette
 
@@ -83,6 +84,8 @@ def test_the_state_shows_every_members_cube_the_totals_and_whose_decision_is_ask
     assert state["players"] == {"white": "Bob", "black": "Ann"} and state["length"] == 0
     assert set(chouette["phones"]) == {"Ann", "Bob", "Cy", "Dee"}  # verifiers only: the codes stay at the table
     assert link(table).phones["Bob"] not in json.dumps(state)
+    view = render(table.controller, table.clock.now(), notes=(link(table).phone_line(),))
+    assert f"Bob {link(table).phones['Bob']}" in view and "director's page for table t01" in view
 
 
 def test_a_members_take_from_the_phone_is_applied_and_journaled_and_the_button_after_it_is_not_hers(

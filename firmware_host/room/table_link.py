@@ -97,8 +97,14 @@ class TableLink:
         table = publisher.table
         self._verifiers = {name: phone_verifier(table, self.match, name, code) for name, code in self.phones.items()}
         if self.phones:
-            controller.outputs.note("phone codes (decide on the director's table page): " +
-                                    ", ".join(f"{name} {code}" for name, code in self.phones.items()))
+            controller.outputs.note(self.phone_line())
+
+    def phone_line(self) -> str:
+        """At a chouette: the line that shows each player's code ("" elsewhere)."""
+        if not self.phones:
+            return ""
+        codes = ", ".join(f"{name} {code}" for name, code in self.phones.items())
+        return f"phone codes (decide on the director's page for table {self.publisher.table}): {codes}"
 
     def _written(self, seq: int, line: bytes, digest: str) -> None:
         self.publisher.offer(self.match, seq, line, digest)
