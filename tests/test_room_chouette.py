@@ -105,6 +105,8 @@ def test_a_members_take_from_the_phone_is_applied_and_journaled_and_the_button_a
     refused = outcome(director, "t01", wrong.id)
     assert refused is not None and refused["applied"] is False and refused["outcome"].startswith("wrong-member")
     assert link(table).decisions.refused["wrong-member"] == 1 and of_type(table, "pass", "decision") == []
+    wait_until(lambda: state_of(director, "t01")["chouette"]["refused"] == {"wrong-member": 1}, 10,
+               "the refusal counted in t01's state", step=pace(table))
     assert any("refused: wrong-member" in line for line in table.controller.log)
 
     # Bob takes from his phone
@@ -185,6 +187,7 @@ def test_a_member_decides_from_the_table_page_in_a_real_browser(mosquitto: Mosqu
             assert browser.execute_async_script(post, ask["ask"], "Cy", codes["Cy"]) == 200  # Cy, as herself ...
             wait_until(lambda: link(table).decisions.refused["wrong-member"] == 1, 10, "the table to refuse Cy")
             assert runner.do(lambda: of_type(table, "decision", "take", "pass")) == []  # ... is not Bob
+            until(lambda d: "phone answers refused: wrong-member 1" in text(d, "#board .chouette"))
 
             # Bob opens the link with his code: his decision's buttons; he takes
             browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")

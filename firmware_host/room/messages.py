@@ -212,6 +212,8 @@ def _chouette_ok(c: Any) -> bool:
             and isinstance(c.get("totals"), dict) and len(c["totals"]) <= 64
             and all(_is_text(64)(k) and _is_number(v) for k, v in c["totals"].items())
             and _is_int(c.get("games")) and _asked_ok(c.get("asked"))
+            and isinstance(c.get("refused", {}), dict) and all(isinstance(k, str) and len(k) <= 20 and _is_int(v)
+                                                                for k, v in c.get("refused", {}).items())
             and isinstance(c.get("phones"), dict) and len(c["phones"]) <= 64
             and all(_is_text(64)(k) and isinstance(v, str) and bool(_HEX64.fullmatch(v))
                     for k, v in c["phones"].items()))

@@ -87,7 +87,7 @@ class TableLink:
                 self.flags.add(line.number, line.event)
         publisher.open_match(self.match, [(line.raw, line_hash(line.raw)) for line in lines])
         journal.listen(self._written)
-        self._shown: tuple[int, int, bool] | None = None
+        self._shown: tuple[int, int, bool, int] | None = None
         self.decisions = PhoneDecisions(publisher.table, self.match)
         self.phones: dict[str, str] = {}
         """At a chouette: each player's code for deciding from a phone (shown on the table's view)."""
@@ -117,14 +117,16 @@ class TableLink:
         controller = self.controller
         for decision in self.publisher.take_decisions():
             self.publisher.reply(self.decisions.apply(controller, decision))
-        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up)
+        refused = sum(self.decisions.refused.values())
+        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up, refused)
         if shown != self._shown:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
                      **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
             played, contest = controller.played, controller.contest
             if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteContest):
-                state["chouette"] = chouette_state(played, contest, self.match, self._verifiers)
+                state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers),
+                                     "refused": dict(self.decisions.refused)}
             self.publisher.set_state(encode_state(state))
 
     def _apply(self, ruling: Ruling) -> None:

@@ -151,7 +151,9 @@ function chouetteElement(chouette) {  // every member's cube (who is out), and e
   return h("div", {class: "chouette"},
     chouette.box ? h("div", {class: "row muted"}, `box ${chouette.box} · line ${chouette.line.join(", ")}`) : h("div", {class: "muted"}, "throwing for the order"),
     members.length ? h("table", {class: "members"}, h("tr", {}, h("th", {}, ""), h("th", {}, "member"), h("th", {}, "cube"), h("th", {}, "")), ...members) : "",
-    h("div", {class: "totals"}, `totals: ${totals}`));
+    h("div", {class: "totals"}, `totals: ${totals}`),
+    Object.keys(chouette.refused || {}).length ? h("div", {class: "muted refused"}, "phone answers refused: " +
+      Object.entries(chouette.refused).map(([reason, n]) => `${reason} ${n}`).join(", ")) : "");
 }
 
 function applyRoom(doc) {
