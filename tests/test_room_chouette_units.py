@@ -13,6 +13,7 @@ import pytest
 from chouette_builders import box_doubles_bob_and_cy, journal, of_type, play_first
 from starlette.testclient import TestClient
 
+from drivers.events import LinkDown
 from firmware_host.chouette_contest import ChouetteContest
 from firmware_host.emulated import EmulatedTable
 from firmware_host.errors import MessageRejected
@@ -127,6 +128,11 @@ def test_the_table_applies_only_the_decision_asked_of_that_member_and_each_once(
     assert decisions.applied == 1 and len(of_type(table, "take")) == 1
     refusals = [line for line in controller.log if "phone decision" in line]
     assert len(refusals) == 6 and all("\n" not in line for line in refusals)
+    # while the board is out of reach, no decision is taken (as no press is), even the one asked
+    controller.handle(LinkDown(source="a-cable", timestamp=table.clock.now(), reason="pulled"))
+    cys = decide("d7", "Cy", "take", ask=asked_now(table))
+    assert controller.reach.out and cys.outcome.startswith("out-of-reach") and not cys.applied
+    assert len(of_type(table, "take")) == 1
 
 
 def test_a_member_may_let_their_cube_be_or_turn_it_from_the_phone(asked_of_bob: EmulatedTable) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.errors import MessageRejected
-from firmware_host.room.chouette_room import phone_code
+from firmware_host.room.chouette_room import REASONS, phone_code
 from firmware_host.room.messages import (
     MAX_PAYLOAD,
     decode_ack,
@@ -66,7 +66,7 @@ def test_the_topic_table_is_the_codes() -> None:
     assert documented == [topics.table("TABLE", c) for c in channels] + [topics.director_status]
     assert f"`{topics.everything}`" in DOC
     for reason in ("topic", "payload", "schema", "table-id", "hash", "chain", "conflict", "match-id", "too-large",
-                   "unexpected", "stale", "duplicate", "wrong-member", "answer"):
+                   "unexpected", *REASONS):
         assert f"| `{reason}` |" in DOC
 
 

@@ -34,7 +34,7 @@ KEY_NAME = "phones.key"
 """The table's secret for its members' codes, beside the journal (created on first use, mode 0600)."""
 CODE_LETTERS = 10
 """A code's length: 10 letters of base32 (50 bits), shown as two groups of five."""
-REASONS = ("stale", "duplicate", "wrong-member", "table-id", "answer")
+REASONS = ("stale", "duplicate", "wrong-member", "table-id", "answer", "out-of-reach")
 """Why a table refuses a decision (what it counts)."""
 
 
@@ -135,6 +135,9 @@ class PhoneDecisions:
         if decision.player != asked.player:
             return self._refuse(controller, decision, "wrong-member",
                                 f"{decision.player} answered {asked.player}'s decision ({asked.code})")
+        if controller.reach.out:  # as a press is not taken then
+            return self._refuse(controller, decision, "out-of-reach", "the board is out of reach (a link is down): "
+                                "answer again when it is back")
         assert isinstance(contest, ChouetteContest)
         seq = controller.journal.sequence + 1  # the decision event is the first line it writes
         why = contest.decide(decision.answer, id=decision.id)

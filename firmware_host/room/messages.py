@@ -405,7 +405,7 @@ def decode_decision(payload: bytes) -> Decision:
 class Decided:
     """What the table did with decision `id`: applied (its journal line `seq`), or not and why
     (`outcome` starts with the reason counted: `stale`, `duplicate`, `wrong-member`, `table-id`,
-    `answer`; `seq` is null)."""
+    `answer`, `out-of-reach`; `seq` is null)."""
 
     id: str
     applied: bool
