@@ -317,7 +317,7 @@ function renderTable(doc) {
   if (doc.match) {
     head.appendChild(h("p", {}, `match ${doc.match}: ${doc.held} events held`));
     head.appendChild(h("p", {class: "downloads"}, "download: ",
-      ...["journal.jsonl", "match.mat", "sheet.pdf"].map((name) =>
+      ...(state && state.chouette ? ["journal.jsonl"] : ["journal.jsonl", "match.mat", "sheet.pdf"]).map((name) =>
         [h("a", {href: `/download/${tile.table}/${doc.match}/${name}`, class: "download", "data-name": name}, name), " "]).flat()));
   }
   const flags = document.getElementById("flags");
@@ -357,6 +357,11 @@ function renderTable(doc) {
   const rulings = document.getElementById("rulings");
   rulings.replaceChildren(...refereeLog(doc));
   const notation = document.getElementById("notation");
+  if (state && state.chouette) {  // the club's score sheet and each member's .mat are made from the journal
+    notation.replaceChildren(h("p", {class: "muted"}, "a chouette: python -m game report JOURNAL draws its score sheet, " +
+                                                      "python -m game.chouette convert JOURNAL --out DIR each member's .mat"));
+    return;
+  }
   notation.replaceChildren(...doc.games.map((game) => h("div", {},
     h("h3", {}, `game ${game.number} · score ${game.score[0]}-${game.score[1]}${game.crawford ? " · Crawford" : ""}`),
     h("table", {class: "notation"}, h("tr", {}, h("th", {}, "#"), h("th", {}, state ? state.players.white : "White"),
