@@ -34,6 +34,8 @@ KEY_NAME = "phones.key"
 """The table's secret for its members' codes, beside the journal (created on first use, mode 0600)."""
 CODE_LETTERS = 10
 """A code's length: 10 letters of base32 (50 bits), shown as two groups of five."""
+REMEMBERED = 1000
+"""Decisions whose answer the table keeps, to answer a resend as before (the latest; a session asks a few hundred)."""
 REASONS = ("stale", "duplicate", "wrong-member", "table-id", "answer", "out-of-reach")
 """Why a table refuses a decision (what it counts)."""
 
@@ -144,8 +146,13 @@ class PhoneDecisions:
         if why is not None:
             return self._refuse(controller, decision, "answer", why)
         self.applied += 1
-        done = Decided(decision.id, True, f"applied: {decision.player} {decision.answer} ({asked.code})", seq)
-        self._done[decision.id] = done
+        return self._remember(Decided(decision.id, True, f"applied: {decision.player} {decision.answer} "
+                                                         f"({asked.code})", seq))
+
+    def _remember(self, done: Decided) -> Decided:
+        self._done[done.id] = done
+        if len(self._done) > REMEMBERED:
+            del self._done[next(iter(self._done))]
         return done
 
     def _refuse(self, controller: Controller, decision: Decision, reason: str, why: str,
@@ -155,6 +162,4 @@ class PhoneDecisions:
                                 f"{reason}: {why}")
         if answered is not None:
             return answered
-        done = Decided(decision.id, False, f"{reason}: {why}", None)
-        self._done[decision.id] = done
-        return done
+        return self._remember(Decided(decision.id, False, f"{reason}: {why}", None))
