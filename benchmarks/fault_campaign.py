@@ -2,6 +2,7 @@
 
     python benchmarks/fault_campaign.py frames --count 20000
     python benchmarks/fault_campaign.py cuts --matches 1          # every cut point, resumed to the end
+    python benchmarks/fault_campaign.py cuts --variant rungammon --stride 5   # every fifth
     python benchmarks/fault_campaign.py inputs --count 500
     python benchmarks/fault_campaign.py edits --count 1000
     python benchmarks/fault_campaign.py soak --seeds 100          # simulate, every variant
@@ -94,9 +95,10 @@ def frames(count: int, seed: int, root: Path) -> None:
               f"phantom events {phantom}")
 
 
-def cuts(matches: int, root: Path) -> None:
-    """Every line boundary of whole matches in every variant, each resumed and played to the end."""
-    for variant in Variant:
+def cuts(matches: int, root: Path, variants: list[Variant], stride: int = 1) -> None:
+    """Every line boundary (every `stride`-th with a stride) of whole matches in each variant,
+    each resumed and played to the end."""
+    for variant in variants:
         tried = resumed = legal = 0
         failures: Counter[str] = Counter()
         for m in range(matches):
@@ -105,7 +107,7 @@ def cuts(matches: int, root: Path) -> None:
             with EmulatedTable(settings, whole, seed=100 + m) as table:
                 table.run()
             lines = (whole / JOURNAL_NAME).read_bytes().splitlines(keepends=True)
-            for cut in range(1, len(lines)):
+            for cut in range(1, len(lines), stride):
                 tried += 1
                 record = root / f"cut-{variant.value}-{m}-{cut}"
                 record.mkdir()
@@ -124,7 +126,8 @@ def cuts(matches: int, root: Path) -> None:
                 except Exception as exc:
                     failures[f"{type(exc).__name__}: {exc}"[:80]] += 1
                 shutil.rmtree(record)
-        print(f"cuts {variant.value}: cut points tried {tried}, resumed {resumed}, finished legal and complete "
+        print(f"cuts {variant.value}: cut points tried {tried}" + (f" (every {stride}th)" if stride > 1 else "")
+              + f", resumed {resumed}, finished legal and complete "
               f"{legal}" + "".join(f"\n    {n} x {why}" for why, n in failures.most_common(5)))
 
 
@@ -211,9 +214,9 @@ def _mutate(value: Any, rng: random.Random) -> Any:
     return {"edited": True}
 
 
-def soak(seeds: int, root: Path) -> None:
-    """`simulate` on many seeds of every variant: every match must finish."""
-    for variant in Variant:
+def soak(seeds: int, root: Path, variants: list[Variant]) -> None:
+    """`simulate` on many seeds of each variant: every match must finish."""
+    for variant in variants:
         finished = failed = 0
         started = time.monotonic()
         for seed in range(1, seeds + 1):
@@ -235,7 +238,11 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", choices=[v.value for v in Variant], action="append",
+                        help="cuts and soak: only this variant (repeatable; default every variant)")
+    parser.add_argument("--stride", type=int, default=1, help="cuts: every STRIDE-th cut point (default: every one)")
     args = parser.parse_args()
+    variants = [Variant(v) for v in args.variant] if args.variant else list(Variant)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         import os
@@ -244,9 +251,10 @@ def main() -> None:
         parts = ["frames", "inputs", "edits", "cuts", "soak"] if args.part == "all" else [args.part]
         for part in parts:
             started = time.monotonic()
-            {"frames": lambda: frames(args.count, args.seed, root), "cuts": lambda: cuts(args.matches, root),
+            {"frames": lambda: frames(args.count, args.seed, root),
+             "cuts": lambda: cuts(args.matches, root, variants, args.stride),
              "inputs": lambda: inputs(args.count, args.seed, root), "edits": lambda: edits(args.count, args.seed, root),
-             "soak": lambda: soak(args.seeds, root)}[part]()
+             "soak": lambda: soak(args.seeds, root, variants)}[part]()
             print(f"  ({time.monotonic() - started:.0f} s)", file=sys.stderr)
 
 

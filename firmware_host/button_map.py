@@ -9,7 +9,9 @@ The whole map, as the referee document lists it (hardware_docs/referee.md):
     choosing to resign offer it        -                 cancel              more (R2, R3)
     take or pass       -               beaver            take                pass
     accept or decline  -               -                 accept              decline
-    play / correct     end the turn    next look-alike   -                   -
+    play               end the turn    next look-alike   hint (casual)       -
+    correct            end the turn    next look-alike   -                   -
+    the bot's play     judge it now (either player)      -                   -
     accept or correct  -               -                 accept the play     have it corrected
     takeback?          -               -                 agree (either)      refuse (either)
 """

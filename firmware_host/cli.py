@@ -2,7 +2,9 @@
 
     python -m firmware_host                      the embedded default: an emulated table, live
     python -m firmware_host --chouette "Ann,Bob,Cy,Dee"   an emulated chouette, live
+    python -m firmware_host --opponent bot [--variant V] [--level L]   a person against the bot, live
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
+    python -m firmware_host simulate --bots [white|black|both] --seed N --record DIR   bots at the table
     python -m firmware_host simulate --chouette 5 --games 10 --seed N --record DIR   a chouette, headless
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
     python -m firmware_host check [--config FILE]   a hardware self-test (without a config: the emulator)
@@ -33,7 +35,8 @@ from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
 from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
-from game.board import Variant
+from game.board import Color, Variant
+from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
 from game.chouette.options import signed
 from game.cli import OneLineParser
@@ -48,11 +51,31 @@ HOUSE = tuple(name for name in ChouetteOptions().to_document() if name != "box_p
 
 def _settings(args: argparse.Namespace) -> Settings:
     if args.chouette:
+        if args.bots or args.opponent == "bot":
+            raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")
         options = ChouetteOptions(**{name: True for name in args.house})
         return Settings(variant=Variant(args.variant), profile=Profile(args.profile), timed=False,
                         chouette=ChouetteSettings(args.chouette, options, args.games))
+    sides = set(args.bots or ()) | ({Color.BLACK} if args.opponent == "bot" else set())
     return Settings(variant=Variant(args.variant), length=args.match_to or None,
-                    profile=Profile(args.profile), timed=not args.no_clock)
+                    profile=Profile(args.profile), timed=not args.no_clock,
+                    bots={color: args.level for color in Color if color in sides}, bot_seed=args.seed or 0,
+                    analyse=args.analyse)
+
+
+def _sides(text: str) -> tuple[Color, ...]:
+    """`--bots`: the sides the bots play: white, black or both."""
+    sides = {"white": (Color.WHITE,), "black": (Color.BLACK,), "both": (Color.WHITE, Color.BLACK)}
+    if text not in sides:
+        raise argparse.ArgumentTypeError(f"{text!r}: the bots play white, black or both")
+    return sides[text]
+
+
+def _level(text: str) -> Level:
+    try:
+        return Level.parse(text)
+    except GameError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _players(text: str) -> tuple[str, ...]:
@@ -119,10 +142,23 @@ def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, rec
     parser.add_argument("--games", type=_games, default=5, help="with --chouette: games before the session stops")
     parser.add_argument("--house", type=_house, default=(), metavar="OPTIONS",
                         help=f"with --chouette: house options, comma-separated ({', '.join(HOUSE)})")
+    parser.add_argument("--opponent", choices=("person", "bot"), default="person",
+                        help="bot: the bot plays Black, the simulated person White and carries out the bot's moves")
+    parser.add_argument("--bots", type=_sides, nargs="?", const=(Color.WHITE, Color.BLACK), default=(),
+                        metavar="SIDES", help="the sides bots play: white, black or both (--bots alone: both); "
+                                              "the simulated hands carry out their moves")
+    parser.add_argument("--level", type=_level, default=DEFAULT_LEVEL,
+                        help=f"the bots' level: {', '.join(level.value for level in Level)} "
+                             f"(default {DEFAULT_LEVEL.value})")
+    parser.add_argument("--analyse", action=argparse.BooleanOptionalAction, default=None,
+                        help="write the analysed report beside the journal at the end of a Backgammon match "
+                             "(default: on, live; off, simulate)")
     room_cli.add_table_options(parser)
 
 
 def _table(args: argparse.Namespace) -> EmulatedTable:
+    if args.analyse is None:  # a live match is someone's to read; a simulated one seldom
+        args.analyse = args.command != "simulate"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     record = Path(args.record or f"records/{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()],
@@ -186,12 +222,22 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
         result = f"score {match.score[0]}-{match.score[1]}, {len(match.games)} games"
     print(f"{'finished' if finished else 'NOT finished'}: {result}, {controller.flags} referee flags, "
           f"{table.people.mistakes} mistakes made on purpose")
+    for kind, seconds in controller.seat.seconds.items():
+        if seconds:
+            ordered = sorted(seconds)
+            print(f"bot {kind} decisions: {len(ordered)}, seconds median {ordered[len(ordered) // 2]:.4f}, "
+                  f"worst {ordered[-1]:.4f}")
     print(f"dice: {controller.dice_stats.describe()}")
     if table.loop.errors:
         print(f"{table.loop.errors} events could not be handled (see the log)")
     for path in write_mat(controller, table.record):
         print(f"wrote {path}")
     print(f"record: {table.journal.path}")
+    if controller.report.thread is not None:
+        print("writing the analysed report ...", flush=True)
+        controller.report.wait()
+        if controller.report.written is not None:
+            print(f"wrote {controller.report.written}")
     return 0 if finished else 1
 
 

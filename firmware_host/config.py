@@ -20,7 +20,8 @@ from drivers.pin_factories import factory_names
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
 from firmware_host.errors import ConfigError
 from firmware_host.settings import ChouetteSettings, Profile, Settings
-from game.board import Variant
+from game.board import Color, Variant
+from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import ChouetteOptions
 from game.errors import GameError
 from game.match import NO_OPTIONS, MatchOptions
@@ -83,17 +84,21 @@ SCHEMA: dict[str, dict[str, Key]] = {
               "profile": Key("str", "tournament", _one_of(*(p.value for p in Profile))),
               "jacoby": Key("bool", False), "beavers": Key("bool", False), "automatic_doubles": Key("bool", False),
               "max_cube": Key("int", None, _power_of_two)},
+    "players": {"white": Key("str", "person", _one_of("person", "bot")),
+                "black": Key("str", "person", _one_of("person", "bot")),
+                "level": Key("str", DEFAULT_LEVEL.value, _one_of(*(level.value for level in Level)))},
     "chouette": {"players": Key("names", []), "games": Key("int", 0, _at_least(0)),
                  **{name: Key("bool", False) for name in ChouetteOptions().to_document() if name != "box_partner"}},
     "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
               "reserve_per_point": Key("number", 120.0, _at_least(1))},
-    "record": {"dir": Key("str", "records/table"), "key": Key("str", "")},
+    "record": {"dir": Key("str", "records/table"), "key": Key("str", ""), "analyse": Key("bool", True)},
     "broker": {"url": Key("str", None), "table": Key("str", None), "venue": Key("str", None),
                "username": Key("str", None), "password": Key("str", None), "ca_file": Key("str", None),
                "cert_file": Key("str", None), "key_file": Key("str", None),
                "keepalive": Key("int", None, _at_least(1))},
 }
-"""[chouette] players (optional) makes the table a chouette's (firmware_host/chouette_contest.py);
+"""[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/bot_seat.py);
+[chouette] players (optional) makes the table a chouette's (firmware_host/chouette_contest.py);
 [broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
@@ -227,12 +232,17 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
         raise ConfigError("[match] jacoby, beavers, automatic_doubles and max_cube are for money sessions "
                           "(length = 0) only")
     chouette = _chouette(values["chouette"])
+    seats = values["players"]
+    bots = {color: Level(seats["level"]) for color in Color if seats[color.value] == "bot"}
+    if chouette is not None and bots:
+        raise ConfigError("[players]: a chouette is played by people; seat no bot at a chouette table")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
         options=MatchOptions(**money) if not length else NO_OPTIONS,
         players=(match["players"][0], match["players"][1]), profile=Profile(match["profile"]),
         settle_seconds=float(board["settle_seconds"]), timed=clock["enabled"] and chouette is None,
-        clock_delay=float(clock["delay"]), reserve_per_point=float(clock["reserve_per_point"]), chouette=chouette)
+        clock_delay=float(clock["delay"]), reserve_per_point=float(clock["reserve_per_point"]), chouette=chouette,
+        bots=bots, analyse=values["record"]["analyse"] and chouette is None)
     buttons: dict[tuple[Player, ButtonKind], int] = {}
     for name, pin in values["gpio.buttons"].items():
         player, _, kind = name.partition("_")

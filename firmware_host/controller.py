@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from drivers.cube_display import CubeDisplay
 from drivers.events import (
@@ -38,6 +39,7 @@ from drivers.events import (
 from firmware_host import contests
 from firmware_host.agreements import Takeback
 from firmware_host.board_checks import BoardChecks, StackSetter
+from firmware_host.bot_seat import BotSeat, Roll, make_bots, seated
 from firmware_host.button_map import ButtonMap
 from firmware_host.dice_stats import DiceStats
 from firmware_host.dice_throw import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
@@ -46,6 +48,7 @@ from firmware_host.fit import Needs
 from firmware_host.game_clock import GameClock
 from firmware_host.journal import Journal
 from firmware_host.link_health import LinkHealth
+from firmware_host.match_report import MatchReport
 from firmware_host.outputs import Outputs, ZoneLeds
 from firmware_host.play_flow import PlayFlow
 from firmware_host.played import Played
@@ -59,10 +62,15 @@ from firmware_host.sensed_board import SensedBoard
 from firmware_host.settings import Profile, Settings
 from firmware_host.turn import Turn
 from game.board import Color
+from game.bot.context import MatchContext
 from game.errors import MatchActionError
 from game.match import Match
+from game.plays import Play
 from game.position import Position
 from game.zones import View, ZoneReading, zone_diff
+
+if TYPE_CHECKING:
+    from game.bot.base import Bot
 
 WallTime = Callable[[], float]
 
@@ -77,7 +85,7 @@ class Controller:
 
     def __init__(self, settings: Settings, played: Played, outputs: Outputs, clock: GameClock | None,
                  history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
-                 needs: Needs | None = None) -> None:
+                 needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None) -> None:
         self.settings = settings
         self.played = played
         """What is played: a `Match`, or a chouette session (`firmware_host.played`)."""
@@ -92,7 +100,8 @@ class Controller:
                          else Recorder.resuming(outputs, describe, history, self.contest.event_types))
         self.board = SensedBoard(settings.settle_seconds)
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, self.contest.cube, clock)
+        self.prompter = Prompter(outputs, self.contest.cube, clock,
+                                 lambda: MatchContext.of(played) if isinstance(played, Match) else None)
         self.link_up = False
         self.reach = Reach()
         self.links = LinkHealth(outputs, needs)
@@ -102,6 +111,11 @@ class Controller:
         self.takeback = Takeback(self)
         self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
         self.checks = BoardChecks(self, self.board, self.takeback, stacks)
+        self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
+                            roll=roll, casual=settings.profile is Profile.CASUAL)
+        """The sides a bot plays (none at a table of people), and the hints."""
+        self.report = MatchReport(outputs.note)
+        """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
         self._buttons = self._button_map()
 
     # -- construction ----------------------------------------------------------------
@@ -109,14 +123,18 @@ class Controller:
     @classmethod
     def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-            needs: Needs | None = None) -> Controller:
-        """A new match (or chouette) at a table whose journal holds none yet."""
+            needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+        """A new match (or chouette) at a table whose journal holds none yet; `roll` throws the host's
+        dice for a bot (a roll-button board)."""
         if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
+        bots = make_bots(settings)  # the bots are named in the record's first line
+        settings = replace(settings, players=seated(settings.players, bots))
         played = contests.start(settings, wall_time)
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
-        controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs)
+        controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs,
+                         bots=bots, roll=roll)
         controller.recorder.begin(played, settings)
         controller._start()
         controller._settle()
@@ -125,7 +143,7 @@ class Controller:
     @classmethod
     def resume(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
                zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-               needs: Needs | None = None) -> Controller:
+               needs: Needs | None = None, roll: Roll | None = None) -> Controller:
         """The match (or chouette) of a journal that a stopped or killed controller left, going on from its
         last event."""
         history = journal.history()
@@ -139,7 +157,8 @@ class Controller:
         if settings.timed:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
-        controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs)
+        controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs,
+                         bots=make_bots(settings), roll=roll)
         controller.recorder.resumed(played, clock, history, controller.contest.where(), controller.contest.phase())
         controller._start()
         controller._settle()
@@ -148,11 +167,11 @@ class Controller:
     @classmethod
     def open(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
              zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-             needs: Needs | None = None) -> Controller:
+             needs: Needs | None = None, roll: Roll | None = None) -> Controller:
         """The journal's match resumed, or a new one when it holds none (a table starting up)."""
         start = cls.resume if journal.has_match() else cls.new
         return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time, stacks=stacks,
-                     needs=needs)
+                     needs=needs, roll=roll)
 
     def _start(self) -> None:
         if self.played.is_over:
@@ -316,7 +335,9 @@ class Controller:
             if self.turn.done_pending:
                 self.turn.done_pending = False
                 self._done(self.prompt.player or self.played.position.turn)
-        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL):
+        elif waiting is Waiting.BOT_PLAY:
+            self.seat.settled(view)
+        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL, Waiting.BOT_ROLL):
             self.checks.still(view)
         elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.played.position):
             self.outputs.note("takeback withdrawn: the board is back as it was")
@@ -370,12 +391,13 @@ class Controller:
         play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
         return ButtonMap({
             **self.contest.buttons(),  # the cube's dialogues (and resigning, in a match)
-            Waiting.PLAY: play,
+            Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
             Waiting.CORRECT: play,
+            Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
             Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: lambda p: self._accept_illegal(),
                                      ButtonKind.PASS: lambda p: self._require_correction()},
             Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},
-        }, anyone=frozenset({Waiting.TAKEBACK}))
+        }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
 
     def _button(self, player: Color, button: ButtonKind) -> None:
         if self.reach.out:
@@ -444,11 +466,16 @@ class Controller:
         self.dice.expect()
         if played.is_over:
             self.links.match_over()
+            if self.settings.analyse and isinstance(played, Match):
+                self.report.match_over(played.variant, self.journal.path)
             over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
             self.publish(over, message=self.contest.over())
         elif played.dice is not None:
-            self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
-        elif not self.contest.prompt():
+            if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
+                self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
+        elif self.contest.prompt():
+            self.seat.asked(self.prompt)  # a bot's side answers at once
+        else:
             self._opening()
 
     def _opening(self) -> None:
@@ -498,11 +525,12 @@ class Controller:
     def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
                 position: Position | None = None, code: str = "", message: str = "",
                 can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
-                asked: str = "", member: str = "", answers: frozenset[str] = frozenset()) -> None:
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
+                play: Play | None = None) -> None:
         """Publish a prompt (`Prompter.publish`) at the table's time."""
         self.prompter.publish(waiting, self._now, player=player, dice=dice, position=position, code=code,
                               message=message, can_double=can_double, can_beaver=can_beaver, zones=zones,
-                              asked=asked, member=member, answers=answers)
+                              asked=asked, member=member, answers=answers, play=play)
 
     def _republish(self, message: str) -> None:
         self.prompter.republish(message, self._now)

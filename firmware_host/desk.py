@@ -17,6 +17,7 @@ from firmware_host.outputs import Outputs
 from firmware_host.played import Played
 from firmware_host.prompts import Waiting
 from game.board import Color
+from game.plays import Play
 from game.position import Position
 
 
@@ -35,7 +36,8 @@ class Desk(Protocol):
     def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
                 position: Position | None = None, code: str = "", message: str = "",
                 can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
-                asked: str = "", member: str = "", answers: frozenset[str] = frozenset()) -> None:
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
+                play: Play | None = None) -> None:
         """Publish a prompt of the dialogue."""
 
     def restate(self, message: str) -> None:

@@ -25,6 +25,7 @@ until the host does, as on a real board.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 from collections.abc import Callable, Collection, Sequence
@@ -64,6 +65,13 @@ def _power_up_order(stack: str) -> str:
     return "b" * stack.count("b") + "w" * stack.count("w")
 
 
+@functools.lru_cache(maxsize=4096)
+def _reading_at(stack: str, capability: Capability) -> ZoneReading:
+    """One zone's reading (cached: a board scans every zone fifty times a second)."""
+    return ZoneReading.of_stack(stack).at(capability)
+
+
+@functools.lru_cache(maxsize=4096)
 def follow_colours(believed: str, sensed: str) -> str:
     """A STACKS board's order after one scan: checkers gone leave from the top of their colour,
     checkers come are put on top (blacks first, then whites, when both come in one scan)."""
@@ -78,6 +86,16 @@ def follow_colours(believed: str, sensed: str) -> str:
 
 _registry: dict[str, BoardEmulator] = {}
 _registry_lock = threading.Lock()
+
+
+@dataclass
+class _Slide:
+    """A checker sliding along the points: sensed over `passing[scan]`, landing at `lands_at`."""
+
+    colour: str
+    target: int
+    passing: dict[int, int]
+    lands_at: int
 
 
 @dataclass
@@ -129,6 +147,7 @@ class BoardEmulator:
         self._stuck: dict[int, str] = {}
         self._overlays: dict[int, dict[int, str]] = {}
         self._scheduled: dict[int, list[Callable[[], None]]] = {}
+        self._slides: list[_Slide] = []
         self._scan_no = 0
         self._next_scan = clock.now()
         self._reported = [self._reading(zone) for zone in ZONES]
@@ -220,7 +239,11 @@ class BoardEmulator:
                 raise ImpossibleAction(f"colour {colour!r} is not 'w' or 'b'")
             if len(self._zones[zone - 1]) >= MAX_STACK:
                 raise ImpossibleAction(f"zone {zone} already holds {MAX_STACK} checkers")
-            self._zones[zone - 1] += colour if colour is not None else self._hand.pop()
+            if colour is not None:
+                self._zones[zone - 1] += colour
+            else:
+                self._zones[zone - 1] += self._hand.pop()
+                self._end_slides_picked_up()
 
     def place_from_hand(self, zone: int, colour: str) -> None:
         """Put a checker of `colour` that is in the hand on top of `zone` (a hand holding
@@ -233,6 +256,7 @@ class BoardEmulator:
                 raise ImpossibleAction(f"zone {zone} already holds {MAX_STACK} checkers")
             self._hand.remove(colour)
             self._zones[zone - 1] += colour
+            self._end_slides_picked_up()
 
     def move(self, source: int, target: int) -> str:
         """Lift the top checker of `source` and put it on `target`; returns its colour."""
@@ -242,17 +266,17 @@ class BoardEmulator:
 
     def slide(self, source: int, target: int) -> None:
         """Slide the top checker of `source` along the points to `target`: it leaves at the
-        next scan, each point between is sensed under it for one scan, then it lands."""
+        next scan, each point between is sensed under it for one scan, then it lands. Until it
+        lands the checker is in the hand; a hand that places it meanwhile has picked it up, and
+        the slide ends there."""
         with self.lock:
             colour = self.lift(source)
             path = (range(source - 1, target, -1) if target < source
                     else range(source + 1, target))
             start = self._scan_no + 1
             passed = list(path) if source in POINTS and target in POINTS else []
-            for offset, zone in enumerate(passed, start=1):
-                self._overlay(start + offset, zone, self._zones[zone - 1] + colour)
-            self._scheduled.setdefault(start + len(passed) + 1, []).append(
-                lambda: self._land(target, colour))
+            passing = {start + offset: zone for offset, zone in enumerate(passed, start=1)}
+            self._slides.append(_Slide(colour, target, passing, start + len(passed) + 1))
 
     def straighten(self, zone: int) -> None:
         """A hand squares up the stack on `zone`: for one scan the tilted top checker is not
@@ -371,6 +395,7 @@ class BoardEmulator:
             if self.flicker_rate and self.rng.random() < self.flicker_rate:
                 self.flicker(self.rng.choice(ZONES), scans=self.rng.randint(1, 3))
             overlay = self._overlays.pop(self._scan_no, {})
+            self._advance_slides(overlay)
             board = self._ports["board"]
             for zone in ZONES:
                 reading = self._reading(zone, overlay.get(zone))
@@ -407,16 +432,31 @@ class BoardEmulator:
         microcontroller keeps from the colours' changes (and corrections by SET_STACKS)."""
         stack = self._stuck.get(zone, overlay if overlay is not None else self._zones[zone - 1])
         if self.capability is not Capability.STACKS:
-            return ZoneReading.of_stack(stack).at(self.capability)
-        self._order[zone - 1] = follow_colours(self._order[zone - 1], stack)
-        return ZoneReading.of_stack(self._order[zone - 1])
+            return _reading_at(stack, self.capability)
+        self._order[zone - 1] = order = follow_colours(self._order[zone - 1], stack)
+        return _reading_at(order, Capability.STACKS)
 
     def _overlay(self, scan: int, zone: int, sensed: str) -> None:
         self._overlays.setdefault(scan, {})[zone] = sensed
 
-    def _land(self, zone: int, colour: str) -> None:
-        self._hand.remove(colour)
-        self._zones[zone - 1] += colour
+    def _advance_slides(self, overlay: dict[int, str]) -> None:
+        """Land the slides due at this scan; the others are sensed over the point they pass,
+        on top of what stands there now."""
+        for slide in list(self._slides):
+            if self._scan_no >= slide.lands_at:
+                self._slides.remove(slide)
+                self._hand.remove(slide.colour)
+                self._zones[slide.target - 1] += slide.colour
+            elif (zone := slide.passing.get(self._scan_no)) is not None:
+                overlay[zone] = overlay.get(zone, self._zones[zone - 1]) + slide.colour
+
+    def _end_slides_picked_up(self) -> None:
+        """A hand placed a checker of a colour that was sliding: when fewer of that colour are in
+        the hand than are sliding, the latest such slides were picked up and end."""
+        for colour in "wb":
+            sliding = [slide for slide in self._slides if slide.colour == colour]
+            for slide in sliding[self._hand.count(colour):]:
+                self._slides.remove(slide)
 
     def _check_zone(self, zone: int) -> None:
         if zone not in ZONES:

@@ -39,9 +39,10 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
     with open_table(config) as table, \
             Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:  # no GPIO: nothing made
+        host_dice = table.host_dice  # a roll-button board: the host throws the bot's dice
         controller = Controller.open(config.settings, journal, display=table.display,
                                      zone_leds=table.board.light_zones, stacks=table.board.set_stacks,
-                                     needs=table.needs)
+                                     needs=table.needs, roll=host_dice.roll if host_dice is not None else None)
         keys = table.buttons.describe() if isinstance(table.buttons, KeyboardButtons) else None
         if keys is not None:
             controller.outputs.note(keys)
@@ -79,4 +80,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
             if link is not None:
                 link.close()
     write_mat(controller, config.record)
+    if controller.report.thread is not None:  # the table is done: the analysis may finish before the exit
+        print("writing the analysed report ...", flush=True)
+        controller.report.wait()
+        print(controller.log[-1])
     return 0 if finished else 1

@@ -19,25 +19,31 @@ from firmware_host.game_clock import GameClock
 from firmware_host.outputs import Outputs
 from firmware_host.prompts import Prompt, Waiting
 from game.board import Color
+from game.bot.context import MatchContext
 from game.cube import Cube
+from game.plays import Play
 from game.position import Position
 
 FLASH_SECONDS = 3.0
 """How long a code that tells of a moment stays on the display."""
 
-# Prompts during which nobody's clock runs.
+# Prompts during which nobody's clock runs (a bot's roll and play: a person's hands work for the bot,
+# whose time it is not, nor the person's).
 _CLOCK_STANDS = frozenset({Waiting.SET_BOARD, Waiting.OPENING_ROLL, Waiting.MATCH_OVER, Waiting.TAKEBACK,
-                           Waiting.SEATING, Waiting.SESSION_OVER})
+                           Waiting.SEATING, Waiting.SESSION_OVER, Waiting.BOT_ROLL, Waiting.BOT_PLAY})
 
 
 class Prompter:
     """Publishes prompts through the table's outputs, and runs its clock to follow them; `cube`
     says what the display shows when no code stands (a cube, and the Crawford LED)."""
 
-    def __init__(self, outputs: Outputs, cube: Callable[[], tuple[Cube, bool]], clock: GameClock | None) -> None:
+    def __init__(self, outputs: Outputs, cube: Callable[[], tuple[Cube, bool]], clock: GameClock | None,
+                 context: Callable[[], MatchContext | None] = lambda: None) -> None:
         self.outputs = outputs
         self.cube = cube
         self.clock = clock
+        self.context = context
+        """The match's score and cube, told with every prompt (None: a chouette)."""
         self.prompt = Prompt(Waiting.SET_BOARD)
         self._serial = 0
         self.standing = ""
@@ -49,12 +55,12 @@ class Prompter:
                 dice: tuple[int, int] | None = None, position: Position | None = None, code: str = "",
                 message: str = "", can_double: bool = False, can_beaver: bool = False,
                 zones: frozenset[int] = frozenset(), asked: str = "", member: str = "",
-                answers: frozenset[str] = frozenset()) -> None:
+                answers: frozenset[str] = frozenset(), play: Play | None = None) -> None:
         """A new prompt: lit zones, the log line, the display code, and the clock of the player asked."""
         self._serial += 1
         self.outputs.light(zones)
         self.prompt = Prompt(waiting, player, dice, position, can_double, can_beaver, code, message, self._serial,
-                             asked, member, answers)
+                             asked, member, answers, play, self.context())
         self.outputs.note(self.prompt.describe())
         self.show(code)
         if self.clock is not None:
@@ -65,7 +71,7 @@ class Prompter:
         p = self.prompt
         self.publish(p.waiting, now, player=p.player, dice=p.dice, position=p.position, code=p.code,
                      message=message, can_double=p.can_double, can_beaver=p.can_beaver, asked=p.asked,
-                     member=p.member, answers=p.answers)
+                     member=p.member, answers=p.answers, play=p.play)
 
     def restate(self, message: str) -> None:
         """The same request said more precisely: the message changes, the serial does not."""

@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass
 
 from game.board import Color
+from game.bot.context import MatchContext
+from game.plays import Play
 from game.position import Position
 
 
@@ -27,6 +29,9 @@ class Waiting(enum.Enum):
     CORRECT = "correct the play"           # flagged: `player` must set the board to `expected` then play
     ACCEPT_ILLEGAL = "accept or correct"   # traditional rule: `player` (the opponent) decides
     TAKEBACK = "takeback?"                 # both press take to agree, pass to refuse
+    # a bot's seat (firmware_host/bot_seat.py): `player` is the bot's side, a person's hands act for it
+    BOT_ROLL = "throw the dice for the bot"  # the bot rolls: a person throws for it (or the host rolls)
+    BOT_PLAY = "carry out the bot's play"  # a person moves the bot's checkers as `play` says
     MATCH_OVER = "match over"
     # a chouette (firmware_host/chouette_contest.py): `asked` is the person of the side who decides
     SEATING = "throw for the order"        # the players throw one die each for the order, two at a time
@@ -34,7 +39,7 @@ class Waiting(enum.Enum):
     SESSION_OVER = "session over"
 
 
-THROWS = frozenset({Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE, Waiting.SEATING})
+THROWS = frozenset({Waiting.OPENING_ROLL, Waiting.ROLL_OR_DOUBLE, Waiting.SEATING, Waiting.BOT_ROLL})
 """The moments when the table expects a throw of the dice."""
 
 
@@ -62,6 +67,10 @@ class Prompt:
     """A chouette: whose cube the decision is about."""
     answers: frozenset[str] = frozenset()
     """A chouette's CUBE_RESPONSE: the answers the house rules allow now ("take", "pass", "beaver")."""
+    play: Play | None = None
+    """BOT_PLAY: the bot's play the board must come to show."""
+    context: MatchContext | None = None
+    """A match's score, length, cube and Crawford game, as a player at the board sees them (None: a chouette)."""
 
     def describe(self) -> str:
         """One line for the view and the log: who, what, the dice, and the message."""

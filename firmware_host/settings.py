@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.errors import ConfigError
-from game.board import Variant
+from game.board import Color, Variant
+from game.bot.levels import Level
 from game.chouette import MAX_PLAYERS, MIN_PLAYERS, ChouetteOptions
 from game.match import NO_OPTIONS, MatchOptions
 
@@ -72,10 +74,18 @@ class Settings:
     """Draw a discrepancy picture for each flag."""
     chouette: ChouetteSettings | None = None
     """A chouette instead of a match (`length`, `options` and `players` are then the match's, unused)."""
+    bots: Mapping[Color, Level] = field(default_factory=dict)
+    """The sides a bot plays, at its level (firmware_host/bot_seat.py); the others are people."""
+    bot_seed: int = 0
+    """Fixes the noise of the bots' weaker levels (a simulated match is reproducible from its seed)."""
+    analyse: bool = False
+    """At the end of a Backgammon match, write the analysed report beside the journal (needs the bot extra)."""
 
     def __post_init__(self) -> None:
         if self.chouette is not None and self.timed:
             raise ConfigError("a chouette is played without the chess clock (timed=False; [clock] enabled = false)")
+        if self.chouette is not None and self.bots:
+            raise ConfigError("a chouette is played by people: no bot seat at a chouette table")
 
     def to_document(self) -> dict[str, Any]:
         """The referee's settings as the journal's `controller_start` event records them."""
@@ -84,4 +94,6 @@ class Settings:
                     "reserve_per_point": self.reserve_per_point}
         if self.chouette is not None:
             document["chouette"] = self.chouette.to_document()
+        if self.bots:
+            document["bots"] = {color.value: self.bots[color].value for color in Color if color in self.bots}
         return document

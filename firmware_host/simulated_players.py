@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
@@ -21,8 +21,10 @@ from firmware_host.errors import ImpossibleAction
 from firmware_host.physical import Lift, Place, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from game.board import OWN_TO_BOARD, Color, Variant
+from game.bot.context import MONEY, MatchContext
 from game.chouette import Side
 from game.chouette.sim import CubeStyle
+from game.cube import Cube
 from game.plays import Play
 from game.position import Position
 from game.zones import layout
@@ -108,33 +110,32 @@ class ChouetteJudge:
 
 @dataclass
 class BotJudge:
-    """The cube decisions of the sides a bot plays (game.bot), and `others` for the rest. The prompt
-    carries no score, so the bot decides as in money play."""
+    """The cube decisions of the sides a bot plays (game.bot), and `others` for the rest, in the
+    match's context as the prompt tells it (the score, the cube, the Crawford game)."""
 
     bots: Mapping[Color, Bot]
     others: CubeJudge
 
     def doubles(self, prompt: Prompt) -> bool:
         """The bot's double for its side; the others' judge for a person."""
-        from game.bot.context import CubeAction, MatchContext
+        from game.bot.context import CubeAction
 
         bot = self.bots.get(prompt.player) if prompt.player else None
         if bot is None:
             return self.others.doubles(prompt)
         assert prompt.player is not None and prompt.position is not None
-        return bot.cube_action(prompt.position.with_turn(prompt.player), MatchContext()) is CubeAction.DOUBLE
+        return bot.cube_action(prompt.position.with_turn(prompt.player), _context(prompt)) is CubeAction.DOUBLE
 
     def answer(self, prompt: Prompt) -> ButtonKind:
         """The bot's take or pass to the opponent's double; the others' judge for a person."""
-        from game.bot.context import CubeAction, MatchContext
-        from game.cube import Cube
+        from game.bot.context import CubeAction
 
         bot = self.bots.get(prompt.player) if prompt.player else None
         if bot is None:
             return self.others.answer(prompt)
         assert prompt.player is not None and prompt.position is not None
         doubler = prompt.player.opponent
-        action = bot.cube_action(prompt.position.with_turn(doubler), MatchContext(cube=Cube(1, None, doubler)))
+        action = bot.cube_action(prompt.position.with_turn(doubler), _context(prompt, offered_by=doubler))
         return ButtonKind.PASS if action is CubeAction.PASS else ButtonKind.TAKE
 
 
@@ -187,6 +188,8 @@ class SimulatedTable:
             Waiting.CORRECT: self._correct,
             Waiting.ACCEPT_ILLEGAL: self._accept_or_correct,
             Waiting.TAKEBACK: self._refuse_takeback,
+            Waiting.BOT_ROLL: self._opening_roll,  # a throw for the bot: as any throw
+            Waiting.BOT_PLAY: self._carry_out,
         }.get(prompt.waiting)
         if plan is not None:
             plan(prompt, at)
@@ -259,7 +262,7 @@ class SimulatedTable:
         done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
         self._goal = (layout(before), done)
         if plays:
-            play = self._choose(before, plays, prompt.dice)
+            play = self._choose(before, plays, prompt.dice, prompt)
             self._goal = (layout(play.position), done)
             if self.rng.random() < self.habits.mistake_rate:
                 at = self._mistake(before, play, at)
@@ -267,10 +270,27 @@ class SimulatedTable:
                 at = self._make(before, play, at)
         self._later(at + self._pause(self.habits.think), done)
 
+    def _carry_out(self, prompt: Prompt, at: float) -> None:
+        """Carry out the bot's play the prompt shows, move by move (now and then a mistake for the
+        referee to flag); after a flag, set the board to the play. The board is judged as it stands:
+        only when the turn has not passed a while after the last move (a die left unused is no flag
+        until then) is done pressed."""
+        assert prompt.position is not None and prompt.play is not None
+        before, play = prompt.position, prompt.play
+        self._goal = (layout(play.position), None)
+        if tuple(self.emulator.zones()) != layout(before) or not play.moves:
+            at = self._arrange(layout(play.position), at)
+        elif self.rng.random() < self.habits.mistake_rate:
+            at = self._mistake(before, play, at)
+        else:
+            at = self._make(before, play, at)
+        self._later(at + 1.0 + self._pause(self.habits.think), partial(self.press, _name(prompt.player),
+                                                                       ButtonKind.DONE))
+
     def _correct(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         plays = prompt.position.legal_plays(prompt.dice)
-        wanted = self._choose(prompt.position, plays, prompt.dice).position if plays else prompt.position
+        wanted = self._choose(prompt.position, plays, prompt.dice, prompt).position if plays else prompt.position
         done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
         self._goal = (layout(wanted), done)
         at = self._arrange(layout(wanted), at)
@@ -347,11 +367,11 @@ class SimulatedTable:
 
     # -- judgement --------------------------------------------------------------------
 
-    def _choose(self, before: Position, plays: Sequence[Play], dice: tuple[int, int]) -> Play:
+    def _choose(self, before: Position, plays: Sequence[Play], dice: tuple[int, int], prompt: Prompt) -> Play:
         mover = before.turn
         bot = self.bots.get(mover)
         if bot is not None:
-            chosen = bot.choose_play(before, dice)  # money context: the prompt does not carry the score
+            chosen = bot.choose_play(before, dice, _context(prompt))
             if chosen is not None:
                 return next(p for p in plays if p.position == chosen.position)
         scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
@@ -365,6 +385,15 @@ class SimulatedTable:
 
     def _pause(self, span: tuple[float, float]) -> float:
         return self.rng.uniform(*span)
+
+
+def _context(prompt: Prompt, offered_by: Color | None = None) -> MatchContext:
+    """The match around the prompt's position as the prompt tells it (money play when it tells none);
+    `offered_by`: a double pending from that side."""
+    context = prompt.context or MONEY
+    if offered_by is not None and context.cube.offered_by is None:
+        context = replace(context, cube=Cube(context.cube.value, context.cube.owner, offered_by))
+    return context
 
 
 def _name(color: Color | None) -> Player:

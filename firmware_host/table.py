@@ -86,6 +86,13 @@ class Table:
             raise
         return table
 
+    @property
+    def host_dice(self) -> VirtualDice | None:
+        """The host's virtual dice, on a board without electronic dice (the roll button, or the space bar)."""
+        if self.roll_button is not None:
+            return self.roll_button.dice
+        return self.buttons.dice if isinstance(self.buttons, KeyboardButtons) else None
+
     def poll(self) -> None:
         """Read what the serial links have (for a loop that drives them itself)."""
         for link in self.links:

@@ -22,6 +22,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
 
     def error(self, message: str) -> NoReturn:
+        """One line on stderr and exit 2, instead of argparse's usage block."""
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
@@ -60,6 +61,7 @@ def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
 
 
 def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
+    """`plays`: the legal plays of one position and roll, or of every line of a batch."""
     variant = Variant(args.variant) if args.variant else None
     if args.batch:
         return _plays_batch(args.batch, args.count, variant, out)
@@ -133,6 +135,7 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """`show`: a position drawn as text."""
     variant = Variant(args.variant) if args.variant else None
     out.write(draw(read_position(args.position, variant)) + "\n")
     return 0
@@ -169,6 +172,7 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
+    """`render`: a position (and a play on it) drawn as a picture file."""
     from game.pictures import render_command
 
     variant = Variant(args.variant) if args.variant else None
@@ -244,6 +248,7 @@ class VersionAction(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `python -m game` command line: every command and its options."""
     parser = OneLineParser(prog="python -m game", description=__doc__)
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
@@ -300,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    """Run one `python -m game` command; returns its exit status (2 for bad input)."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], int] = args.run
     try:

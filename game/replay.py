@@ -12,9 +12,9 @@ and carries on from the score the record gives there.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from game.board import Color, Variant
 from game.errors import GameError, MatchActionError, RecordError, ReplayError
@@ -30,7 +30,7 @@ DERIVED = frozenset({"game_start", "game_end", "match_end"})
 MAT_WINS = "mat_wins"  # a .mat "Wins N points" line (game.transcripts reads it): a resignation, or a game's end
 UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
 KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
-NOT_COMPARED = frozenset({"t"})
+E = TypeVar("E", bound=Mapping[str, Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +44,140 @@ class Problem:
     position: str | None = None  # XGID for Backgammon, else the JSON position document
 
     def describe(self) -> str:
+        """The problem in one line, with where it is (line, game, move)."""
         where = ", ".join(f"{name} {value}" for name, value in
                           (("line", self.line), ("game", self.game), ("move", self.move))
                           if value is not None)
         text = f"{where}: {self.rule}" if where else self.rule
         return text + (f"\n    position: {self.position}" if self.position else "")
+
+
+class EventReplayer(Generic[E]):
+    """What replaying any record through its rules is: events fed one by one, each action applied
+    to the rules' state, the events the rules derive expected next in the record with the same
+    fields, problems reported where they stand. `Replayer` (a match) and the chouette's replayer
+    (a session) say how to start, act, derive and carry on after a problem.
+
+    In strict mode a problem raises `ReplayError`; otherwise the rest of its game is skipped and
+    the next `game_start` is taken at its word. `lenient` (for .mat transcripts) compares only
+    the fields a record event has and lets derived events be missing.
+    """
+
+    start_type: ClassVar[str]
+    """The event a record begins with."""
+    holds: ClassVar[str]
+    """What one record holds (for the problem of a second start)."""
+    event_types: ClassVar[frozenset[str]]
+    """The event types this replayer reads; others (another layer's) are counted and ignored."""
+    not_compared: ClassVar[frozenset[str]] = frozenset({"t", "type"})
+
+    def __init__(self, *, strict: bool = False, lenient: bool = False) -> None:
+        self.strict = strict
+        self.lenient = lenient
+        self.problems: list[Problem] = []
+        self.unknown: Counter[str] = Counter()
+        self.skipped_games: list[int] = []
+        self._pending: deque[E] = deque()
+        self._skipping = False
+        self._dead = False
+        self._now = 0.0
+
+    @property
+    def started(self) -> bool:
+        """The record's start event has been read."""
+        raise NotImplementedError
+
+    @property
+    def skipping(self) -> bool:
+        """A problem has left the rules behind: events are ignored until the next game starts."""
+        return self._skipping
+
+    def report(self, rule: str, line: int | None = None, *, game: Any = None, skip: bool = True) -> None:
+        """Record a problem where the rules stand; skip the rest of the game if `skip`."""
+        raise NotImplementedError
+
+    def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
+        """Replay one event of the record (`line`: where it stands, for the problems found)."""
+        kind = event.get("type") if isinstance(event, Mapping) else None
+        if not isinstance(kind, str) or kind not in self.event_types:
+            self.unknown[str(kind)] += 1
+            return
+        if self._dead:
+            return
+        stamp = event.get("t")
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            self._now = float(stamp)
+        if not self.started:
+            self._start(event, line)
+            return
+        if kind == self.start_type:
+            self.report(f"a second {kind}: one record holds one {self.holds}", line)
+            return
+        if kind == UNREADABLE:
+            self.report(str(event.get("rule", "unreadable line")), line)
+            return
+        if self._skipping:
+            if kind == "game_start":
+                self._resync(event, line)
+            return
+        try:
+            self._step(kind, event, line)
+        except MatchActionError as exc:
+            self.report(exc.reason, line, game=event.get("game"))
+        except GameError as exc:
+            self.report(str(exc), line, game=event.get("game"))
+
+    def finish(self) -> None:
+        """The record has ended: derived events still owed are a problem (the record was cut),
+        unless the replay is lenient."""
+        if self._pending and not self.lenient and not self._skipping:
+            missing = ", ".join(e["type"] for e in self._pending)
+            self.report(f"the record ends without {missing}", None, skip=False)
+
+    def _start(self, event: Mapping[str, Any], line: int | None) -> None:
+        raise NotImplementedError
+
+    def _step(self, kind: str, event: Mapping[str, Any], line: int | None) -> None:
+        raise NotImplementedError
+
+    def _resync(self, event: Mapping[str, Any], line: int | None) -> None:
+        raise NotImplementedError
+
+    def _expected(self, kind: str, awaiting: Callable[[], str]) -> E:
+        """The derived event the rules owe, which the record's `kind` event must be."""
+        if not self._pending:
+            raise MatchActionError(f"the record has {kind} where the rules have none ({awaiting()})")
+        expected = self._pending.popleft()
+        if expected["type"] != kind:
+            raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
+        return expected
+
+    def _nothing_owed(self, kind: str) -> None:
+        """Before an action: the derived events the rules gave must all be in the record."""
+        if self._pending:
+            if not self.lenient:
+                missing = ", ".join(e["type"] for e in self._pending)
+                raise MatchActionError(f"the record lacks {missing} before this {kind}")
+            self._pending.clear()
+
+    def _compare(self, expected: E, recorded: Mapping[str, Any]) -> None:
+        """The rules' event against the record's, every field but the time stamp, which it takes."""
+        stamp = recorded.get("t")
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            # the rules' event is a dict at run time (a TypedDict); it keeps the record's time
+            cast(dict[str, Any], expected)["t"] = stamp
+        wrong = []
+        for key, value in cast(Mapping[str, Any], expected).items():
+            if key in self.not_compared:
+                continue
+            if key not in recorded:
+                if not self.lenient:
+                    wrong.append(f"lacks '{key}' (rules: {_short(value)})")
+                continue
+            if recorded[key] != value:
+                wrong.append(f"'{key}' is {_short(recorded[key])}, the rules give {_short(value)}")
+        if wrong:
+            raise MatchActionError(f"{expected['type']}: " + "; ".join(wrong))
 
 
 def replay(events: Iterable[Mapping[str, Any]]) -> Match:
@@ -59,27 +188,29 @@ def replay(events: Iterable[Mapping[str, Any]]) -> Match:
     return replayer.result()
 
 
-class Replayer:
+class Replayer(EventReplayer[MatchEvent]):
     """Feeds events to a `Match`, checks what it derives, and collects problems.
 
     `lenient` (for .mat transcripts) compares only the fields a record event has and
     lets derived events be missing; a JSON record must have them all.
     """
 
+    start_type = "match_start"
+    holds = "match"
+    event_types = KNOWN
+
     def __init__(self, *, strict: bool = False, lenient: bool = False) -> None:
-        self.strict = strict
-        self.lenient = lenient
+        super().__init__(strict=strict, lenient=lenient)
         self.match: Match | None = None
-        self.problems: list[Problem] = []
-        self.unknown: Counter[str] = Counter()
-        self.skipped_games: list[int] = []
         self.notes: list[Problem] = []  # what a careful referee remarks on without calling it a problem
-        self._pending: deque[MatchEvent] = deque()
-        self._skipping = False
-        self._dead = False
-        self._now = 0.0
+
+    @property
+    def started(self) -> bool:
+        """The record's match_start has been read."""
+        return self.match is not None
 
     def result(self) -> Match:
+        """The match as replayed so far (ReplayError if the record started none)."""
         if self.match is None:
             raise ReplayError(Problem("the record holds no match_start event"))
         return self.match
@@ -114,11 +245,6 @@ class Replayer:
         else:
             self.notes.append(Problem(rule, line, m.game_number if m is not None else None))
 
-    @property
-    def skipping(self) -> bool:
-        """A problem has left the rules behind: events are ignored until the next game starts."""
-        return self._skipping
-
     def start_midway(self, game: int, score: tuple[int, int], crawford: bool | None = None) -> None:
         """The record starts in the middle of a match: game `game` at `score` (white, black);
         `crawford` whether it is the Crawford game (None: as the rules derive it from the score)."""
@@ -127,46 +253,13 @@ class Replayer:
         self._pending.clear()
         self._pending.extend(m.events_from(m.event_count - 1))  # the game_start the record's is compared with
 
-    def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
-        kind = event.get("type") if isinstance(event, Mapping) else None
-        if not isinstance(kind, str) or kind not in KNOWN:
-            self.unknown[str(kind)] += 1
-            return
-        if self._dead:
-            return
-        stamp = event.get("t")
-        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-            self._now = float(stamp)
-        if self.match is None:
-            self._start(event, line)
-            return
-        if kind == "match_start":
-            self.report("a second match_start: one record holds one match", line)
-            return
-        if kind == UNREADABLE:
-            self.report(str(event.get("rule", "unreadable line")), line)
-            return
-        if self._skipping:
-            if kind == "game_start":
-                self._resync(event, line)
-            return
-        try:
-            if kind in DERIVED:
-                self._derived(event, line)
-            elif kind == MAT_WINS:
-                self._wins(event, line)
-            else:
-                self._action(event, line)
-        except MatchActionError as exc:
-            self.report(exc.reason, line, game=event.get("game"))
-        except GameError as exc:
-            self.report(str(exc), line, game=event.get("game"))
-
-    def finish(self) -> None:
-        """The record has ended: note derived events that a JSON record should still have."""
-        if self._pending and not self.lenient and not self._skipping:
-            missing = ", ".join(e["type"] for e in self._pending)
-            self.report(f"the record ends without {missing}", None, skip=False)
+    def _step(self, kind: str, event: Mapping[str, Any], line: int | None) -> None:
+        if kind in DERIVED:
+            self._derived(event, line)
+        elif kind == MAT_WINS:
+            self._wins(event, line)
+        else:
+            self._action(event, line)
 
     # -- the steps ----------------------------------------------------------------
 
@@ -189,7 +282,7 @@ class Replayer:
             self._dead = True
             return
         start, *derived = self.match.events_from(0)
-        self._compare(start, event, line)
+        self._compare(start, event)
         self._pending.extend(derived)
 
     def _derived(self, event: Mapping[str, Any], line: int | None) -> None:
@@ -198,17 +291,12 @@ class Replayer:
         if kind == "match_end" and not self._pending and m.length is None and m.phase is Phase.OPENING:
             self._run(lambda: m.stop(), event, line)
             return
-        if not self._pending:
-            raise MatchActionError(f"the record has {kind} where the rules have none "
-                                   f"({m._awaiting()})")
-        expected = self._pending.popleft()
-        if expected["type"] != kind:
-            raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
+        expected = self._expected(kind, m._awaiting)
         if kind == "game_start" and m.event_count == 2 and self._starts_midway(expected, event, line):
             return
         if kind == "game_start" and self._other_start(expected, event, line):
             return
-        self._compare(expected, event, line)
+        self._compare(expected, event)
 
     def _other_start(self, expected: MatchEvent, event: Mapping[str, Any], line: int | None) -> bool:
         """A game start that differs from the rules' and is taken anyway (a transcript's replayer
@@ -228,7 +316,7 @@ class Replayer:
             return False
         crawford = event.get("crawford")
         self.start_midway(game, (white, black), crawford if isinstance(crawford, bool) else None)
-        self._compare(self._pending.popleft(), event, line)
+        self._compare(self._pending.popleft(), event)
         self.note(f"the record starts in the middle of the match: game {game} at white {white} black {black}"
                   + (", after the Crawford game" if crawford is False else ""), line)
         return True
@@ -239,12 +327,8 @@ class Replayer:
 
     def _action(self, event: Mapping[str, Any], line: int | None) -> None:
         m = self._match()
-        if self._pending:
-            if not self.lenient:
-                missing = ", ".join(e["type"] for e in self._pending)
-                raise MatchActionError(f"the record lacks {missing} before this {event['type']}")
-            self._pending.clear()
         kind = event["type"]
+        self._nothing_owed(kind)
         if kind in ("roll", "play") and "player" in event:
             actor = event_color(event, "player")
             if m.phase in (Phase.ROLL, Phase.MOVE) and actor is not m.on_roll:
@@ -298,25 +382,8 @@ class Replayer:
         before = m.event_count
         action()
         own, *derived = m.events_from(before)
-        self._compare(own, event, line)
+        self._compare(own, event)
         self._pending.extend(derived)
-
-    def _compare(self, expected: MatchEvent, recorded: Mapping[str, Any], line: int | None) -> None:
-        """Check the rules' event against the record's; the rebuilt event takes the record's time."""
-        if isinstance(recorded.get("t"), (int, float)):
-            expected["t"] = recorded["t"]
-        wrong = []
-        for key, value in expected.items():
-            if key in NOT_COMPARED or key == "type":
-                continue
-            if key not in recorded:
-                if not self.lenient:
-                    wrong.append(f"lacks '{key}' (rules: {_short(value)})")
-                continue
-            if recorded[key] != value:
-                wrong.append(f"'{key}' is {_short(recorded[key])}, the rules give {_short(value)}")
-        if wrong:
-            raise MatchActionError(f"{expected['type']}: " + "; ".join(wrong))
 
     def _resync(self, event: Mapping[str, Any], line: int | None) -> None:
         m = self._match()
@@ -330,7 +397,7 @@ class Replayer:
         self._skipping = False
         self._pending.clear()
         try:
-            self._compare(m.events_from(m.event_count - 1)[0], event, line)
+            self._compare(m.events_from(m.event_count - 1)[0], event)
         except MatchActionError as exc:
             self.report(exc.reason, line)
 

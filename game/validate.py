@@ -32,6 +32,8 @@ LEGAL, ILLEGAL, UNREADABLE = 0, 1, 2
 
 @dataclass
 class Verdict:
+    """A careful referee's verdict on one file: readable, legal, complete, and signed by whom."""
+
     path: str
     kind: str = ""  # "record" (JSON Lines) or "mat"
     error: str | None = None  # why the file cannot be read
@@ -60,6 +62,7 @@ class Verdict:
         return self.match is not None and self.match.is_over
 
     def render(self) -> str:
+        """The verdict as `validate` prints it."""
         if self.error is not None:
             return f"{self.path}: cannot read: {self.error}\nverdict: UNREADABLE\n"
         m = self.match

@@ -284,7 +284,7 @@ def test_set_checkers_clears_as_soon_as_the_board_is_right_again(make: Make) -> 
 # -- 9. every press the table cannot use gets NO and a reason -------------------------------
 
 @pytest.mark.parametrize(("player", "button", "why"), [
-    ("white", ButtonKind.PASS, "pass does nothing while the table waits for: play (done, double do)"),
+    ("white", ButtonKind.PASS, "pass does nothing while the table waits for: play (done, double, take do)"),
     ("black", ButtonKind.DONE, "it is white's to press now (play)"),
 ])
 def test_a_press_the_table_cannot_use_shows_no_and_says_why(make: Make, player: Player, button: ButtonKind,

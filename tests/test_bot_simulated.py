@@ -11,6 +11,7 @@ from firmware_host.emulated import EmulatedTable
 from firmware_host.settings import Settings
 from firmware_host.simulated_players import Habits
 from game.board import Color, Variant
+from game.bot.context import MatchContext
 from game.match import Phase
 from game.position import Position
 from game.replay import Replayer
@@ -31,7 +32,7 @@ def test_a_bot_decides_every_play_of_its_side_at_the_emulated_table(tmp_path: Pa
         match = replayer.match
         if (event.get("type") == "play" and event.get("player") == "black" and match is not None
                 and match.phase is Phase.MOVE and match.dice is not None):
-            chosen = bot.choose_play(match.position, match.dice)
+            chosen = bot.choose_play(match.position, match.dice, MatchContext.of(match))  # the prompt tells the score
             made = Position.from_document(event["position"])
             assert chosen is None or chosen.position == made, (number, match.position.to_json(), match.dice)
             compared += 1

@@ -97,6 +97,28 @@ def test_a_slide_passes_over_each_point_between() -> None:
     assert emu.zones()[8] == "w" and emu.hand() == ""
 
 
+def test_a_sliding_checker_picked_up_by_a_hand_is_never_sensed_twice() -> None:
+    # a hand that sets a board right while a checker slides may take that checker from the
+    # hand: the slide ends there (it used to go on being sensed over the points between, 31
+    # checkers on the board, and its landing raised ValueError for a checker no longer held)
+    emulator = BoardEmulator()
+    emulator.slide(13, 8)
+    emulator.place_from_hand(8, "w")
+    assert emulator.hand() == ""
+    for _ in range(8):
+        emulator.scan()
+        assert sum(reading.count for reading in emulator.sensed()) == 30
+    assert emulator.zones()[12] == "wwww" and emulator.zones()[7] == "wwww"
+
+
+def test_a_slide_over_a_point_that_changed_is_sensed_on_what_stands_there_now() -> None:
+    emulator = BoardEmulator()
+    emulator.slide(13, 10)  # passes 12 (five black) and 11 (empty)
+    emulator.move(12, 11)   # a black checker moves meanwhile onto the point it will pass
+    assert sensed_after_each_scan(emulator, [12, 11], 3) == [
+        ["bbbb", "b"], ["bbbbw", "b"], ["bbbb", "bw"]]
+
+
 def test_a_stack_being_straightened_misreads_then_reads_right() -> None:
     emu = BoardEmulator(["wwb"] + [""] * 27)
     emu.teach_stacks(["wwb"] + [""] * 27)

@@ -14,7 +14,7 @@ LISTED = set(re.findall(r"^\| `([A-Z0-9]{2})`", DOC, re.MULTILINE))
 ROWS = re.findall(r"^\| `([A-Z0-9]{2})`.*\| (.+) \|$", DOC, re.MULTILINE)
 CODE_ROWS = re.findall(r"^\| `[A-Z0-9]{2}`", DOC, re.MULTILINE)
 PARTS = ("controller.py", "play_flow.py", "board_checks.py", "agreements.py", "prompter.py", "rulings.py",
-         "match_contest.py", "chouette_contest.py")
+         "match_contest.py", "chouette_contest.py", "bot_seat.py")
 SOURCE = "\n".join((ROOT / "firmware_host" / name).read_text() for name in PARTS)
 
 
@@ -26,7 +26,7 @@ def test_every_code_the_controller_and_its_parts_show_is_listed() -> None:
     shown = set(re.findall(r'code="([A-Z0-9]{2})"|(?:show|flash)\((?:"([A-Z0-9]{2})" if [^)]* else )?"([A-Z0-9]{2})"\)'
                            r'|"([A-Z]{2})", (?:self\.match|played|None)|^[A-Z_]+ = "([A-Z]{2})"', SOURCE, re.MULTILINE))
     codes = {c for group in shown for c in group if c}
-    assert {"SC", "NO", "RF", "CA", "NP", "ER", "CO", "DB", "RE", "TB"} <= codes
+    assert {"SC", "NO", "RF", "CA", "NP", "ER", "CO", "DB", "RE", "TB", "AI", "AE", "AR", "HI", "NH"} <= codes
     assert codes <= LISTED, codes - LISTED
 
 
@@ -47,3 +47,11 @@ def test_the_doc_says_how_long_each_code_shows() -> None:
     moments = {code for code, shown in ROWS if shown.startswith(f"{FLASH_SECONDS:g} s")}
     assert {"NO", "ER", "CO", "RF", "NP"} <= moments
     assert f"**shown for {FLASH_SECONDS:g} s**" in DOC
+
+
+def test_every_answer_of_the_bot_is_listed_and_shown_for_a_moment() -> None:
+    from firmware_host.bot_seat import ACCEPTS, ANSWERS, DECLINES
+
+    answers = {*ANSWERS.values(), ACCEPTS, DECLINES}
+    assert answers <= LISTED
+    assert all(shown.startswith(f"{FLASH_SECONDS:g} s") for code, shown in ROWS if code in answers | {"HI", "NH"})

@@ -11,16 +11,15 @@ and ignored.
 
 from __future__ import annotations
 
-from collections import Counter, deque
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
 from game.board import Variant
-from game.errors import GameError, MatchActionError, RecordError, ReplayError
+from game.errors import GameError, RecordError, ReplayError
 from game.plays import Move, Play
 from game.position import Position
-from game.replay import Problem, _dice, _int, _short
+from game.replay import EventReplayer, Problem, _dice, _int
 from game.xgid import Xgid
 
 from .events import ACTIONS, DERIVED, EVENT_TYPES, ChouetteEvent
@@ -28,7 +27,7 @@ from .options import ChouetteOptions
 from .roster import Roster
 from .session import ChouetteSession, Phase
 
-NOT_COMPARED = frozenset({"t", "type", "prev"})
+NOT_COMPARED = frozenset({"t", "type", "prev"})  # `prev`: the chain, checked by the record's reader
 
 
 def replay_session(events: Iterable[Mapping[str, Any]]) -> ChouetteSession:
@@ -50,19 +49,22 @@ def resume(events: Iterable[Mapping[str, Any]]) -> tuple[ChouetteSession, list[C
     return replayer.result(), replayer.owed
 
 
-class ChouetteReplayer:
+class ChouetteReplayer(EventReplayer[ChouetteEvent]):
     """Feeds events to a `ChouetteSession`, checks what it derives, and collects problems."""
 
+    start_type = "chouette_start"
+    holds = "session"
+    event_types = frozenset(EVENT_TYPES)
+    not_compared = NOT_COMPARED
+
     def __init__(self, *, strict: bool = False) -> None:
-        self.strict = strict
+        super().__init__(strict=strict)
         self.session: ChouetteSession | None = None
-        self.problems: list[Problem] = []
-        self.unknown: Counter[str] = Counter()
-        self.skipped_games: list[int] = []
-        self._pending: deque[ChouetteEvent] = deque()
-        self._skipping = False
-        self._dead = False
-        self._now = 0.0
+
+    @property
+    def started(self) -> bool:
+        """The record's chouette_start has been read."""
+        return self.session is not None
 
     @property
     def owed(self) -> list[ChouetteEvent]:
@@ -97,42 +99,12 @@ class ChouetteReplayer:
             if problem.game and problem.game not in self.skipped_games and s.phase is not Phase.SEATING:
                 self.skipped_games.append(problem.game)
 
-    def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
-        """Apply (or check) one event of the record, read at `line`."""
-        kind = event.get("type") if isinstance(event, Mapping) else None
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
-            self.unknown[str(kind)] += 1
-            return
-        if self._dead:
-            return
-        stamp = event.get("t")
-        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-            self._now = float(stamp)
-        if self.session is None:
-            self._start(event, line)
-            return
-        if self._skipping:
-            if kind == "game_start":
-                self._resync(event, line)
-            return
-        try:
-            if kind == "chouette_start":
-                raise RecordError("a second chouette_start: one record holds one session")
-            if kind in DERIVED:
-                self._derived(event)
-            else:
-                assert kind in ACTIONS
-                self._action(event)
-        except MatchActionError as exc:
-            self.report(exc.reason, line, game=event.get("game"))
-        except GameError as exc:
-            self.report(str(exc), line, game=event.get("game"))
-
-    def finish(self) -> None:
-        """The record has ended: derived events still owed are a problem (the record was cut)."""
-        if self._pending and not self._skipping:
-            missing = ", ".join(e["type"] for e in self._pending)
-            self.report(f"the record ends without {missing}", None, skip=False)
+    def _step(self, kind: str, event: Mapping[str, Any], line: int | None) -> None:
+        if kind in DERIVED:
+            self._derived(event)
+        else:
+            assert kind in ACTIONS
+            self._action(event)
 
     # -- the steps ---------------------------------------------------------------------
 
@@ -155,20 +127,12 @@ class ChouetteReplayer:
 
     def _derived(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
-        if not self._pending:
-            raise MatchActionError(f"the record has {kind} where the rules have none "
-                                   f"({self._session().awaiting().describe()})")
-        expected = self._pending.popleft()
-        if expected["type"] != kind:
-            raise MatchActionError(f"the record has {kind} where the rules have {expected['type']}")
-        self._compare(expected, event)
+        self._compare(self._expected(kind, lambda: self._session().awaiting().describe()), event)
 
     def _action(self, event: Mapping[str, Any]) -> None:
         s = self._session()
-        if self._pending:
-            missing = ", ".join(e["type"] for e in self._pending)
-            raise MatchActionError(f"the record lacks {missing} before this {event['type']}")
         kind = event["type"]
+        self._nothing_owed(kind)
         before = s.event_count
         if kind == "seat_throw":
             s.throw(_text(event, "player"), _int(event, "die"))
@@ -205,22 +169,6 @@ class ChouetteReplayer:
             s.accept_illegal_play(position, [(a, b) for a, b in moves], str(event["accepted_illegal"]))
         else:
             s.play(Play(tuple(Move(a, b) for a, b in moves), position))
-
-    def _compare(self, expected: ChouetteEvent, recorded: Mapping[str, Any]) -> None:
-        """The rules' event against the record's, every field but the time stamp, which it takes."""
-        stamp = recorded.get("t")
-        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-            expected["t"] = float(stamp)
-        wrong = []
-        for key, value in expected.items():
-            if key in NOT_COMPARED:
-                continue
-            if key not in recorded:
-                wrong.append(f"lacks '{key}' (rules: {_short(value)})")
-            elif recorded[key] != value:
-                wrong.append(f"'{key}' is {_short(recorded[key])}, the rules give {_short(value)}")
-        if wrong:
-            raise MatchActionError(f"{expected['type']}: " + "; ".join(wrong))
 
     def _resync(self, event: Mapping[str, Any], line: int | None) -> None:
         s = self._session()

@@ -67,6 +67,8 @@ class SheetRow:
 
 @dataclass(frozen=True, slots=True)
 class SheetGame:
+    """One game on the match sheet: the score before it, its rows of plays, its result."""
+
     number: int
     score: tuple[int, int]  # (white, black) before the game
     rows: tuple[SheetRow, ...]
@@ -77,6 +79,8 @@ class SheetGame:
 
 @dataclass(frozen=True, slots=True)
 class MatchSheet:
+    """What a match sheet shows: the players, the match and its games (read from a record)."""
+
     players: tuple[str, str]  # (white, black)
     variant: Variant
     length: int  # 0: money play

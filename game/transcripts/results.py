@@ -41,7 +41,7 @@ class TranscriptReplayer(Replayer):
         m = self._match()
         rules = cast(Mapping[str, Any], expected)["score"]
         m.restore_game(game, (white, black))
-        self._compare(m.events_from(m.event_count - 1)[0], event, line)
+        self._compare(m.events_from(m.event_count - 1)[0], event)
         self.note(f"game {game} of the money session is headed white {white} black {black}, not the session's "
                   f"white {rules['white']} black {rules['black']}: taken as written", line)
         return True
@@ -59,7 +59,7 @@ class TranscriptReplayer(Replayer):
             ended = cast(Mapping[str, Any], end)
             if ended.get("winner") == winner.value:
                 points = self._counted(m, winner, points, int(ended.get("points") or 0), line)
-            self._compare(end, {"winner": winner.value, "points": points}, line)
+            self._compare(end, {"winner": winner.value, "points": points})
             return
         cube = m.cube.value
         kind = ResultKind(min(3, max(1, -(-points // cube))))
@@ -84,7 +84,7 @@ class TranscriptReplayer(Replayer):
         m.resign(winner.opponent, kind)
         m.accept_resignation(winner)
         _, _, end, *derived = m.events_from(before)
-        self._compare(end, {"winner": winner.value, "points": points}, line)
+        self._compare(end, {"winner": winner.value, "points": points})
         self._pending.extend(derived)
 
     def _counted(self, m: Match, winner: Color, points: int, rules: int, line: int | None) -> int:
