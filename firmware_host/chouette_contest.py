@@ -13,6 +13,10 @@ buttons, the box Black's (hardware_docs/referee.md, "A chouette at the table"):
 - each cube turned is then answered in team order: **take**, **pass**, **double** (a beaver, when
   the house plays them); a beaver is answered at once by the doubler.
 
+A member's own decisions (the team side's) may also come from the member's phone through the
+tournament room (`decide`, firmware_host/room/chouette_room.py); whichever answer comes first
+counts, and a `decision` event in the journal says where each came from (`button` or `phone`).
+
 The seating comes first: the players throw one die each for the order, two at a time (the die
 with the lower id is the first named player's). The session stops by itself after the games the
 settings ask for. Checker play, board checks, dice, flags and the record are the table's.
@@ -21,7 +25,8 @@ settings ask for. Checker play, board checks, dice, flags and the record are the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from drivers.events import ButtonKind
 from firmware_host.button_map import Action
@@ -40,6 +45,23 @@ from game.cube import Cube
 _VERBS = {ButtonKind.TAKE: "take", ButtonKind.PASS: "pass", ButtonKind.DOUBLE: "beaver"}
 _TEAM_ANSWERS = {"take": "take", "pass": "pass_", "beaver": "beaver"}
 _BOX_ANSWERS = {"take": "box_take", "pass": "box_pass", "beaver": "box_beaver"}
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The one cube decision the table asks now: of `player` (a member, or the box) on `side`'s
+    buttons, about `member`'s cube, shown as `code`; `kind` "turn" (double or pass: let it be) or
+    "answer" (take, pass, beaver); `value` the cube's value now ("turn") or offered ("answer")."""
+
+    side: Side
+    player: str
+    member: str
+    code: str
+    kind: Literal["turn", "answer"]
+    answers: tuple[str, ...]
+    value: int
+    game: int
+    move: int
 
 
 def member_code(number: int) -> str:
@@ -69,6 +91,8 @@ class ChouetteContest:
         self._asked: tuple[Side, str] | None = None
         """The side whose buttons decide now, and the member whose cube it is about."""
         self._answers: frozenset[str] = frozenset()
+        self.asked: Asked | None = None
+        """The cube decision asked now, if any (what a member's phone may answer)."""
 
     # -- codes and names -------------------------------------------------------------
 
@@ -96,7 +120,7 @@ class ChouetteContest:
         """The seating, the cubes to turn or let be, their answers, the captain's or the box's roll;
         the session's stop after its games; False at a game's opening."""
         s = self.session
-        self._asked, self._answers = None, frozenset()
+        self._asked, self._answers, self.asked = None, frozenset(), None
         if s.phase is Phase.SEATING:
             self._seating()
         elif s.phase is Phase.OPENING:
@@ -204,6 +228,8 @@ class ChouetteContest:
             who, text = s.box, (f"the box {s.box}: double {member}'s cube ({code}) to {value} (double), "
                                 f"or let it be (pass){roll}")
             shown = box_code(self.number(member))
+        self.asked = Asked(side, who, member, shown, "turn", ("double", "pass"), s.cube(member).value,
+                           s.game_number, s.move_number)
         self.desk.publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
                           position=s.position, code=shown, message=text, asked=who, member=member, can_double=True)
 
@@ -221,30 +247,60 @@ class ChouetteContest:
         else:
             text = f"the box {s.box}: {member} ({member_code(number)}) {offered}: {choice}"
             code = box_code(number)
+        ordered = tuple(a for a in ("take", "pass", "beaver") if a in answers)
+        self.asked = Asked(side, who, member, code, "answer", ordered, 2 * cube.value, s.game_number, s.move_number)
         self.desk.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
                           asked=who, member=member, answers=answers, can_beaver="beaver" in answers)
 
+    # -- a member's decision from a phone --------------------------------------------------
+
+    def decide(self, answer: str, **record: Any) -> str | None:
+        """A member's `answer` to the decision asked now, from their phone (the room's director
+        checked who sent it): applied as the member's press would be, None; else why not.
+        `record` goes into the journal's `decision` event (the director's id for it)."""
+        asked = self.asked
+        if asked is None or asked.side is not Side.TEAM:
+            return "no member's decision is asked now"
+        if answer not in asked.answers:
+            return f"{asked.player} may answer {' or '.join(asked.answers)} now, not {answer}"
+        white = Side.TEAM.color
+        if asked.kind == "turn":
+            (self._turn_cube if answer == "double" else self._let_it_be)(white, "phone", record)
+        else:
+            self._answer_with(answer, "phone", record)(white)
+        return None
+
+    def _decided(self, answer: str, source: str, record: Mapping[str, Any]) -> None:
+        """A member's decision, into the journal with where it came from (the box's are its buttons')."""
+        asked = self.asked
+        if asked is not None and asked.side is Side.TEAM:
+            self.desk.outputs.write({"type": "decision", "source": source, "player": asked.player,
+                                     "member": asked.member, "kind": asked.kind, "answer": answer,
+                                     "game": asked.game, "move": asked.move, **record})
+
     # -- presses ----------------------------------------------------------------------------
 
-    def _turn_cube(self, player: Color) -> None:
+    def _turn_cube(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
         asked = self._asked
         if asked is None:
             self.desk.refuse(player, ButtonKind.DOUBLE, "no cube may be turned now: the side on roll rolls")
             return
         side, member = asked
         s = self.session
+        self._decided("double", source, record or {})
         self.desk.act(lambda: (s.double if side is Side.TEAM else s.box_double)(member))
 
-    def _let_it_be(self, player: Color) -> None:
+    def _let_it_be(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
         asked = self._asked
         if asked is None:
             self.desk.refuse(player, ButtonKind.PASS, "no cube is asked about now: the side on roll rolls")
             return
+        self._decided("pass", source, record or {})
         self._let_be.add(asked[1])
         self.desk.outputs.note(f"{asked[1]}'s cube is let be this turn")
         self.desk.advance()
 
-    def _answer_with(self, verb: str) -> Action:
+    def _answer_with(self, verb: str, source: str = "button", record: Mapping[str, Any] | None = None) -> Action:
         def answer(player: Color) -> None:
             asked = self._asked
             button = next(b for b, v in _VERBS.items() if v == verb)
@@ -256,6 +312,7 @@ class ChouetteContest:
             s = self.session
             captain = s.captain
             method = getattr(s, (_TEAM_ANSWERS if side is Side.TEAM else _BOX_ANSWERS)[verb])
+            self._decided(verb, source, record or {})
             self.desk.act(lambda: method(member))
             if s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE) and s.captain != captain:
                 self.desk.flash(self.code(s.captain))  # the new captain, for a moment: they move the checkers now

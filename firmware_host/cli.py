@@ -176,7 +176,8 @@ def cmd_live(args: argparse.Namespace) -> int:
     print(f"seed {table.seed}; record in {table.record}")
 
     def frame(t: EmulatedTable) -> None:
-        sys.stdout.write(CLEAR + render(t.controller, t.clock.now()) + "\n")
+        notes = (t.link.phone_line(),) if t.link is not None else ()
+        sys.stdout.write(CLEAR + render(t.controller, t.clock.now(), notes=notes) + "\n")
         sys.stdout.flush()
 
     try:

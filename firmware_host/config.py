@@ -236,9 +236,6 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     bots = {color: Level(seats["level"]) for color in Color if seats[color.value] == "bot"}
     if chouette is not None and bots:
         raise ConfigError("[players]: a chouette is played by people; seat no bot at a chouette table")
-    if chouette is not None and any(v is not None for v in values["broker"].values()):
-        raise ConfigError("[broker]: the tournament room takes matches; a chouette table ([chouette] players) "
-                          "stands alone")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
         options=MatchOptions(**money) if not length else NO_OPTIONS,

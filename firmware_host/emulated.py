@@ -22,7 +22,6 @@ from drivers.events import ButtonKind, Event, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
-from firmware_host.errors import ConfigError
 from firmware_host.journal import Journal
 from firmware_host.settings import Settings
 from firmware_host.signing import TableKey
@@ -61,8 +60,6 @@ class EmulatedTable:
     """Publish to the room on this broker (None: the table stands alone)."""
 
     def __post_init__(self) -> None:
-        if self.broker is not None and self.settings.chouette is not None:
-            raise ConfigError("the tournament room takes matches: a chouette table stands alone (no broker)")
         key = TableKey.load_or_create(self.key_path) if self.signed else None
         self.journal = Journal(self.record, key=key)  # first: it sets aside a line cut short by a kill
         history = self.journal.history()

@@ -55,7 +55,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
                 return []
 
         def frame() -> None:
-            sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now(), keys=keys) + "\n")
+            notes = (link.phone_line(),) if link is not None else ()
+            sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now(), keys=keys, notes=notes) + "\n")
             sys.stdout.flush()
 
         def after_step(now: float) -> None:

@@ -17,10 +17,12 @@ from game.text import draw
 CLEAR = "\x1b[H\x1b[2J"
 
 
-def render(controller: Controller, now: float, log_lines: int = 8, keys: str | None = None) -> str:
+def render(controller: Controller, now: float, log_lines: int = 8, keys: str | None = None,
+           notes: tuple[str, ...] = ()) -> str:
     """The live view as text: the match line, the board as sensed, the dice, the display, the link and
     its counts of what went wrong, the clocks, the prompt, the key map (`keys`, when the buttons are
-    the terminal's keys) and the last lines of the log."""
+    the terminal's keys), standing `notes` (a chouette's phone codes in the room) and the last lines
+    of the log."""
     played = controller.played
     chouette = isinstance(played, ChouetteSession)
     lines = [_chouette_head(played) if isinstance(played, ChouetteSession) else _match_head(controller), ""]
@@ -44,6 +46,7 @@ def render(controller: Controller, now: float, log_lines: int = 8, keys: str | N
     lines.append(f">> {prompt.describe()}")
     if keys is not None:
         lines.append(keys)
+    lines.extend(note for note in notes if note)
     lines.append("")
     lines.extend(list(controller.log)[-log_lines:])
     return "\n".join(lines)

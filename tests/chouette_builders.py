@@ -1,10 +1,16 @@
-"""Helpers for the chouette tests: a session seated in a chosen order, turns brought about quickly."""
+"""Helpers for the chouette tests: a session seated in a chosen order, turns brought about quickly;
+at the emulated table, a session scripted press by press to a member's decision."""
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import count
+from typing import Any
 
+from drivers.events import ButtonKind, Player
+from firmware_host.emulated import EmulatedTable
+from firmware_host.physical import hand_moves
 from game.board import Variant
 from game.chouette import ChouetteOptions, ChouetteSession, Phase
 from game.position import Position
@@ -61,3 +67,50 @@ def play_out(session: ChouetteSession, rng: random.Random) -> Position:
         session.play(rng.choice(plays) if plays else [])
     last = next(e for e in reversed(session.events) if e["type"] == "play")
     return Position.from_document(last["position"])
+
+
+# -- at the emulated table ------------------------------------------------------------------
+
+
+def journal(table: EmulatedTable) -> list[dict[str, Any]]:
+    """The table's journal, event by event."""
+    return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
+
+
+def of_type(table: EmulatedTable, *kinds: str) -> list[dict[str, Any]]:
+    """The table's journal events of these types, in order."""
+    return [e for e in journal(table) if e["type"] in kinds]
+
+
+def roll(table: EmulatedTable, a: int, b: int) -> None:
+    table.emulator.roll(a, b)
+    table.wait(0.6)
+
+
+def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
+    table.press(player, button)
+    table.wait(0.6)
+
+
+def play_first(table: EmulatedTable) -> None:
+    session = table.controller.played
+    assert isinstance(session, ChouetteSession)
+    before, play = session.position, session.legal_plays()[0]
+    for step in hand_moves(before, play.moves):
+        table.emulator.move(step.source, step.target)
+        table.wait(0.1)
+    table.wait(0.6)
+    press(table, "white" if before.turn.value == "white" else "black", ButtonKind.DONE)
+
+
+def box_doubles_bob_and_cy(table: EmulatedTable) -> None:
+    """Ann the box, Bob the captain, then Cy and Dee; the team plays first, then the box turns Bob's and
+    Cy's cubes and lets Dee's be: Bob (P1) is asked to take or pass."""
+    roll(table, 6, 5)
+    roll(table, 4, 3)
+    roll(table, 2, 1)  # the team wins the opening roll
+    play_first(table)
+    press(table, "black", ButtonKind.DOUBLE)  # B1: Bob's cube
+    press(table, "black", ButtonKind.DOUBLE)  # B2: Cy's
+    press(table, "black", ButtonKind.PASS)  # B3: Dee's is let be
+    assert (table.controller.prompt.code, table.controller.prompt.asked) == ("P1", "Bob")

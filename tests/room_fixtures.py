@@ -1,5 +1,7 @@
 """Fixtures for the room's tests: a real Mosquitto on a free port, a TCP proxy that can cut a
-table's connection, a director, emulated tables on the broker, and waiting for a condition.
+table's connection, a director, emulated tables on the broker, and waiting for a condition;
+for the pages, the director's web application served by uvicorn, tables stepped in real time
+on a thread (`Runner`) and a real Chromium through selenium (`browser`).
 
 Under CI=true a missing Mosquitto or Chromium fails the test; elsewhere it skips, saying how
 to install it.
@@ -7,21 +9,31 @@ to install it.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import select
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 from firmware_host.settings import Settings
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -157,3 +169,119 @@ def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
             thing.close()
         except Exception:
             pass
+
+
+@contextlib.contextmanager
+def serving(app: Starlette) -> Iterator[str]:
+    """The director's web application served by uvicorn on a free port, for the block: its address."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, 10, "uvicorn to start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", "--window-size=1400,1000")
+
+
+class Runner:
+    """Steps the tables about in real time on a thread of its own; `do(f)` runs f between two steps."""
+
+    def __init__(self, tables: list[EmulatedTable]) -> None:
+        self.tables = tables
+        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[Any]]] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            while not self._jobs.empty():
+                job, done = self._jobs.get()
+                done.put(job())
+            for table in self.tables:
+                table.step()
+            time.sleep(0.005)
+
+    def do(self, job: Callable[[], Any]) -> Any:
+        done: queue.Queue[Any] = queue.Queue()
+        self._jobs.put((job, done))
+        return done.get(timeout=10)
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` of table time pass (the runner steps 10 ms of table time per turn)."""
+        clock = self.tables[0].clock
+        start = clock.now()
+        wait_until(lambda: clock.now() - start >= seconds, 30, "the tables' time to pass")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    require("chromium and chromium-driver", shutil.which("chromium") and shutil.which("chromedriver"),
+            "sudo apt-get install chromium chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-')}"):
+        options.add_argument(flag)
+    options.binary_location = str(shutil.which("chromium"))
+    driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
+    yield driver
+    driver.quit()
+
+
+def attribute(driver: Any, selector: str, name: str) -> str | None:
+    """An attribute read in one go in the page (tiles are redrawn as the room changes)."""
+    value = driver.execute_script("const e = document.querySelector(arguments[0]);"
+                                  "return e ? e.getAttribute(arguments[1]) : null;", selector, name)
+    return None if value is None else str(value)
+
+
+def text(driver: Any, selector: str) -> str:
+    """An element's text, read in one go in the page."""
+    return str(driver.execute_script("const e = document.querySelector(arguments[0]);"
+                                     "return e ? e.textContent : '';", selector))
+
+
+def raw_client(port: int, client_id: str, username: str | None = None, password: str | None = None) -> mqtt.Client:
+    """A bare paho client on 127.0.0.1:`port`, looping on its own thread (a watcher, an intruder)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    if username:
+        client.username_pw_set(username, password)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    return client
+
+
+def publish(client: mqtt.Client, topic: str, payload: bytes) -> None:
+    """Publish at QoS 1 and wait until the broker has it."""
+    client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+
+@contextlib.contextmanager
+def documented_acl_broker(directory: Path, users: dict[str, str]) -> Iterator[Mosquitto]:
+    """A Mosquitto with exactly hardware_docs/room.md's ACL, and these users (name: password) only."""
+    require("mosquitto and mosquitto_passwd", find_mosquitto() and shutil.which("mosquitto_passwd"),
+            "sudo apt-get install mosquitto")
+    doc = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
+    (directory / "acl").write_text(doc.split("```acl\n", 1)[1].split("```", 1)[0], encoding="utf-8")
+    passwords = directory / "passwd"
+    for number, (user, password) in enumerate(users.items()):
+        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if number == 0 else []), str(passwords), user, password],
+                       check=True, capture_output=True)
+    with Mosquitto(directory / "secure", acl_file=directory / "acl", password_file=passwords) as broker:
+        yield broker

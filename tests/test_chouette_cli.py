@@ -102,7 +102,6 @@ def test_the_live_view_of_a_chouette(tmp_path: Path, capsys: pytest.CaptureFixtu
     (["--chouette", "3", "--house", "box_partner"], "'box_partner' is not a house option"),
     (["--chouette", "3", "--house", "team_cube,box_takes_half"], "the box-takes-half rule is about members' own"),
     (["--chouette", "3", "--games", "-1"], "the number of games is a whole number"),
-    (["--chouette", "3", "--broker", "mqtt://127.0.0.1:1", "--table", "t1"], "a chouette table stands alone"),
 ])
 def test_bad_chouette_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str], message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,8 +148,6 @@ dir = "{tmp_path / 'rec'}"
     ("[chouette]\nplayers = ['Ann', 'Bob', 'Cy']\nteam_cube = true\nbox_takes_half = true\n",
      "[chouette] the box-takes-half rule is about members' own cubes"),
     ("[chouette]\nplayers = ['Ann', 'Bob', 'Cy']\nbox_partner = true\n", "[chouette] box_partner is not a key"),
-    ("[chouette]\nplayers = ['Ann', 'Bob', 'Cy']\n[broker]\nurl = 'mqtt://h'\ntable = 't1'\n",
-     "a chouette table ([chouette] players) stands alone"),
 ])
 def test_a_bad_chouette_config_is_one_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,23 +8,19 @@ journal, line for line, byte for byte.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-from room_fixtures import Proxy, require, wait_until
+from room_fixtures import Proxy, documented_acl_broker, publish, raw_client, wait_until
 
 from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import EventMessage, match_id
-from firmware_host.room.mosquitto import Mosquitto, find_mosquitto
+from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
 from firmware_host.settings import Profile, Settings
@@ -146,8 +142,8 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     referee_at = max(i for i, e in enumerate(shown) if e["type"] == "referee")
     assert [e["text"] for e in shown[referee_at:] if e["type"] == "display"][:1] == ["RF"]  # for a moment
     accepted = director.rule("t01", "Anna Berg", "accept", flag=1)
-    again = _raw_client(mosquitto.port, "resender")  # the same ruling delivered a second time
-    _publish(again, Topics("test").table("t01", "ruling"), accepted.encode())
+    again = raw_client(mosquitto.port, "resender")  # the same ruling delivered a second time
+    publish(again, Topics("test").table("t01", "ruling"), accepted.encode())
     wait_until(lambda: any(r["id"] == accepted.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
                "the reply to the acceptance", step=table.step)
     table.wait(0.5)
@@ -164,19 +160,6 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     again.disconnect()
 
 
-def _raw_client(url_port: int, client_id: str, username: str | None = None, password: str | None = None) -> mqtt.Client:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
-    if username:
-        client.username_pw_set(username, password)
-    client.connect("127.0.0.1", url_port)
-    client.loop_start()
-    return client
-
-
-def _publish(client: mqtt.Client, topic: str, payload: bytes) -> None:
-    client.publish(topic, payload, qos=1).wait_for_publish(5)
-
-
 def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: Mosquitto, room: Room) -> None:
     director = room("director", mosquitto.url)
     table = room("table", mosquitto.url, "t01", seed=3)
@@ -187,7 +170,7 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: 
     lines = table.journal.path.read_bytes().splitlines()
     old = EventMessage("t01", link(table).match, 5, line_hash(lines[4]), lines[4])
     forged_line = lines[9].replace(b'"type"', b'"forged":1,"type"')
-    evil = _raw_client(mosquitto.port, "intruder")
+    evil = raw_client(mosquitto.port, "intruder")
     attempts = {
         "payload": [(topics.table("t01", "event"), b"\x00\xffgarbage"), (topics.table("t01", "state"), b"{not json")],
         "topic": [(f"{topics.prefix}/table/t01/bogus", b"{}"), (f"{topics.prefix}/tables", b"{}"),
@@ -203,8 +186,8 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: 
     }
     for attempt in attempts.values():
         for topic, payload in attempt:
-            _publish(evil, topic, payload)
-    _publish(evil, topics.table("t01", "event"), old.encode())  # replayed as it was: a duplicate, dropped
+            publish(evil, topic, payload)
+    publish(evil, topics.table("t01", "event"), old.encode())  # replayed as it was: a duplicate, dropped
     wait_until(lambda: sum(director.rejected.values()) >= sum(len(a) for a in attempts.values())
                and director.counts["duplicate"] >= 1, 10, "every bad message counted", step=table.step)
     assert dict(director.rejected) == {reason: len(attempt) for reason, attempt in attempts.items()}
@@ -218,15 +201,7 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: 
 
 
 def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path: Path) -> None:
-    require("mosquitto and mosquitto_passwd", find_mosquitto() and shutil.which("mosquitto_passwd"),
-            "sudo apt-get install mosquitto")
-    doc = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
-    (tmp_path / "acl").write_text(doc.split("```acl\n", 1)[1].split("```", 1)[0], encoding="utf-8")
-    passwords = tmp_path / "passwd"
-    for user, password in (("director", "dpw"), ("t01", "p1"), ("t02", "p2")):
-        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "director" else []), str(passwords), user,
-                        password], check=True, capture_output=True)
-    with Mosquitto(tmp_path / "secure", acl_file=tmp_path / "acl", password_file=passwords) as broker:
+    with documented_acl_broker(tmp_path, {"director": "dpw", "t01": "p1", "t02": "p2"}) as broker:
         url = f"mqtt://director:dpw@127.0.0.1:{broker.port}"
         director = Director(BrokerConfig.from_url(url, venue="hall"), tmp_path / "data", ack_interval=0.05)
         director.start()
@@ -237,15 +212,15 @@ def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path: Path) -
             assert_same(table, director)
             topics = Topics("hall")
             seen: list[bytes] = []
-            watcher = _raw_client(broker.port, "watcher", "director", "dpw")
+            watcher = raw_client(broker.port, "watcher", "director", "dpw")
             watcher.on_message = lambda client, userdata, message: seen.append(bytes(message.payload))
             watcher.subscribe(topics.table("t01", "ack"), qos=1)
             lines = table.journal.path.read_bytes().splitlines()
-            intruder = _raw_client(broker.port, "t01-evil", "t01", "p1")
+            intruder = raw_client(broker.port, "t01-evil", "t01", "p1")
             forged = EventMessage("t02", match_id(lines[0]), 1, line_hash(lines[0]), lines[0])
-            _publish(intruder, topics.table("t02", "event"), forged.encode())  # as another table: dropped
-            _publish(intruder, topics.table("t01", "ack"), b'{"v":1,"match":"0000000000000000","seq":9}')  # dropped
-            _publish(intruder, topics.table("t01", "state"), b"not even json")  # its own topic: reaches the director
+            publish(intruder, topics.table("t02", "event"), forged.encode())  # as another table: dropped
+            publish(intruder, topics.table("t01", "ack"), b'{"v":1,"match":"0000000000000000","seq":9}')  # dropped
+            publish(intruder, topics.table("t01", "state"), b"not even json")  # its own topic: reaches the director
             wait_until(lambda: director.rejected.get("payload", 0) >= 1, 5, "t01's own garbage counted")
             time.sleep(0.3)
             assert "t02" not in director.tables and dict(director.rejected) == {"payload": 1}

@@ -5,110 +5,31 @@ a referee logs in and acknowledges it and the table's journal records it; a spec
 from __future__ import annotations
 
 import json
-import queue
-import shutil
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from room_fixtures import require, wait_until
+from room_fixtures import Runner, attribute, serving, text, wait_until
 
 from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
-from firmware_host.room.mosquitto import Mosquitto, free_port
+from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.web import create_app
 from firmware_host.settings import Settings
-
-CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage", "--window-size=1400,1000")
-
-
-class Runner:
-    """Steps the tables about in real time on a thread of its own; `do(f)` runs f between two steps."""
-
-    def __init__(self, tables: list[EmulatedTable]) -> None:
-        self.tables = tables
-        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[Any]]] = queue.Queue()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            while not self._jobs.empty():
-                job, done = self._jobs.get()
-                done.put(job())
-            for table in self.tables:
-                table.step()
-            time.sleep(0.005)
-
-    def do(self, job: Callable[[], Any]) -> Any:
-        done: queue.Queue[Any] = queue.Queue()
-        self._jobs.put((job, done))
-        return done.get(timeout=10)
-
-    def wait(self, seconds: float) -> None:
-        """Let `seconds` of table time pass (the runner steps 10 ms of table time per turn)."""
-        clock = self.tables[0].clock
-        start = clock.now()
-        wait_until(lambda: clock.now() - start >= seconds, 30, "the tables' time to pass")
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    require("chromium and chromium-driver", shutil.which("chromium") and shutil.which("chromedriver"),
-            "sudo apt-get install chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-')}"):
-        options.add_argument(flag)
-    options.binary_location = str(shutil.which("chromium"))
-    driver = webdriver.Chrome(service=Service(str(shutil.which("chromedriver"))), options=options)
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture
 def site(mosquitto: Mosquitto, room: Callable[..., Any]) -> Iterator[dict[str, Any]]:
-    import uvicorn
-
     director = room("director", mosquitto.url)
     tables = [room("table", mosquitto.url, name, players=False, settings=Settings(length=3, players=(w, b)))
               for name, (w, b) in (("t01", ("Anna", "Bram")), ("t02", ("Chen", "Dara")))]
-    port = free_port()
     app = create_app(director, Sessions({"Anna Berg": hash_password("s3cret")}))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started, 10, "uvicorn to start")
-    runner = Runner(tables)
-    yield {"url": f"http://127.0.0.1:{port}", "director": director, "tables": tables, "runner": runner}
-    runner.stop()
-    server.should_exit = True
-    thread.join(timeout=5)
-
-
-def attribute(driver: Any, selector: str, name: str) -> str | None:
-    """An attribute read in one go in the page (tiles are redrawn as the room changes)."""
-    value = driver.execute_script("const e = document.querySelector(arguments[0]);"
-                                  "return e ? e.getAttribute(arguments[1]) : null;", selector, name)
-    return None if value is None else str(value)
-
-
-def text(driver: Any, selector: str) -> str:
-    return str(driver.execute_script("const e = document.querySelector(arguments[0]);"
-                                     "return e ? e.textContent : '';", selector))
+    with serving(app) as url:
+        runner = Runner(tables)
+        yield {"url": url, "director": director, "tables": tables, "runner": runner}
+        runner.stop()
 
 
 def referee_events(table: EmulatedTable) -> list[dict[str, Any]]:

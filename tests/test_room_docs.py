@@ -10,17 +10,21 @@ from pathlib import Path
 import pytest
 
 from firmware_host.errors import MessageRejected
+from firmware_host.room.chouette_room import REASONS, phone_code
 from firmware_host.room.messages import (
     MAX_PAYLOAD,
     decode_ack,
+    decode_decided,
+    decode_decision,
     decode_event,
     decode_reply,
     decode_ruling,
     decode_state,
     decode_status,
     encode_state,
+    phone_verifier,
 )
-from firmware_host.room.topics import Topics
+from firmware_host.room.topics import TableChannel, Topics
 
 DOC = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
 
@@ -46,7 +50,8 @@ def test_the_event_example_is_byte_for_byte_what_the_code_writes() -> None:
 def test_every_other_example_decodes_and_reencodes() -> None:
     state = json.loads(block("state"))
     assert decode_state(encode_state({k: v for k, v in state.items() if k != "v"}), "t01") == state
-    for kind, decode in (("ack", decode_ack), ("ruling", decode_ruling), ("reply", decode_reply)):
+    for kind, decode in (("ack", decode_ack), ("ruling", decode_ruling), ("reply", decode_reply),
+                         ("decision", decode_decision), ("decided", decode_decided)):
         text = block(kind).strip().encode()
         assert decode(text).encode() == text
     assert decode_status(block("status").strip().encode())["online"] is True
@@ -57,9 +62,25 @@ def test_every_other_example_decodes_and_reencodes() -> None:
 def test_the_topic_table_is_the_codes() -> None:
     documented = re.findall(r"^\| `(smartgammon/v1/[^`]+)` \|", DOC, re.M)
     topics = Topics("VENUE")
-    assert documented == [topics.table("TABLE", c) for c in ("event", "state", "status", "reply", "ack", "ruling")] \
-        + [topics.director_status]
+    channels: tuple[TableChannel, ...] = ("event", "state", "status", "reply", "decided", "ack", "ruling", "decision")
+    assert documented == [topics.table("TABLE", c) for c in channels] + [topics.director_status]
     assert f"`{topics.everything}`" in DOC
     for reason in ("topic", "payload", "schema", "table-id", "hash", "chain", "conflict", "match-id", "too-large",
-                   "unexpected"):
+                   "unexpected", *REASONS):
         assert f"| `{reason}` |" in DOC
+
+
+def test_the_chouette_examples_are_the_codes() -> None:
+    """The `chouette` field fits a state; its verifiers are those of the codes quoted; the decision's
+    size and first bytes are right."""
+    state = {k: v for k, v in json.loads(block("state")).items() if k != "v"}
+    chouette = json.loads(block("chouette"))
+    assert decode_state(encode_state({**state, "chouette": chouette}), "t01")["chouette"] == chouette
+    match = chouette["asked"]["ask"][:16]
+    assert f"match `{match}`" in DOC and f"Bob's code `{phone_code(bytes(32), match, 'Bob')}`" in DOC
+    assert f"Ann {phone_code(bytes(32), match, 'Ann')}" in DOC
+    for name, verifier in chouette["phones"].items():
+        assert phone_verifier("t01", match, name, phone_code(bytes(32), match, name)) == verifier
+    decision = block("decision").strip().encode()
+    assert f"{len(decision)} bytes; its first bytes `7b 22 76 22 3a 31 2c 22 69 64 22 3a`" in DOC
+    assert decision.startswith(bytes.fromhex("7b 22 76 22 3a 31 2c 22 69 64 22 3a"))

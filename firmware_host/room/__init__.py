@@ -3,7 +3,8 @@
 Data flows one way, as at the table: a table's journal lines and its state go out to the
 broker (`publisher`, attached to a controller by `table_link`); the director (`director`,
 `store`) subscribes to every table, keeps its own copy of each match, and serves the pages
-(`web`, `views`, `auth`). A referee's ruling is the one message that flows back. The topics
+(`web`, `views`, `auth`). Two messages flow back: a referee's ruling, and at a chouette table
+(`chouette_room`) a member's cube decision made on a phone. The topics
 and every payload are in `topics` and `messages`, documented byte by byte in
 hardware_docs/room.md.
 

@@ -1,14 +1,16 @@
 """The director: subscribes to every table of a venue, keeps a copy of each match (`store`),
-acknowledges what it holds, sends the referees' rulings, and counts what it rejects.
+acknowledges what it holds, sends the referees' rulings and chouette members' decisions from their
+phones, and counts what it rejects.
 
 Messages are taken on paho-mqtt's thread (`receive`, which tests may also call directly);
 a thread of the director's own acknowledges every `ack_interval` (after fsyncing the copies)
-and sends again a ruling no table has answered. The pages read it under its lock, and learn
+and sends again a ruling (or a decision) no table has answered. The pages read it under its lock, and learn
 what changed from `version` and `changed_since`.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 import threading
@@ -23,16 +25,21 @@ from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.broker import BrokerConfig, new_client
 from firmware_host.room.messages import (
     ACTIONS,
+    ANSWERS,
     Ack,
+    Decided,
+    Decision,
     EventMessage,
     Reply,
     Ruling,
     decode_ack,
+    decode_decided,
     decode_event,
     decode_reply,
     decode_state,
     decode_status,
     encode_status,
+    phone_verifier,
 )
 from firmware_host.room.store import Store
 from firmware_host.room.topics import Topics
@@ -54,6 +61,8 @@ class TableRecord:
     seen: float = 0.0
     rulings: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
     """The latest rulings sent to the table, with their outcome once it replied."""
+    decisions: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    """The latest chouette members' decisions sent to the table, with the table's answer once it came."""
 
 
 @dataclass
@@ -88,7 +97,7 @@ class Director:
         self.version = 0
         self._changed: dict[str, int] = {}
         self._acks_due: set[tuple[str, str]] = set()
-        self._pending: dict[str, tuple[str, Ruling, float]] = {}  # ruling id -> (table, ruling, last sent)
+        self._pending: dict[str, tuple[str, Ruling | Decision, float]] = {}  # id -> (table, message, last sent)
         self.connected = False
         self.instance = secrets.token_hex(8)
         self._closed = threading.Event()
@@ -144,7 +153,7 @@ class Director:
             self.counts["messages"] += 1
             try:
                 table, channel = self.topics.parse(topic)
-                if channel in ("ruling", "director"):
+                if channel in ("ruling", "decision", "director"):
                     return  # the director's own messages, back from the broker
                 if channel == "ack":
                     self._own_ack(table, decode_ack(payload))
@@ -161,6 +170,8 @@ class Director:
                     self._seen(table).online = online
                 elif channel == "reply":
                     self._reply(table, decode_reply(payload))
+                elif channel == "decided":
+                    self._decided(table, decode_decided(payload))
                 self._touch(table)
             except MessageRejected as exc:
                 self.rejected[exc.reason] += 1
@@ -204,6 +215,16 @@ class Director:
         if pending is None:
             raise MessageRejected("unexpected", f"table {table}: a reply to ruling {reply.id}, which was not sent")
 
+    def _decided(self, table: str, decided: Decided) -> None:
+        self._pending.pop(decided.id, None)
+        record = self.tables.get(table)
+        for decision in record.decisions if record else ():
+            if decision["id"] == decided.id:
+                decision.update(applied=decided.applied, outcome=decided.outcome, seq=decided.seq)
+                self._seen(table)
+                return
+        raise MessageRejected("unexpected", f"table {table}: an answer to decision {decided.id}, which was not sent")
+
     # -- messages out ---------------------------------------------------------------------------
 
     def rule(self, table: str, referee: str, action: str, *, flag: int | None = None, player: str | None = None,
@@ -221,6 +242,33 @@ class Director:
         self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
         return ruling
 
+    def member_may_decide(self, table: str, player: str, code: str) -> bool:
+        """Whether `code` is `player`'s phone code at `table`'s chouette now (its state's verifier, compared
+        in constant time); False for a table, a session or a player the director does not know."""
+        with self.lock:
+            record = self.tables.get(table)
+            state = record.state if record else None
+            chouette = (state or {}).get("chouette") or {}
+            stored = chouette.get("phones", {}).get(player)
+            if state is None or not isinstance(stored, str):
+                return False
+            given = phone_verifier(table, str(state["match"]), player, code)
+        return hmac.compare_digest(given, stored)
+
+    def decide(self, table: str, player: str, ask: str, answer: str) -> Decision:
+        """Send chouette member `player`'s `answer` to the decision `ask` at `table` (again every few seconds
+        until the table answers); the caller has checked the member's code (`member_may_decide`)."""
+        if answer not in ANSWERS:
+            raise ConfigError(f"unknown answer {answer!r} (one of {', '.join(ANSWERS)})")
+        decision = Decision(secrets.token_hex(8), table, ask, player, answer)
+        with self.lock:
+            self._table(table).decisions.append({"id": decision.id, "player": player, "ask": ask, "answer": answer,
+                                                 "at": self._wall(), "outcome": None})
+            self._pending[decision.id] = (table, decision, time.monotonic())
+            self._touch(table)
+        self._client.publish(self.topics.table(table, "decision"), decision.encode(), qos=1)
+        return decision
+
     def _run(self) -> None:
         while not self._closed.wait(self.ack_interval):
             self._send_acks()
@@ -229,8 +277,9 @@ class Director:
                 due = [(rid, t, r) for rid, (t, r, sent) in self._pending.items() if now - sent > RULING_RESEND]
                 for rid, table, ruling in due:
                     self._pending[rid] = (table, ruling, now)
-            for _, table, ruling in due:
-                self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
+            for _, table, message in due:
+                topic = self.topics.table(table, "decision" if isinstance(message, Decision) else "ruling")
+                self._client.publish(topic, message.encode(), qos=1)
 
     def _send_acks(self) -> None:
         """Make what arrived durable (one fsync), then tell each table how much of its match is held."""

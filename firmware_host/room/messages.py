@@ -7,6 +7,7 @@ line, one LF, then the journal line exactly as it stands in the table's journal.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -14,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from firmware_host.errors import MessageRejected
+from firmware_host.room.topics import NAME
 from game.position import Position
 from game.record import GENESIS, line_hash
 
@@ -25,6 +27,11 @@ COLORS = ("white", "black")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _MATCH = re.compile(r"[0-9a-f]{16}")
 _RULING_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ANSWERS = ("take", "pass", "beaver", "double")
+"""A member's answers: take, pass or beaver a cube the box turned; double or pass (let it be)
+when the member is asked whether to turn their own."""
+ASK = re.compile(r"[A-Za-z0-9_-]{1,80}")
+"""A chouette table's name for the decision it asks now (`asked.ask` in its state)."""
 
 
 def match_id(first_line: bytes) -> str:
@@ -175,7 +182,41 @@ _STATE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "winner": (_optional(_is_color), "null, white or black"),
     "profile": (_is_text(20), "a referee profile"),
     "sent": (_is_number, "seconds since 1970"),
+    "chouette": (_optional(lambda v: _chouette_ok(v)), "null or a chouette"),
 }
+
+
+def _names(value: Any, limit: int = 9) -> bool:
+    return isinstance(value, list) and len(value) <= limit and all(_is_text(64)(n) for n in value)
+
+
+def _member_ok(m: Any) -> bool:
+    return (isinstance(m, dict) and _is_text(64)(m.get("name")) and _is_text(2)(m.get("code"))
+            and _is_int(m.get("cube")) and m["cube"] >= 1 and m.get("owner") in (None, "team", "box")
+            and isinstance(m.get("offered"), bool) and isinstance(m.get("out"), bool)
+            and _optional(_is_number)(m.get("result")) and isinstance(m.get("captain"), bool))
+
+
+def _asked_ok(a: Any) -> bool:
+    return (a is None or isinstance(a, dict) and isinstance(a.get("ask"), str) and bool(ASK.fullmatch(a["ask"]))
+            and a.get("side") in ("team", "box") and _is_text(64)(a.get("player")) and _is_text(64)(a.get("member"))
+            and _is_text(2)(a.get("code")) and a.get("kind") in ("turn", "answer")
+            and isinstance(a.get("answers"), list) and all(x in ANSWERS for x in a["answers"]))
+
+
+def _chouette_ok(c: Any) -> bool:
+    """A chouette table's `chouette` field (hardware_docs/room.md)."""
+    return (isinstance(c, dict) and _is_text(20)(c.get("phase")) and _optional(_is_text(64))(c.get("box"))
+            and _optional(_is_text(64))(c.get("captain")) and _names(c.get("line"))
+            and isinstance(c.get("members"), list) and len(c["members"]) <= 9 and all(map(_member_ok, c["members"]))
+            and isinstance(c.get("totals"), dict) and len(c["totals"]) <= 64
+            and all(_is_text(64)(k) and _is_number(v) for k, v in c["totals"].items())
+            and _is_int(c.get("games")) and _asked_ok(c.get("asked"))
+            and isinstance(c.get("refused", {}), dict) and all(isinstance(k, str) and len(k) <= 20 and _is_int(v)
+                                                                for k, v in c.get("refused", {}).items())
+            and isinstance(c.get("phones"), dict) and len(c["phones"]) <= 64
+            and all(_is_text(64)(k) and isinstance(v, str) and bool(_HEX64.fullmatch(v))
+                    for k, v in c["phones"].items()))
 
 
 def _flag_ok(flag: Any) -> bool:
@@ -317,3 +358,87 @@ def decode_reply(payload: bytes) -> Reply:
                  _get(doc, "applied", lambda v: isinstance(v, bool), "reply", "true or false"),
                  _get(doc, "outcome", _is_text(1000), "reply", "text"),
                  _get(doc, "seq", lambda v: _is_int(v) and v >= 1, "reply", "a line number"))
+
+
+# -- a chouette member's cube decision from a phone: director -> table, table -> director -----
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Member `player`'s `answer` to the decision `ask` at `table`, from the member's phone (sent by
+    the director once it has checked the member's code)."""
+
+    id: str
+    table: str
+    ask: str
+    player: str
+    answer: str
+
+    def encode(self) -> bytes:
+        """The decision payload (director -> table)."""
+        return _json({"v": VERSION, **asdict(self)})
+
+
+def decode_decision(payload: bytes) -> Decision:
+    """The decision in a decision payload: an id (1 to 64 of A-Z a-z 0-9 _ -), the table's id, the
+    ask (1 to 80 of the same: the `asked.ask` of the table's state), the member's name (1 to 64
+    characters) and one of `ANSWERS`; MessageRejected for anything else.
+
+    >>> decision = Decision("5d1e0c3b9a7f2e48", "t01", "6554b9c575440794-g1-m2-answer-P1-2", "Bob", "take")
+    >>> decode_decision(decision.encode()) == decision
+    True
+    >>> decode_decision(b'{"v":1,"id":"x1","table":"t01","ask":"a","player":"Bob","answer":"drop"}')
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.MessageRejected: schema: decision: answer is 'drop', not take or pass or beaver or double
+    """
+    doc = _object(payload, "decision")
+    what = "decision"
+    return Decision(
+        _get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), what, "an id"),
+        _get(doc, "table", lambda v: isinstance(v, str) and bool(NAME.fullmatch(v)), what, "a table id"),
+        _get(doc, "ask", lambda v: isinstance(v, str) and bool(ASK.fullmatch(v)), what, "an ask"),
+        _get(doc, "player", lambda v: isinstance(v, str) and 0 < len(v) <= 64, what, "a name"),
+        _get(doc, "answer", lambda v: v in ANSWERS, what, " or ".join(ANSWERS)))
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What the table did with decision `id`: applied (its journal line `seq`), or not and why
+    (`outcome` starts with the reason counted: `stale`, `duplicate`, `wrong-member`, `table-id`,
+    `answer`, `out-of-reach`; `seq` is null)."""
+
+    id: str
+    applied: bool
+    outcome: str
+    seq: int | None
+
+    def encode(self) -> bytes:
+        """The decided payload (table -> director)."""
+        return _json({"v": VERSION, **asdict(self)})
+
+
+def decode_decided(payload: bytes) -> Decided:
+    """The answer in a decided payload; MessageRejected for anything else.
+
+    >>> decode_decided(b'{"v":1,"id":"5d1e0c3b9a7f2e48","applied":false,"outcome":"stale: asked no more","seq":null}')
+    Decided(id='5d1e0c3b9a7f2e48', applied=False, outcome='stale: asked no more', seq=None)
+    """
+    doc = _object(payload, "decided")
+    what = "decided"
+    return Decided(_get(doc, "id", lambda v: isinstance(v, str) and bool(_RULING_ID.fullmatch(v)), what, "an id"),
+                   _get(doc, "applied", lambda v: isinstance(v, bool), what, "true or false"),
+                   _get(doc, "outcome", _is_text(1000), what, "text"),
+                   _get(doc, "seq", _optional(lambda v: _is_int(v) and v >= 1), what, "null or a line number"))
+
+
+def phone_verifier(table: str, match: str, name: str, code: str) -> str:
+    """What a chouette table's state publishes for `name`'s phone code: SHA-256 of table, match, name and
+    code (its letters in capitals, without dash or spaces), 64 hex digits; the director compares the
+    verifier of the code a phone sends with it.
+
+    >>> same = phone_verifier("t01", "6554b9c575440794", "Bob", "ABCDEFGHJK")
+    >>> phone_verifier("t01", "6554b9c575440794", "Bob", "abcde-fghjk") == same
+    True
+    """
+    plain = code.strip().upper().replace("-", "").replace(" ", "")
+    return hashlib.sha256(f"{table}\0{match}\0{name}\0{plain}".encode()).hexdigest()

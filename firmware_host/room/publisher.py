@@ -1,7 +1,8 @@
 """A table's side of the broker: every journal line offered is sent, in order, until the
-director acknowledges it; the state goes out retained (the latest only); rulings come back.
+director acknowledges it; the state goes out retained (the latest only); rulings (and, at a
+chouette, members' decisions from their phones) come back.
 
-Nothing here blocks the table: `offer`, `set_state`, `reply` and `take_rulings` only touch
+Nothing here blocks the table: `offer`, `set_state`, `reply`, `take_rulings` and `take_decisions` only touch
 memory under a lock. A thread of the publisher's own hands messages to paho-mqtt, whose own
 thread talks to the broker and reconnects after a loss. Lines stay here until the director
 acknowledges them (its `ack`, retained, says how many lines of the match it holds on disk):
@@ -28,10 +29,13 @@ from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.broker import BrokerConfig, new_client
 from firmware_host.room.messages import (
     Ack,
+    Decided,
+    Decision,
     EventMessage,
     Reply,
     Ruling,
     decode_ack,
+    decode_decision,
     decode_ruling,
     decode_status,
     encode_status,
@@ -67,7 +71,7 @@ class PublisherStats:
     """Times sending started again from the first line not acknowledged (with lines in flight)."""
     states: int = 0
     rejected: int = 0
-    """Messages for this table it did not accept (a garbled ack or ruling)."""
+    """Messages for this table it did not accept (a garbled ack, ruling or decision)."""
     connects: int = 0
     last_rejection: str = ""
     """The topic and reason of the latest message rejected."""
@@ -76,7 +80,7 @@ class PublisherStats:
 @dataclass
 class TablePublisher:
     """A table's side of the broker (see the module's docstring): `start` it, `offer` it journal lines,
-    `set_state`, `reply` to rulings and `take_rulings`; `close` it."""
+    `set_state`, `reply` to rulings and decisions, `take_rulings` and `take_decisions`; `close` it."""
 
     config: BrokerConfig
     window: int = 500
@@ -97,8 +101,9 @@ class TablePublisher:
         self._streams: list[_Stream] = []
         self._state: bytes | None = None
         self._state_at = 0.0
-        self._replies: deque[Reply] = deque()
+        self._replies: deque[Reply | Decided] = deque()
         self._rulings: deque[Ruling] = deque()
+        self._decisions: deque[Decision] = deque()
         self.connected = False
         self._ready_at: float | None = None
         self._progress_at = time.monotonic()
@@ -147,8 +152,8 @@ class TablePublisher:
             self._state = payload
             self._cond.notify()
 
-    def reply(self, reply: Reply) -> None:
-        """What the table did with a ruling: send it to the director."""
+    def reply(self, reply: Reply | Decided) -> None:
+        """What the table did with a ruling (a `Reply`) or a member's decision (`Decided`): send it to the director."""
         with self._cond:
             self._replies.append(reply)
             self._cond.notify()
@@ -158,6 +163,13 @@ class TablePublisher:
         with self._cond:
             out = list(self._rulings)
             self._rulings.clear()
+            return out
+
+    def take_decisions(self) -> list[Decision]:
+        """The chouette members' decisions received since the last call, in order."""
+        with self._cond:
+            out = list(self._decisions)
+            self._decisions.clear()
             return out
 
     @property
@@ -208,7 +220,8 @@ class TablePublisher:
         if reason.is_failure:
             _log.warning("table %s: broker %s refused the connection: %s", self.table, self.config.describe(), reason)
             return
-        client.subscribe([(self._topic("ack"), 1), (self._topic("ruling"), 1), (self.topics.director_status, 1)])
+        client.subscribe([(self._topic("ack"), 1), (self._topic("ruling"), 1), (self._topic("decision"), 1),
+                          (self.topics.director_status, 1)])
         client.publish(self._topic("status"), encode_status(True, table=self.table, since=round(time.time(), 3)),
                        qos=1, retain=True)
         with self._cond:
@@ -237,6 +250,10 @@ class TablePublisher:
                 ruling = decode_ruling(payload)
                 with self._cond:
                     self._rulings.append(ruling)
+            elif message.topic == self._topic("decision"):
+                decision = decode_decision(payload)
+                with self._cond:
+                    self._decisions.append(decision)
             elif message.topic == self.topics.director_status:
                 status = decode_status(payload)
                 instance = str(status.get("instance", "")) if status["online"] else ""
@@ -309,7 +326,8 @@ class TablePublisher:
             self._state, self._state_at = None, now
             self.stats.states += 1
         while self._replies:
-            batch.append((self._topic("reply"), self._replies.popleft().encode(), False))
+            reply = self._replies.popleft()
+            batch.append((self._topic("decided" if isinstance(reply, Decided) else "reply"), reply.encode(), False))
         if self._ready_at is None or now < self._ready_at:
             return batch
         in_flight = sum(s.sent - s.acked for s in self._streams)

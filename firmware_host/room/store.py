@@ -41,7 +41,8 @@ class MatchCopy:
     offsets: array[int] = field(default_factory=lambda: array("Q"))
     size: int = 0
     summary: dict[str, Any] = field(default_factory=dict)
-    """From match_start and match_end: variant, length, players, and when over: score, winner."""
+    """From match_start and match_end: variant, length, players, and when over: score, winner; a chouette
+    session's (chouette_start): variant, `chouette` (the players), t."""
     flags: list[int] = field(default_factory=list)
     """The line numbers of the flag events (flag n is flags[n - 1])."""
     pending: dict[int, EventMessage] = field(default_factory=dict)
@@ -101,10 +102,13 @@ class MatchCopy:
         self.offsets.append(self.size)
         self.size += len(line) + 1
         self.hashes += bytes.fromhex(line_hash(line))
-        if b'"type":"match_start"' in line or b'"type":"match_end"' in line or b'"type":"flag"' in line:
+        if (b'"type":"match_start"' in line or b'"type":"match_end"' in line or b'"type":"flag"' in line
+                or b'"type":"chouette_start"' in line):
             event = json.loads(line)
             if event["type"] == "match_start":
                 self.summary.update({k: event.get(k) for k in ("variant", "length", "players", "t")})
+            elif event["type"] == "chouette_start":  # a chouette session: never a finished match of the results
+                self.summary.update(variant=event.get("variant"), chouette=event.get("players"), t=event.get("t"))
             elif event["type"] == "match_end":
                 self.summary.update(score=event.get("score"), winner=event.get("winner"))
             elif event["type"] == "flag":

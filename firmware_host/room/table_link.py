@@ -6,9 +6,11 @@ What it relies on of the controller (and nothing else):
 - for the state: `match` (variant, length, players, game_number, score, crawford, position,
   dice, cube, is_over, winner), `prompt` (waiting, player, dice, code, message, serial),
   `clock` (remaining, running, delay_left; None without a clock), `link_up`, `settings.profile`;
-- for a ruling: `controller.referee(name, action, flag=, player=, seconds=, ruling=)`.
+- for a ruling: `controller.referee(name, action, flag=, player=, seconds=, ruling=)`;
+- at a chouette: `played` (the session) and `contest` (its `asked`, and `decide` for a member's decision
+  from a phone: firmware_host/room/chouette_room.py), and `outputs.note` for a refused one.
 Everything runs on the table's own thread: the journal calls back from `Journal.write`, and
-the table's loop calls `poll(now)` (state out, rulings in) once per turn of the loop.
+the table's loop calls `poll(now)` (state out, rulings and decisions in) once per turn of the loop.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.chouette_contest import ChouetteContest
 from firmware_host.room.broker import BrokerConfig
+from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
 from firmware_host.room.flags import FlagBook
-from firmware_host.room.messages import Reply, Ruling, encode_state, match_id
+from firmware_host.room.messages import Reply, Ruling, encode_state, match_id, phone_verifier
 from firmware_host.room.publisher import TablePublisher
 from game.board import Color
+from game.chouette import ChouetteSession, Phase
+from game.match import Match
 from game.record import line_hash, read_record
 
 if TYPE_CHECKING:
@@ -30,23 +36,35 @@ if TYPE_CHECKING:
 
 
 def table_state(controller: Controller, now: float) -> dict[str, Any]:
-    """What the room shows of a table: the match, what the table waits for, the clocks, the link."""
-    match, prompt, clock = controller.match, controller.prompt, controller.clock
-    dice = prompt.dice or match.dice
+    """What the room shows of a table: the match, what the table waits for, the clocks, the link. At a
+    chouette: the team's captain plays White, the box Black, the cube is the highest in play, the score
+    stays 0-0 (everyone's running total is in the `chouette` field, which `TableLink` adds)."""
+    played, prompt, clock = controller.played, controller.prompt, controller.clock
+    dice = prompt.dice or played.dice
+    if isinstance(played, ChouetteSession):
+        seated = played.phase is not Phase.SEATING
+        cube, _ = controller.contest.cube()
+        players = (played.captain if seated else "the team", played.box if seated else "the box")
+        length, score, crawford = 0, (0, 0), False
+    else:
+        match = controller.match
+        cube, players, length, score, crawford = (match.cube, match.players, match.length or 0, match.score,
+                                                  match.crawford)
     return {
-        "variant": match.variant.value, "length": match.length or 0,
-        "players": {"white": match.players[0], "black": match.players[1]},
-        "game": match.game_number, "score": {"white": match.score[0], "black": match.score[1]},
-        "crawford": match.crawford, "position": match.position.to_document(),
+        "variant": played.variant.value, "length": length,
+        "players": {"white": players[0], "black": players[1]},
+        "game": played.game_number, "score": {"white": score[0], "black": score[1]},
+        "crawford": crawford, "position": played.position.to_document(),
         "dice": list(dice) if dice else None,
-        "cube": {"value": match.cube.value, "owner": match.cube.owner.value if match.cube.owner else None},
+        "cube": {"value": cube.value, "owner": cube.owner.value if cube.owner else None},
         "turn": prompt.player.value if prompt.player else None, "waiting": prompt.waiting.value,
         "code": prompt.code, "message": prompt.message,
         "clock": None if clock is None else {
             "white": round(clock.remaining(Color.WHITE, now), 2), "black": round(clock.remaining(Color.BLACK, now), 2),
             "running": clock.running.value if clock.running else None, "delay_left": round(clock.delay_left(now), 2)},
-        "link": "up" if controller.link_up else "down", "over": match.is_over,
-        "winner": match.winner.value if match.winner else None, "profile": controller.settings.profile.value,
+        "link": "up" if controller.link_up else "down", "over": played.is_over,
+        "winner": played.winner.value if isinstance(played, Match) and played.winner else None,
+        "profile": controller.settings.profile.value,
     }
 
 
@@ -69,7 +87,24 @@ class TableLink:
                 self.flags.add(line.number, line.event)
         publisher.open_match(self.match, [(line.raw, line_hash(line.raw)) for line in lines])
         journal.listen(self._written)
-        self._shown: tuple[int, int, bool] | None = None
+        self._shown: tuple[int, int, bool, int] | None = None
+        self.decisions = PhoneDecisions(publisher.table, self.match)
+        self.phones: dict[str, str] = {}
+        """At a chouette: each player's code for deciding from a phone (shown on the table's view)."""
+        if isinstance(controller.played, ChouetteSession):
+            secret = table_key(journal.directory)
+            self.phones = {name: phone_code(secret, self.match, name) for name in controller.played.totals}
+        table = publisher.table
+        self._verifiers = {name: phone_verifier(table, self.match, name, code) for name, code in self.phones.items()}
+        if self.phones:
+            controller.outputs.note(self.phone_line())
+
+    def phone_line(self) -> str:
+        """At a chouette: the line that shows each player's code ("" elsewhere)."""
+        if not self.phones:
+            return ""
+        codes = ", ".join(f"{name} {code}" for name, code in self.phones.items())
+        return f"phone codes (decide on the director's page for table {self.publisher.table}): {codes}"
 
     def _written(self, seq: int, line: bytes, digest: str) -> None:
         self.publisher.offer(self.match, seq, line, digest)
@@ -80,11 +115,18 @@ class TableLink:
         for ruling in self.publisher.take_rulings():
             self._apply(ruling)
         controller = self.controller
-        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up)
+        for decision in self.publisher.take_decisions():
+            self.publisher.reply(self.decisions.apply(controller, decision))
+        refused = sum(self.decisions.refused.values())
+        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up, refused)
         if shown != self._shown:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
                      **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
+            played, contest = controller.played, controller.contest
+            if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteContest):
+                state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers),
+                                     "refused": dict(self.decisions.refused)}
             self.publisher.set_state(encode_state(state))
 
     def _apply(self, ruling: Ruling) -> None:

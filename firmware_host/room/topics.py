@@ -6,6 +6,8 @@
     smartgammon/v1/VENUE/table/TABLE/reply    table -> director  QoS 1            a ruling's outcome
     smartgammon/v1/VENUE/table/TABLE/ack      director -> table  QoS 1, retained  events held, per match
     smartgammon/v1/VENUE/table/TABLE/ruling   director -> table  QoS 1            a referee's ruling
+    smartgammon/v1/VENUE/table/TABLE/decision director -> table  QoS 1            a chouette member's decision (phone)
+    smartgammon/v1/VENUE/table/TABLE/decided  table -> director  QoS 1            what the table did with it
     smartgammon/v1/VENUE/director/status      director -> all    QoS 1, retained  online / offline (last will)
 
 VENUE and TABLE are 1 to 32 characters of A-Z a-z 0-9 _ -, so they never hold a wildcard or a
@@ -23,9 +25,9 @@ from firmware_host.errors import ConfigError, MessageRejected
 ROOT = "smartgammon"
 VERSION = "v1"
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-TableChannel = Literal["event", "state", "status", "reply", "ack", "ruling"]
-FROM_TABLE: frozenset[str] = frozenset({"event", "state", "status", "reply"})
-TO_TABLE: frozenset[str] = frozenset({"ack", "ruling"})
+TableChannel = Literal["event", "state", "status", "reply", "decided", "ack", "ruling", "decision"]
+FROM_TABLE: frozenset[str] = frozenset({"event", "state", "status", "reply", "decided"})
+TO_TABLE: frozenset[str] = frozenset({"ack", "ruling", "decision"})
 
 
 def check_name(kind: str, name: str) -> str:

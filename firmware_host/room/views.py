@@ -31,13 +31,22 @@ def _attention(state: dict[str, Any] | None) -> int:
     return 1 if flags else 2
 
 
+def _public(state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A table's state as the pages show it: a chouette's phone verifiers replaced by the names they are for."""
+    chouette = (state or {}).get("chouette")
+    if state is None or not chouette:
+        return state
+    public = {k: v for k, v in chouette.items() if k != "phones"}
+    return {**state, "chouette": {**public, "phone_players": sorted(chouette.get("phones") or {})}}
+
+
 def _tile(director: Director, record: TableRecord) -> dict[str, Any]:
     state = record.state
     copy = director.store.find(record.id, state["match"]) if state else director.store.latest(record.id)
-    return {"table": record.id, "online": record.online, "seen": record.seen, "state": state,
+    return {"table": record.id, "online": record.online, "seen": record.seen, "state": _public(state),
             "match": copy.match if copy else None, "held": copy.held if copy else 0,
             "attention": ("open", "acknowledged", "")[_attention(state)],
-            "rulings": list(record.rulings)[-3:]}
+            "rulings": list(record.rulings)[-3:], "decisions": list(record.decisions)[-5:]}
 
 
 def tiles(director: Director, only: list[str] | None = None) -> list[dict[str, Any]]:
@@ -137,6 +146,8 @@ def mat_text(director: Director, table: str, match: str) -> str:
     with director.lock:
         copy = _copy(director, table, match)
     events = copy.events()
+    if copy.summary.get("chouette"):
+        raise NotAvailable("a chouette has a .mat per member: python -m game.chouette convert JOURNAL --out DIR")
     if copy.summary.get("variant") != "backgammon":
         raise NotAvailable(f".mat is a Backgammon format; this match is {copy.summary.get('variant')}")
     return export_mat(Match.replay(events))
@@ -148,6 +159,8 @@ def sheet_pdf(director: Director, table: str, match: str) -> bytes:
 
     with director.lock:
         copy = _copy(director, table, match)
+    if copy.summary.get("chouette"):
+        raise NotAvailable("a chouette's score sheet: python -m game report JOURNAL")
     events = copy.events()
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "sheet.pdf"

@@ -4,7 +4,8 @@ Pages are static HTML and JavaScript (`static/`, no build step) that read JSON f
 and live updates from `/stream` (server-sent events). One task, every `frame` seconds, turns
 what changed at the director into one message for every page open; a page that cannot keep
 up is sent the whole room again instead of a backlog. Spectators read; a referee logs in
-(`POST /login`) to send rulings (`POST /api/table/T/ruling`).
+(`POST /login`) to send rulings (`POST /api/table/T/ruling`); a chouette's member sends their cube
+decision with their phone code (`POST /api/table/T/decision`, hardware_docs/room.md).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from firmware_host.errors import NotAvailable
 from firmware_host.room import views
 from firmware_host.room.auth import SESSION_SECONDS, Sessions
 from firmware_host.room.director import Director
-from firmware_host.room.messages import ACTIONS, COLORS
+from firmware_host.room.messages import ACTIONS, ANSWERS, ASK, COLORS
 from firmware_host.room.topics import NAME
 
 STATIC = Path(__file__).parent / "static"
@@ -229,6 +230,28 @@ class Pages:
         return JSONResponse({"id": sent.id, "referee": referee, "action": action})
 
 
+    async def decision(self, request: Request) -> Response:
+        """POST /api/table/T/decision {player, code, ask, answer}, for a chouette member with their phone code:
+        sends the decision (`Director.decide`) and answers {id, player, answer}; 403 for a code that is not
+        `player`'s at this table now (a spectator, another member) or from another site, 400 for a body
+        that is not a decision, 404 for an unknown table. Whether it is applied is the table's to say
+        (the table page shows its answer)."""
+        if not _same_origin(request):
+            return JSONResponse({"error": "a decision from another site"}, status_code=403)
+        table = request.path_params["table"]
+        try:
+            player, code, ask, answer = _decision_fields(await request.json())
+        except (ValueError, TypeError, KeyError) as exc:
+            return JSONResponse({"error": f"not a decision: {exc}"}, status_code=400)
+        if not NAME.fullmatch(table) or table not in self.director.tables:
+            return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
+        if not self.director.member_may_decide(table, player, code):
+            return JSONResponse({"error": f"that is not {player}'s code at table {table}: only {player} may decide "
+                                          f"for {player}"}, status_code=403)
+        sent = self.director.decide(table, player, ask, answer)
+        return JSONResponse({"id": sent.id, "player": player, "answer": answer})
+
+
 def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
     """The director's web application."""
     broadcaster = Broadcaster(director, frame)
@@ -242,6 +265,7 @@ def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -
         Route("/picture/{table}/{match}/flag-{number:int}.png", pages.picture),
         Route("/login", pages.login, methods=["POST"]), Route("/logout", pages.logout, methods=["POST"]),
         Route("/api/table/{table}/ruling", pages.ruling, methods=["POST"]),
+        Route("/api/table/{table}/decision", pages.decision, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=broadcaster.lifespan)
     app.state.broadcaster = broadcaster
@@ -268,3 +292,18 @@ def _ruling_fields(doc: Any) -> tuple[str, int | None, str | None, float]:
             or not 0 <= seconds <= 3600:
         raise ValueError(f"seconds {seconds!r} is not 0 to 3600")
     return str(action), flag, player, float(seconds)
+
+
+def _decision_fields(doc: Any) -> tuple[str, str, str, str]:
+    if not isinstance(doc, dict):
+        raise TypeError("a JSON object {player, code, ask, answer}")
+    player, code, ask, answer = doc["player"], doc["code"], doc["ask"], doc["answer"]
+    if not isinstance(player, str) or not 0 < len(player) <= 64:
+        raise ValueError(f"player {player!r} is not a name")
+    if not isinstance(code, str) or not 0 < len(code) <= 64:
+        raise ValueError("code is not a phone code")
+    if not isinstance(ask, str) or not ASK.fullmatch(ask):
+        raise ValueError(f"ask {ask!r} is not a decision asked")
+    if answer not in ANSWERS:
+        raise ValueError(f"answer {answer!r} is not one of {', '.join(ANSWERS)}")
+    return player, code, ask, str(answer)

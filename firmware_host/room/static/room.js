@@ -46,11 +46,19 @@ function clockLabel(tile, colour) {
 }
 
 function matchLine(state) {
+  if (state.chouette) return `${state.variant} chouette, game ${state.game}, ${state.chouette.games} played`;
   const length = state.length ? `match to ${state.length}` : "money session";
   return `${state.variant}, ${length}, game ${state.game}${state.crawford ? " (Crawford)" : ""}`;
 }
 
 function turnLine(state) {
+  const asked = state.chouette && state.chouette.asked;
+  if (asked) {
+    const who = asked.side === "team" ? asked.player : `the box ${asked.player}`;
+    const what = asked.kind === "turn" ? `double ${asked.member}'s cube or let it be` : `${asked.answers.join(" or ")} on ${asked.member}'s cube`;
+    return `${asked.code}: ${who} to ${what}`;
+  }
+  if (state.chouette && state.over) return "session over";
   if (state.over) return `match over: ${state.winner ? state.players[state.winner] : "nobody"} wins`;
   const who = state.turn ? `${state.players[state.turn]} (${state.turn}): ` : "";
   const dice = state.dice ? ` ${state.dice[0]}-${state.dice[1]}` : "";
@@ -106,9 +114,15 @@ function tileElement(tile) {
                      h("span", {class: "muted"}, state ? `link ${state.link}` : "no state yet")));
   if (!state) return link;
   const names = state.players;
-  link.appendChild(h("div", {class: "row"}, h("span", {}, `${names.white} ${state.score.white}`),
-                     h("span", {}, `cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
-                     h("span", {}, `${state.score.black} ${names.black}`)));
+  if (state.chouette) {
+    link.appendChild(h("div", {class: "row"}, h("span", {}, `captain ${names.white}`),
+                       h("span", {}, `highest cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
+                       h("span", {}, `box ${names.black}`)));
+  } else {
+    link.appendChild(h("div", {class: "row"}, h("span", {}, `${names.white} ${state.score.white}`),
+                       h("span", {}, `cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
+                       h("span", {}, `${state.score.black} ${names.black}`)));
+  }
   link.appendChild(window.drawBoard(state.position, {dice: state.dice, cube: state.cube}));
   link.appendChild(h("div", {class: "row muted"}, matchLine(state)));
   if (state.clock) {
@@ -116,11 +130,30 @@ function tileElement(tile) {
                        h("span", {class: "clock", "data-colour": "black"}, clockLabel(tile, "black"))));
   }
   link.appendChild(h("div", {class: "turn"}, turnLine(state)));
+  if (state.chouette) link.appendChild(chouetteElement(state.chouette));
   for (const flag of state.flags) {
     const by = flag.status === "acknowledged" ? ` (acknowledged by ${flag.referee})` : "";
     link.appendChild(h("div", {class: "flag", "data-flag": flag.number}, `FLAG ${flag.number} ${flag.code}: ${flag.message}${by}`));
   }
   return link;
+}
+
+function points(value) { return value > 0 ? `+${value}` : String(value); }
+
+function chouetteElement(chouette) {  // every member's cube (who is out), and everyone's running total
+  const members = chouette.members.map((m) => {
+    const cube = `${m.cube}${m.owner ? ` (${m.owner}'s)` : ""}${m.offered ? " offered" : ""}`;
+    const out = m.out ? `OUT ${points(m.result)}` : "";
+    return h("tr", {class: `member${m.out ? " out" : ""}`, "data-member": m.name},
+             h("td", {}, m.code), h("td", {}, m.name + (m.captain ? " (captain)" : "")), h("td", {}, cube), h("td", {}, out));
+  });
+  const totals = Object.entries(chouette.totals).map(([name, total]) => `${name} ${points(total)}`).join(" · ");
+  return h("div", {class: "chouette"},
+    chouette.box ? h("div", {class: "row muted"}, `box ${chouette.box} · line ${chouette.line.join(", ")}`) : h("div", {class: "muted"}, "throwing for the order"),
+    members.length ? h("table", {class: "members"}, h("tr", {}, h("th", {}, ""), h("th", {}, "member"), h("th", {}, "cube"), h("th", {}, "")), ...members) : "",
+    h("div", {class: "totals"}, `totals: ${totals}`),
+    Object.keys(chouette.refused || {}).length ? h("div", {class: "muted refused"}, "phone answers refused: " +
+      Object.entries(chouette.refused).map(([reason, n]) => `${reason} ${n}`).join(", ")) : "");
 }
 
 function applyRoom(doc) {
@@ -183,6 +216,12 @@ async function startPage() {
 function startTablePage() {
   const table = decodeURIComponent(location.pathname.split("/").pop());
   document.getElementById("title").textContent = `table ${table}`;
+  phoneSetup(table);
+  window.addEventListener("hashchange", () => {  // a member's link opened on this page: their name and code
+    phoneSetup(table);
+    document.getElementById("phone").replaceChildren();
+    if (room.tiles.has(table)) renderPhone(room.tiles.get(table));
+  });
   let shown = null, timer = null;
   const load = async () => {
     try { renderTable(await api(`/api/table/${encodeURIComponent(table)}`)); }
@@ -193,6 +232,7 @@ function startTablePage() {
   connect((doc) => {
     const tile = doc.tiles.find((t) => t.table === table);
     if (!tile) return;
+    renderPhone(tile);
     const key = JSON.stringify([tile.state && tile.state.seq, tile.state && tile.state.sent, tile.rulings]);
     if (key !== shown && !timer) { shown = key; timer = setTimeout(() => { timer = null; load(); }, 150); }
   });
@@ -206,8 +246,70 @@ async function rule(table, body, message) {
   } catch (error) { message.textContent = error.message; }
 }
 
+// -- a chouette member's decision from a phone ---------------------------------------------
+
+const phone = {player: "", code: "", sent: new Map()};  // sent: decision id -> what was sent
+
+function phoneSetup(table) {  // the member's name and code: from the link (#player=..&code=..), else remembered
+  const given = new URLSearchParams(location.hash.slice(1));
+  const key = `phone:${table}`;
+  const kept = JSON.parse(localStorage.getItem(key) || "{}");
+  phone.player = given.get("player") || kept.player || "";
+  phone.code = given.get("code") || kept.code || "";
+  phone.save = () => localStorage.setItem(key, JSON.stringify({player: phone.player, code: phone.code}));
+  if (given.get("code")) { phone.save(); history.replaceState(null, "", location.pathname); }  // the code leaves the address bar
+}
+
+async function decide(table, ask, answer, message) {
+  try {
+    const doc = await api(`/api/table/${encodeURIComponent(table)}/decision`, {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({player: phone.player, code: phone.code, ask, answer})});
+    phone.sent.set(doc.id, answer);
+    message.textContent = `${answer}: sent to the table`;
+  } catch (error) { message.textContent = error.message; }
+}
+
+function renderPhone(tile) {
+  const box = document.getElementById("phone");
+  if (!box) return;
+  const chouette = tile.state && tile.state.chouette;
+  if (!chouette) { box.replaceChildren(); return; }
+  if (!box.querySelector("#phone-form")) {
+    const player = h("select", {id: "phone-player"}, h("option", {value: ""}, "who are you?"),
+                     ...chouette.phone_players.map((name) => h("option", {value: name}, name)));
+    player.value = phone.player;
+    const code = h("input", {id: "phone-code", placeholder: "your code", autocomplete: "off", size: 12, value: phone.code});
+    const keep = () => { phone.player = player.value; phone.code = code.value.trim(); phone.save(); renderPhone(room.tiles.get(tile.table) || tile); };
+    player.addEventListener("change", keep);
+    code.addEventListener("change", keep);
+    box.replaceChildren(h("h2", {}, "Decide from your phone"),
+      h("p", {class: "muted"}, "Your name and the code the table gave you; your decision is asked when your code shows on the table."),
+      h("div", {id: "phone-form", class: "actions"}, player, code), h("div", {id: "phone-ask"}), h("ul", {id: "phone-answers"}));
+  }
+  const ask = document.getElementById("phone-ask");
+  const asked = chouette.asked;
+  const mine = asked && asked.side === "team" && phone.player && asked.player === phone.player;
+  if (!mine) {
+    ask.dataset.ask = "";
+    ask.replaceChildren(h("p", {class: "muted"}, asked ? `waiting for ${asked.code} ${asked.player}` : "no decision asked now"));
+  } else if (ask.dataset.ask !== asked.ask) {  // a new decision: its buttons (kept while it stands)
+    ask.dataset.ask = asked.ask;
+    const message = h("span", {class: "muted", id: "phone-message"});
+    const labels = {take: "take", pass: asked.kind === "turn" ? "let it be" : "pass", beaver: "beaver", double: "double"};
+    ask.replaceChildren(h("p", {}, h("strong", {}, `${asked.code} ${asked.player}: `),
+                          asked.kind === "turn" ? `double your cube, or let it be?` : `the box doubles your cube: ${asked.answers.join(" or ")}?`),
+      h("div", {class: "actions"}, ...asked.answers.map((answer) =>
+        h("button", {id: `decide-${answer}`, class: "decide", onclick: () => decide(tile.table, asked.ask, answer, message)}, labels[answer])), message));
+  }
+  const answers = (tile.decisions || []).filter((d) => phone.sent.has(d.id));
+  document.getElementById("phone-answers").replaceChildren(...answers.map((d) =>
+    h("li", {class: d.applied ? "applied" : d.outcome === null ? "muted" : "refused", "data-id": d.id},
+      `${d.answer}: ${d.outcome === null ? "sent, waiting for the table" : d.outcome}`)));
+}
+
 function renderTable(doc) {
   const tile = doc.tile, state = tile.state;
+  renderPhone(tile);
   const board = document.getElementById("board");
   board.replaceChildren(tileElement(tile));
   const head = document.getElementById("match");
@@ -215,7 +317,7 @@ function renderTable(doc) {
   if (doc.match) {
     head.appendChild(h("p", {}, `match ${doc.match}: ${doc.held} events held`));
     head.appendChild(h("p", {class: "downloads"}, "download: ",
-      ...["journal.jsonl", "match.mat", "sheet.pdf"].map((name) =>
+      ...(state && state.chouette ? ["journal.jsonl"] : ["journal.jsonl", "match.mat", "sheet.pdf"]).map((name) =>
         [h("a", {href: `/download/${tile.table}/${doc.match}/${name}`, class: "download", "data-name": name}, name), " "]).flat()));
   }
   const flags = document.getElementById("flags");
@@ -255,6 +357,11 @@ function renderTable(doc) {
   const rulings = document.getElementById("rulings");
   rulings.replaceChildren(...refereeLog(doc));
   const notation = document.getElementById("notation");
+  if (state && state.chouette) {  // the club's score sheet and each member's .mat are made from the journal
+    notation.replaceChildren(h("p", {class: "muted"}, "a chouette: python -m game report JOURNAL draws its score sheet, " +
+                                                      "python -m game.chouette convert JOURNAL --out DIR each member's .mat"));
+    return;
+  }
   notation.replaceChildren(...doc.games.map((game) => h("div", {},
     h("h3", {}, `game ${game.number} · score ${game.score[0]}-${game.score[1]}${game.crawford ? " · Crawford" : ""}`),
     h("table", {class: "notation"}, h("tr", {}, h("th", {}, "#"), h("th", {}, state ? state.players.white : "White"),
