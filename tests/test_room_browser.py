@@ -14,6 +14,7 @@ from room_fixtures import Runner, attribute, serving, text, wait_until
 
 from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
+from firmware_host.prompts import Waiting
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.web import create_app
@@ -54,7 +55,7 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
     runner.do(lambda: first.journal.listen(
         lambda seq, line, digest: written.setdefault(seq, time.time()) if b'"type":"play"' in line else None))
     runner.do(lambda: first.emulator.roll(3, 1))
-    runner.wait(0.6)
+    until_playing(runner, first)
     runner.do(lambda: (first.emulator.move(8, 5), first.emulator.move(6, 5)))
     runner.wait(0.6)
     runner.do(lambda: first.press("white", ButtonKind.DONE))
@@ -67,7 +68,7 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
 
     # an illegal play at t02 raises a flag: its tile goes first, outlined
     runner.do(lambda: second.emulator.roll(6, 1))
-    runner.wait(0.6)
+    until_playing(runner, second)  # checkers moved before the roll is taken would be another flag
     runner.do(lambda: second.emulator.move(13, 7))
     runner.wait(0.6)
     runner.do(lambda: second.press("white", ButtonKind.DONE))
@@ -99,3 +100,10 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
     assert "Anna Berg" in text(browser, "#flag-1")
     browser.get(url + "/")
     until(lambda d: attribute(d, "#tile-t02", "data-attention") == "acknowledged")
+
+
+def until_playing(runner: Runner, table: EmulatedTable) -> None:
+    """Wait until `table` has taken the roll and waits for the play (on a loaded machine the dice
+    take longer than any fixed wait)."""
+    wait_until(lambda: runner.do(lambda: table.controller.prompt.waiting) is Waiting.PLAY, 30,
+               "the table to take the roll")
