@@ -75,6 +75,31 @@ def test_money_cube_points_are_the_textbook_ones() -> None:
     assert 0.20 < take_point < 0.25, take_point
 
 
+def test_match_play_keeps_a_live_cube_rather_than_redouble_into_a_match_decider() -> None:
+    """Owning a 2-cube at 0-0 in a 3-point match with 55% (GNU Backgammon's opening-like estimate):
+    a redouble makes the game decide the match and gives up the cube, so no redouble (a dead-cube
+    model alone redoubled here, and bot matches ended 0-4 after one game)."""
+    met = MatchEquityTable.from_gnubg()
+    estimate = np.array([0.55, 0.154, 0.008, 0.130, 0.008], np.float32)
+    owned = MatchContext(3, (0, 0), Cube(2, Color.WHITE))
+    assert not cube_decision(estimate, owned, Color.WHITE, met).double
+    centred = MatchContext(7, (0, 0), Cube())
+    assert not cube_decision(estimate, centred, Color.WHITE, met).double
+
+
+def test_match_play_doubles_a_strong_position_and_the_taker_passes_a_hopeless_one() -> None:
+    met = MatchEquityTable.from_gnubg()
+    context = MatchContext(7, (0, 0), Cube())
+
+    def decide(p: float) -> tuple[bool, bool]:
+        d = cube_decision(np.array([p, 0.0, 0.0, 0.0, 0.0], np.float32), context, Color.WHITE, met)
+        return d.double, d.take
+
+    assert decide(0.5) == (False, True)
+    assert decide(0.72) == (True, True)
+    assert decide(0.85) == (True, False)
+
+
 def test_no_double_in_the_crawford_game() -> None:
     met = MatchEquityTable.from_gnubg()
     context = MatchContext(5, (4, 1), Cube(), crawford=True)

@@ -13,8 +13,13 @@ Cube decisions (doubler on roll, before the roll):
   between the take and cash points) plus 1 - x times the dead-cube equity, with the cube
   efficiency x = 0.68 (GNU Backgammon's value for contact positions); no double, double/take and
   double/pass are compared as usual;
-- match: match-winning chances with the cube dead after the double (no double at the cube's
-  value, take at twice it, pass = the doubler wins the cube's points), never in the Crawford game.
+- match: the same blend of a dead and a live cube, in normalised match equity: the dead cube is
+  the match equity table at each outcome (no double at the cube's value, take at twice it, pass =
+  the doubler wins the cube's points); the live cube is Janowski's piecewise-linear equity through
+  the take and cash points read from the table (gammonless, with the taker's recube vig as the live
+  cube counts it), each only where the player who would double could still gain by it. Never in
+  the Crawford game. (A dead cube alone redoubled at 55% in a 3-point match at 0-0, giving up a
+  live 2-cube for a match decider.)
 """
 
 from __future__ import annotations
@@ -96,12 +101,9 @@ def cube_decision(probs: F32, context: MatchContext, doubler: Color, met: MatchE
     """The cube decision for `doubler`, on roll with estimates `probs` (5,) before rolling."""
     if context.length is None:
         nd, dt = _janowski(probs, context, doubler)
-        dp = 1.0
     else:
-        d = distribution(probs[None, :])[0]
-        nd = float(d @ outcome_values(context, doubler, met))
-        dt = float(d @ outcome_values(context, doubler, met, cube=2 * context.cube.value))
-        dp = 1.0
+        nd, dt = _match_cubeful(probs, context, doubler, met)
+    dp = 1.0
     may = context.may_double(doubler)
     take = dt <= dp
     beaver = take and context.length is None and context.options.beavers and dt < 0.0
@@ -127,6 +129,53 @@ def _janowski(probs: F32, context: MatchContext, doubler: Color) -> tuple[float,
     w2, loss2 = win_loss(False)
     dt = 2.0 * (x * _live(p, w2, loss2, "theirs") + (1 - x) * (p * (w2 + loss2) - loss2))
     return nd, dt
+
+
+def _match_cubeful(probs: F32, context: MatchContext, doubler: Color, met: MatchEquityTable) -> tuple[float, float]:
+    """Match: no double and double/take for `doubler`, per unit of the cube now in play."""
+    d = distribution(probs[None, :])[0]
+    p = float(probs[0])
+    x = CUBE_EFFICIENCY
+    me, them = doubler, doubler.opponent
+    value = context.cube.value
+    owner = context.cube.owner
+    now, doubled, redoubled = (outcome_values(context, me, met, cube=value * k) for k in (1, 2, 4))
+
+    def gains(color: Color, cube: int) -> bool:  # a double of `cube` could still matter to `color`
+        return context.away(color) > cube
+
+    def cash_points(values: F32, above: F32, cube: int) -> tuple[float, float]:
+        """My take point and my cash point at the cube of `values`, the double going to `cube`
+        (`above`): where the taker is indifferent, the taker's recube vig counted as Janowski's
+        live cube counts it (a quarter of the doubled cube's single swing: 20% for money, not 25%)."""
+        a, b = float(above[0]), float(above[3])
+        vig = (a - b) / 4
+        mine, theirs = (vig if gains(me, cube) else 0.0), (vig if gains(them, cube) else 0.0)
+        return (float(values[3]) - b) / (a + mine - b), (float(values[0]) - b + theirs) / (a - b + theirs)
+
+    take_now, cash_now = cash_points(now, doubled, 2 * value)
+    anchors_nd = []
+    if owner is not me and gains(them, value):
+        anchors_nd.append((take_now, float(now[3])))
+    if owner is not them and gains(me, value):
+        anchors_nd.append((cash_now, float(now[0])))
+    nd = x * _through(p, d, now, anchors_nd) + (1 - x) * float(d @ now)
+    take_doubled, _ = cash_points(doubled, redoubled, 4 * value)
+    anchors_dt = [(take_doubled, float(doubled[3]))] if gains(them, 2 * value) else []
+    dt = x * _through(p, d, doubled, anchors_dt) + (1 - x) * float(d @ doubled)
+    return nd, dt
+
+
+def _through(p: float, d: F32, values: F32, anchors: list[tuple[float, float]]) -> float:
+    """A live cube's equity at winning chance `p`: piecewise linear from the average loss at 0,
+    through the (take or cash point, equity there) anchors, to the average win at 1."""
+    win = float(d[:3] @ values[:3]) / max(p, 1e-9)
+    lose = float(d[3:] @ values[3:]) / max(1.0 - p, 1e-9)
+    points = [(0.0, lose)] + sorted(a for a in anchors if 0.0 < a[0] < 1.0) + [(1.0, win)]
+    if any(later[0] <= earlier[0] for earlier, later in zip(points, points[1:], strict=False)):
+        points = [points[0], points[-1]]  # points that cross say nothing: no live cube to draw
+    xs, ys = zip(*points, strict=True)
+    return float(np.interp(p, xs, ys))
 
 
 def _live(p: float, w: float, loss: float, owner: str) -> float:
