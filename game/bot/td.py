@@ -24,6 +24,7 @@ from game.bot.encoding import F32, features, states_array
 from game.bot.equity import distribution
 from game.bot.network import LOSE_GAMMON, LOSE_TRIPLE, OUTPUTS, WIN, WIN_GAMMON, WIN_TRIPLE, Network
 from game.bot.search import after_states, estimate_after
+from game.errors import WrongVariant
 from game.movegen import encode
 from game.position import Position
 
@@ -55,6 +56,7 @@ class Settings:
     alpha_end: float = 0.02
     lam: float = 0.7
     alpha_games: int = 5000  # games for the rate to fall 63% of the way
+    start: int = 0  # games the initial network has already played (a continued run): the rate goes on from there
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so
@@ -67,19 +69,25 @@ class Trainer:
     """Self-play TD(lambda) over one network."""
 
     settings: Settings
+    initial: Network | None = None  # continue from these weights (a copy is trained), else untrained ones
     network: Network = field(init=False)
     plies: int = 0
     results: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # remi, single, gammon, triple
 
     def __post_init__(self) -> None:
         s = self.settings
-        self.network = Network.untrained(s.variant, s.hidden, s.seed)
+        if self.initial is None:
+            self.network = Network.untrained(s.variant, s.hidden, s.seed)
+        else:
+            if self.initial.variant is not s.variant:
+                raise WrongVariant(f"cannot continue a {self.initial.variant.value} network on {s.variant.value}")
+            self.network = self.initial.copy()
         self._dice = random.Random(s.seed)
 
     def play_game(self, game: int) -> None:
-        """One self-play game with learning after every play."""
+        """Self-play game number `game` of this run (0-based), learning after every play."""
         net, variant = self.network, self.settings.variant
-        alpha, lam = self.settings.alpha_at(game), self.settings.lam
+        alpha, lam = self.settings.alpha_at(self.settings.start + game), self.settings.lam
         traces = [np.zeros((OUTPUTS, *a.shape), dtype=np.float32) for a in net.arrays()]
         while True:
             a, b = self._dice.randint(1, 6), self._dice.randint(1, 6)
