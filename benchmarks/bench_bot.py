@@ -109,32 +109,43 @@ import sys
 import firmware_host.controller, game.pictures.sheet
 from game.board import Variant
 from game.position import Position
+
+def peak(pid="self"):
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
+    return next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM:"))
+
+worker = 0
 if sys.argv[1] != "none":
     from game.bot import make_bot
     variant = Variant(sys.argv[1])
-    bot = make_bot(variant)
-    position = Position.initial(variant)
-    for dice in ((3, 1), (6, 6), (5, 2)):
-        bot.choose_play(position, dice)
-    bot.cube_action(position)
-# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
-print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+    with make_bot(variant) as bot:
+        position = Position.initial(variant)
+        for dice in ((3, 1), (6, 6), (5, 2)):
+            bot.choose_play(position, dice)
+        bot.cube_action(position)
+        pid = getattr(getattr(bot, "worker", None), "pid", None)
+        worker = peak(pid) if pid else 0
+print(peak(), worker)
 """
 
 
 def memory() -> None:
     """Peak RSS of a process with the controller loaded, alone and with the bot of each variant (a
-    table loads the bot of the variant it plays) made and playing."""
-    def peak(mode: str) -> int:
+    table loads the bot of the variant it plays) made and playing; GNU Backgammon's own worker
+    process is measured apart (it is not the controller's memory)."""
+    def peak(mode: str) -> tuple[int, int]:
         done = subprocess.run([sys.executable, "-c", MEMORY, mode], capture_output=True, text=True, check=True,
                               cwd=ROOT)
-        return int(done.stdout.strip())  # kilobytes
+        controller, worker = done.stdout.split()
+        return int(controller), int(worker)  # kilobytes
 
-    without = peak("none")
+    without, _ = peak("none")
     print(f"memory: the controller alone, peak RSS {without / 1024:.1f} MB")
     for variant in Variant:
-        added = peak(variant.value) - without
-        print(f"  {variant.value:12} bot loaded and playing adds {added / 1024:.1f} MB (target 30 MB)", flush=True)
+        controller, worker = peak(variant.value)
+        beside = f"; its engine's worker process {worker / 1024:.1f} MB beside it" if worker else ""
+        print(f"  {variant.value:12} bot loaded and playing: controller peak RSS {controller / 1024:.1f} MB, "
+              f"adds {(controller - without) / 1024:.1f} MB (target 30 MB){beside}", flush=True)
 
 
 def main() -> None:

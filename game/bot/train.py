@@ -93,7 +93,8 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if args.every and args.games % args.every:
         checkpoint(args.games)
     last = points[-1] if points else {}
-    err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {time.perf_counter() - started:.0f} s"
+    seconds = time.perf_counter() - started
+    err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
 
