@@ -76,11 +76,17 @@ def speed(positions: int, variants: list[Variant]) -> None:
         corpus = random_positions(variant, positions, 21)
         for level in Level:
             bot = make_bot(variant, level, seed=1)
+            start = time.perf_counter()
+            bot.choose_play(*corpus[0])  # the engine made ready (GNU Backgammon's worker started)
+            if level is Level.BEGINNER and variant is Variant.BACKGAMMON:
+                print(f"  {variant.value:12} the first answer of a new bot, its worker process starting: "
+                      f"{time.perf_counter() - start:.3f} s (bot.warm_up() as a match begins hides it)")
             times = []
             for position, dice in corpus:
                 start = time.perf_counter()
                 bot.choose_play(position, dice)
                 times.append(time.perf_counter() - start)
+            bot.close()
             mark = "  <- default" if level is DEFAULT_LEVEL else ""
             print(f"  {variant.value:12} {level.value:13} median {statistics.median(times):.4f} "
                   f"worst {max(times):.4f}{mark}", flush=True)

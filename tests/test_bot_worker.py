@@ -93,3 +93,12 @@ def test_every_bot_is_a_context_manager() -> None:
     with make_bot(Variant.CATCHGAMMON) as bot:
         assert bot.choose_play(Position.initial(Variant.CATCHGAMMON), (3, 1)) is not None
     bot.close()  # closing twice is harmless
+
+
+def test_warm_up_starts_the_worker_before_the_first_question() -> None:
+    with GnubgBot(Level.EXPERT) as bot:
+        bot.warm_up()
+        pid = bot.worker.pid
+        assert pid is not None and _alive(pid)
+        bot.warm_up()  # already running: the same worker
+        assert bot.worker.pid == pid and bot.choose_play(Position.initial(), (4, 2)) is not None

@@ -66,6 +66,11 @@ class Bot(abc.ABC):
     def _load_met(self) -> MatchEquityTable:
         raise NotImplementedError(f"{type(self).__name__} was made without a match equity table")
 
+    def warm_up(self) -> None:
+        """Get the engine ready now rather than at the first question (GNU Backgammon's worker
+        process starts in the background); the bot works without it."""
+        return None  # a network is ready once loaded
+
     def close(self) -> None:
         """Release what the engine holds (GNU Backgammon's worker process); a later call takes it
         up again. `with make_bot(...) as bot:` closes the bot at the end of the block."""

@@ -76,6 +76,10 @@ class GnubgBot(Bot):
     def engine(self) -> str:
         return f"GNU Backgammon {bindings_version()}"
 
+    def warm_up(self) -> None:
+        """Start GNU Backgammon's worker process now, in the background."""
+        self.worker.start()
+
     def close(self) -> None:
         """Stop GNU Backgammon's worker process (a later question starts a new one)."""
         self.worker.close()

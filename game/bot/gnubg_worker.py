@@ -107,6 +107,14 @@ class GnubgWorker:
             raise EngineError(f"GNU Backgammon's worker could not answer {name}{_short(args)}: {answer['error']}")
         return answer["ok"]
 
+    def start(self) -> None:
+        """Start the worker now if it is not running, without waiting for it to load GNU Backgammon
+        (which takes most of a second): a table does it as a match begins, so that the first
+        question is answered at full speed."""
+        with self._lock:
+            if self._process is None:
+                self._start()
+
     def close(self) -> None:
         """Stop the worker (a later call starts a new one)."""
         with self._lock:
