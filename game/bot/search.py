@@ -45,7 +45,7 @@ def final_estimate(position: Position) -> F32 | None:
     return DRAW.copy() if position.is_remi() else None
 
 
-def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
+def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
     """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
     done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
@@ -56,10 +56,16 @@ def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
 def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
     """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
     the opponent then rolls in (for training)."""
+    return estimate_after_states(net, states, lambda row: plays[row].position)
+
+
+def estimate_after_states(net: Network, states: U8, position_of: Callable[[int], Position]) -> tuple[F32, F32]:
+    """`estimate_after` for resulting states (the mover's side); `position_of(row)` gives the
+    position of a row that may end the game, the mover as its turn (the others are never built)."""
     x = features(net.variant, flip(net.variant, states))
     probs = mirror(consistent(net.forward(x)[1]))
-    for row in np.flatnonzero(_maybe_over(net.variant, states)):
-        final = final_estimate(plays[int(row)].position)
+    for row in np.flatnonzero(may_be_over(net.variant, states)):
+        final = final_estimate(position_of(int(row)))
         if final is not None:
             probs[row] = final
     return probs, x
@@ -87,7 +93,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     estimates = consistent(net.forward(features(variant, rows))[1])
     stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
     theirs = mirror(estimates[:-1])
-    for row in np.flatnonzero(_maybe_over(variant, states)):
+    for row in np.flatnonzero(may_be_over(variant, states)):
         final = final_estimate(decode(replies[int(row)], after))
         if final is not None:
             theirs[row] = final
