@@ -36,7 +36,10 @@ from game.selfplay import random_positions
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> None:
+PAIRINGS = ("default v random", "default v heuristic", "expert v advanced", "advanced v beginner")
+
+
+def strength(games: int, variants: list[Variant], bg_weights: Path | None, chosen: set[str]) -> None:
     """Default bot against the random and heuristic players, and level against level."""
     print(f"strength: {games} cubeless games per pairing, 95% intervals")
     for variant in variants:
@@ -49,7 +52,8 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> No
              make_bot(variant, Level.BEGINNER, seed=6)),
         ]
         for name, first, second in pairings:
-            _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
+            if name in chosen:
+                _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
     if bg_weights is not None:
         network = NetworkBot(Network.load(bg_weights), Level.ADVANCED)
         gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
@@ -161,13 +165,19 @@ def main() -> None:
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--only", default="strength,speed,training,memory")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
+    parser.add_argument("--pairings", default=",".join(PAIRINGS),
+                        help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
     parser.add_argument("--bg-weights", type=Path, default=None,
                         help="the Backgammon-trained network (python -m game.bot train --variant backgammon)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     variants = [Variant(v) for v in args.variants.split(",")]
     if "strength" in only:
-        strength(args.games, variants, args.bg_weights)
+        chosen = {name.strip() for name in args.pairings.split(",")}
+        unknown = chosen - set(PAIRINGS)
+        if unknown:
+            parser.error(f"no pairing {', '.join(sorted(unknown))} (pairings: {', '.join(PAIRINGS)})")
+        strength(args.games, variants, args.bg_weights, chosen)
     if "speed" in only:
         speed(args.positions, variants)
     if "training" in only:
