@@ -82,7 +82,7 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     def checkpoint(done: int) -> None:
         if args.eval_games and not (done == 0 and initial is not None and initial.record.get("curve")):
             points.append(curve_point(trainer, start + done, args.eval_games, args.seed + start + done))
-            title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
+            title = curve_title(settings, initial)
             draw_curve(title, points, BASELINES).save(curve_path)
         trainer.network.record = _record(settings, command, done, time.perf_counter() - started, trainer,
                                          points, initial)
@@ -97,6 +97,15 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
+
+
+def curve_title(settings: Settings, initial: Network | None) -> str:
+    """The curve's title: the variant, TD(lambda) and the seeds of the runs behind it."""
+    title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
+    if initial is None:
+        return title
+    before = initial.record.get("seed", "?")
+    return f"{title} from game {settings.start:,} (games before: seed {before})"
 
 
 def _games_played(network: Network | None) -> int:
