@@ -75,7 +75,8 @@ def _timed(label: str, run: Callable[[], object]) -> None:
 
 def speed(positions: int, variants: list[Variant]) -> None:
     """Seconds to choose a play at each level over a corpus of positions met in random games."""
-    print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds")
+    print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for variant in variants:
         corpus = random_positions(variant, positions, 21)
         for level in Level:
@@ -85,15 +86,29 @@ def speed(positions: int, variants: list[Variant]) -> None:
             if level is Level.BEGINNER and variant is Variant.BACKGAMMON:
                 print(f"  {variant.value:12} the first answer of a new bot, its worker process starting: "
                       f"{time.perf_counter() - start:.3f} s (bot.warm_up() as a match begins hides it)")
-            times = []
+            times, cpu = [], []
             for position, dice in corpus:
-                start = time.perf_counter()
+                start, used = time.perf_counter(), _cpu_seconds(bot)
                 bot.choose_play(position, dice)
                 times.append(time.perf_counter() - start)
+                cpu.append(_cpu_seconds(bot) - used)
             bot.close()
             mark = "  <- default" if level is DEFAULT_LEVEL else ""
             print(f"  {variant.value:12} {level.value:13} median {statistics.median(times):.4f} "
-                  f"worst {max(times):.4f}{mark}", flush=True)
+                  f"worst {max(times):.4f}; CPU median {statistics.median(cpu):.4f} worst {max(cpu):.4f}{mark}",
+                  flush=True)
+
+
+def _cpu_seconds(bot: Bot) -> float:
+    """CPU seconds used so far by this process and the bot's engine worker, if it has one. On a
+    shared machine the wall time also holds the waits for a core; the CPU time is what a play costs
+    (the worker's is counted in the kernel's 10 ms ticks)."""
+    used = time.process_time()
+    pid = getattr(getattr(bot, "worker", None), "pid", None)
+    if pid is not None:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return used
 
 
 def training(games: int) -> None:
