@@ -36,7 +36,10 @@ from game.selfplay import random_positions
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> None:
+PAIRINGS = ("default v random", "default v heuristic", "expert v advanced", "advanced v beginner")
+
+
+def strength(games: int, variants: list[Variant], bg_weights: Path | None, chosen: set[str]) -> None:
     """Default bot against the random and heuristic players, and level against level."""
     print(f"strength: {games} cubeless games per pairing, 95% intervals")
     for variant in variants:
@@ -49,7 +52,8 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None) -> No
              make_bot(variant, Level.BEGINNER, seed=6)),
         ]
         for name, first, second in pairings:
-            _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
+            if name in chosen:
+                _timed(f"  {variant.value:12} {name:22}", partial(match_up, first, second, variant, games, 7))
     if bg_weights is not None:
         network = NetworkBot(Network.load(bg_weights), Level.ADVANCED)
         gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
@@ -71,19 +75,40 @@ def _timed(label: str, run: Callable[[], object]) -> None:
 
 def speed(positions: int, variants: list[Variant]) -> None:
     """Seconds to choose a play at each level over a corpus of positions met in random games."""
-    print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds")
+    print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for variant in variants:
         corpus = random_positions(variant, positions, 21)
         for level in Level:
             bot = make_bot(variant, level, seed=1)
-            times = []
+            start = time.perf_counter()
+            bot.choose_play(*corpus[0])  # the engine made ready (GNU Backgammon's worker started)
+            if level is Level.BEGINNER and variant is Variant.BACKGAMMON:
+                print(f"  {variant.value:12} the first answer of a new bot, its worker process starting: "
+                      f"{time.perf_counter() - start:.3f} s (bot.warm_up() as a match begins hides it)")
+            times, cpu = [], []
             for position, dice in corpus:
-                start = time.perf_counter()
+                start, used = time.perf_counter(), _cpu_seconds(bot)
                 bot.choose_play(position, dice)
                 times.append(time.perf_counter() - start)
+                cpu.append(_cpu_seconds(bot) - used)
+            bot.close()
             mark = "  <- default" if level is DEFAULT_LEVEL else ""
             print(f"  {variant.value:12} {level.value:13} median {statistics.median(times):.4f} "
-                  f"worst {max(times):.4f}{mark}", flush=True)
+                  f"worst {max(times):.4f}; CPU median {statistics.median(cpu):.4f} worst {max(cpu):.4f}{mark}",
+                  flush=True)
+
+
+def _cpu_seconds(bot: Bot) -> float:
+    """CPU seconds used so far by this process and the bot's engine worker, if it has one. On a
+    shared machine the wall time also holds the waits for a core; the CPU time is what a play costs
+    (the worker's is counted in the kernel's 10 ms ticks)."""
+    used = time.process_time()
+    pid = getattr(getattr(bot, "worker", None), "pid", None)
+    if pid is not None:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return used
 
 
 def training(games: int) -> None:
@@ -109,32 +134,43 @@ import sys
 import firmware_host.controller, game.pictures.sheet
 from game.board import Variant
 from game.position import Position
+
+def peak(pid="self"):
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
+    return next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM:"))
+
+worker = 0
 if sys.argv[1] != "none":
     from game.bot import make_bot
     variant = Variant(sys.argv[1])
-    bot = make_bot(variant)
-    position = Position.initial(variant)
-    for dice in ((3, 1), (6, 6), (5, 2)):
-        bot.choose_play(position, dice)
-    bot.cube_action(position)
-# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across fork and exec.
-print(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+    with make_bot(variant) as bot:
+        position = Position.initial(variant)
+        for dice in ((3, 1), (6, 6), (5, 2)):
+            bot.choose_play(position, dice)
+        bot.cube_action(position)
+        pid = getattr(getattr(bot, "worker", None), "pid", None)
+        worker = peak(pid) if pid else 0
+print(peak(), worker)
 """
 
 
 def memory() -> None:
     """Peak RSS of a process with the controller loaded, alone and with the bot of each variant (a
-    table loads the bot of the variant it plays) made and playing."""
-    def peak(mode: str) -> int:
+    table loads the bot of the variant it plays) made and playing; GNU Backgammon's own worker
+    process is measured apart (it is not the controller's memory)."""
+    def peak(mode: str) -> tuple[int, int]:
         done = subprocess.run([sys.executable, "-c", MEMORY, mode], capture_output=True, text=True, check=True,
                               cwd=ROOT)
-        return int(done.stdout.strip())  # kilobytes
+        controller, worker = done.stdout.split()
+        return int(controller), int(worker)  # kilobytes
 
-    without = peak("none")
+    without, _ = peak("none")
     print(f"memory: the controller alone, peak RSS {without / 1024:.1f} MB")
     for variant in Variant:
-        added = peak(variant.value) - without
-        print(f"  {variant.value:12} bot loaded and playing adds {added / 1024:.1f} MB (target 30 MB)", flush=True)
+        controller, worker = peak(variant.value)
+        beside = f"; its engine's worker process {worker / 1024:.1f} MB beside it" if worker else ""
+        print(f"  {variant.value:12} bot loaded and playing: controller peak RSS {controller / 1024:.1f} MB, "
+              f"adds {(controller - without) / 1024:.1f} MB (target 30 MB){beside}", flush=True)
 
 
 def main() -> None:
@@ -144,13 +180,19 @@ def main() -> None:
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--only", default="strength,speed,training,memory")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
+    parser.add_argument("--pairings", default=",".join(PAIRINGS),
+                        help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
     parser.add_argument("--bg-weights", type=Path, default=None,
                         help="the Backgammon-trained network (python -m game.bot train --variant backgammon)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     variants = [Variant(v) for v in args.variants.split(",")]
     if "strength" in only:
-        strength(args.games, variants, args.bg_weights)
+        chosen = {name.strip() for name in args.pairings.split(",")}
+        unknown = chosen - set(PAIRINGS)
+        if unknown:
+            parser.error(f"no pairing {', '.join(sorted(unknown))} (pairings: {', '.join(PAIRINGS)})")
+        strength(args.games, variants, args.bg_weights, chosen)
     if "speed" in only:
         speed(args.positions, variants)
     if "training" in only:

@@ -185,3 +185,11 @@ class UnknownLevel(BotError, ValueError):
 
 class WrongVariant(BotError, ValueError):
     """A bot asked about a position of another variant."""
+
+
+class EngineError(BotError, RuntimeError):
+    """An engine call that failed (GNU Backgammon's worker answered with an error)."""
+
+
+class EngineDied(EngineError):
+    """GNU Backgammon's worker process died during a call, and again on a new worker."""

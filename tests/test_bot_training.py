@@ -80,3 +80,33 @@ def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> N
     assert score.interval()[1] >= documented - 0.10, (documented, score.describe())
     assert score.rate > 0.8, score.describe()
     assert network.record["games"] >= 1000 and json.dumps(network.record)  # a real run, recorded
+
+
+def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    base = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "2", "--every", "2",
+            "--eval-games", "2", "--no-progress"]
+    for out, extra in ((first, ["--seed", "3", "--hidden", "8"]), (second, ["--seed", "4", "--init", str(first)])):
+        done = subprocess.run([*base, *extra, "--out", str(out)], capture_output=True, text=True, timeout=300,
+                              cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+    before, after = Network.load(first), Network.load(second)
+    assert after.hidden == 8 and not np.array_equal(before.w1, after.w1)  # the same network, trained further
+    record = after.record
+    assert record["games"] == 2 and record["total_games"] == 4 and "--init first.npz" in record["command"]
+    assert record["continues"]["command"] == before.record["command"]
+    assert [p["games"] for p in record["curve"]] == [0.0, 2.0, 4.0]  # the first run's curve, then this one's
+    # The learning rate goes on from the games behind the network: game 0 of a run continuing 6,000
+    # games learns as game 6,000 of a run from the same network and dice.
+    continued = Trainer(Settings(Variant.RUNGAMMON, 1, 4, start=6000), before)
+    continued.play_game(0)
+    numbered = Trainer(Settings(Variant.RUNGAMMON, 6001, 4), before)
+    numbered.play_game(6000)
+    fresh = Trainer(Settings(Variant.RUNGAMMON, 1, 4), before)
+    fresh.play_game(0)
+    assert np.array_equal(continued.network.w1, numbered.network.w1)
+    assert not np.array_equal(continued.network.w1, fresh.network.w1)
+    assert np.array_equal(before.w1, Network.load(first).w1)  # the initial network itself is left as it was
+    wrong = subprocess.run([*base, "--variant", "catchgammon", "--init", str(first), "--out",
+                            str(tmp_path / "x.npz")], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import gnubg
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from game.board import Color, Variant
+from game.bot.base import Level
 from game.bot.context import MatchContext
 from game.bot.encoding import features, flip, input_size, states_array
 from game.bot.equity import cube_decision, equities
 from game.bot.met import MatchEquityTable
 from game.bot.network import Network, mirror
+from game.bot.search import final_estimate
 from game.cube import Cube
 from game.errors import WeightsError
 from game.movegen import encode
+from game.position import Position
 from game.selfplay import random_positions
 
 
@@ -119,3 +123,40 @@ def test_weights_of_another_encoding_are_refused(tmp_path: object) -> None:
     (tmp_path / "x.npz").write_text("not weights")
     with pytest.raises(WeightsError):
         Network.load(tmp_path / "x.npz")
+
+
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
+def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: Variant) -> None:
+    """The look-ahead on the move generator's states gives what the plain reading of it gives: for
+    each of the 21 rolls the opponent's best reply (by its own equity), judged from the mover's side,
+    weighted by the roll's chance; the mover's own position when the opponent cannot move."""
+    from game.bot.context import MONEY
+    from game.bot.network_bot import NetworkBot
+    from game.bot.search import ROLLS, one_ply
+
+    bot = NetworkBot.shipped(variant, Level.EXPERT)
+    net = bot.network
+    checked = 0
+    for position, dice in random_positions(variant, 10, 8):
+        for play in list(position.legal_plays(dice))[:2]:
+            if final_estimate(play.position) is not None:
+                continue
+            expected = np.zeros(5)
+            for roll in ROLLS:
+                replies = play.next_position.legal_plays(roll)
+                if not replies:
+                    reading = net.evaluate(states_array([encode(play.position)]))[0]
+                else:
+                    theirs = np.stack([_reply_estimate(net, r.position) for r in replies])
+                    best = int(np.argmax(bot.equity_of(theirs, MONEY, play.next_position.turn)))
+                    reading = mirror(theirs[best:best + 1])[0]
+                expected += (1 if roll[0] == roll[1] else 2) / 36 * reading
+            got = one_ply(net, play, lambda p, c: bot.equity_of(p, MONEY, c))
+            assert np.allclose(got, expected, atol=1e-5), (position.to_json(), dice, play.notation())
+            checked += 1
+    assert checked > 8
+
+
+def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:
+    final = final_estimate(after)
+    return final if final is not None else net.evaluate_after(states_array([encode(after)]))[0]

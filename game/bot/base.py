@@ -11,6 +11,7 @@ from __future__ import annotations
 import abc
 import random
 from dataclasses import dataclass
+from typing import Self
 
 import numpy as np
 
@@ -49,11 +50,37 @@ class Bot(abc.ABC):
 
     variant: Variant
     level: Level
-    met: MatchEquityTable
 
-    def __init__(self, variant: Variant, level: Level, met: MatchEquityTable, seed: int | None = None) -> None:
-        self.variant, self.level, self.met = variant, level, met
+    def __init__(self, variant: Variant, level: Level, met: MatchEquityTable | None, seed: int | None = None) -> None:
+        """`met` None: the engine supplies its table when first needed (`_load_met`)."""
+        self.variant, self.level, self._met = variant, level, met
         self._rng = random.Random(seed)
+
+    @property
+    def met(self) -> MatchEquityTable:
+        """The match equity table of this bot's cube decisions."""
+        if self._met is None:
+            self._met = self._load_met()
+        return self._met
+
+    def _load_met(self) -> MatchEquityTable:
+        raise NotImplementedError(f"{type(self).__name__} was made without a match equity table")
+
+    def warm_up(self) -> None:
+        """Get the engine ready now rather than at the first question (GNU Backgammon's worker
+        process starts in the background); the bot works without it."""
+        return None  # a network is ready once loaded
+
+    def close(self) -> None:
+        """Release what the engine holds (GNU Backgammon's worker process); a later call takes it
+        up again. `with make_bot(...) as bot:` closes the bot at the end of the block."""
+        return None  # a network holds nothing to release
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def name(self) -> str:

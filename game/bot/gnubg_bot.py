@@ -9,10 +9,15 @@ gammons are valued as the score makes them. The bindings give no cube hint ("not
 implemented"), so cube and resignation decisions use GNU Backgammon's outcome estimates at the
 level's plies in this package's cube model (game.bot.equity) and GNU Backgammon's match equity
 table.
+
+GNU Backgammon itself runs in a worker process (`game.bot.gnubg_worker`), started at the bot's
+first question and stopped by `close` (or `with make_bot(...) as bot:`): its networks and
+databases stay out of the memory of the process that holds the bot.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,17 +27,13 @@ from game.board import BAR, OWN_TO_BOARD, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32
+from game.bot.gnubg_worker import GnubgWorker
 from game.bot.met import MatchEquityTable
 from game.errors import EngineUnavailable
 from game.gnubg_ids import gnubg_board
 from game.match_id import player
 from game.plays import Play
 from game.position import Position
-
-try:
-    import gnubg
-except ImportError:  # pragma: no cover - the bot extra is missing
-    gnubg = None
 
 # (plies, noise) of GNU Backgammon's predefined players.
 SETTINGS: dict[Level, tuple[int, float]] = {
@@ -41,45 +42,73 @@ SETTINGS: dict[Level, tuple[int, float]] = {
 }
 
 
-def require_gnubg() -> Any:
-    """The `gnubg` module, or an error saying how to install it."""
-    if gnubg is None:
+ZERO_PLY = [0, 0, 1, 1, 0.0]  # gnubg.evalcontext's arguments: cubeless, 0-ply, deterministic, pruning, no noise
+MONEY_CUBE = [1, -1, 0, 0, [0, 0], 0, 0]  # gnubg.cubeinfo()'s defaults: centred cube, money, standard backgammon
+
+
+def require_gnubg() -> None:
+    """Check that GNU Backgammon's bindings are installed (without importing them here)."""
+    if importlib.util.find_spec("gnubg") is None:
         raise EngineUnavailable("the Backgammon bot needs GNU Backgammon's Python bindings: "
                                 "pip install -e '.[bot]'")
-    return gnubg
+
+
+def bindings_version() -> str:
+    """The installed version of GNU Backgammon's bindings (its package's, read without importing them)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gnubg")
+    except PackageNotFoundError:
+        return "(version unknown)"
 
 
 class GnubgBot(Bot):
-    """GNU Backgammon at one of its predefined levels."""
+    """GNU Backgammon at one of its predefined levels, running in a worker process."""
 
     def __init__(self, level: Level, seed: int | None = None) -> None:
         require_gnubg()
-        super().__init__(Variant.BACKGAMMON, level, MatchEquityTable.from_gnubg(), seed)
+        super().__init__(Variant.BACKGAMMON, level, None, seed)
         self.plies, self.noise = SETTINGS[level]
+        self.worker = GnubgWorker()
 
     @property
     def engine(self) -> str:
-        return f"GNU Backgammon {gnubg.version}"
+        return f"GNU Backgammon {bindings_version()}"
 
-    def eval_context(self, noise: bool = True) -> Any:
-        """GNU Backgammon's evaluation context of this level (deterministic noise, pruning on)."""
-        return gnubg.evalcontext(0, self.plies, 1, 1, self.noise if noise else 0.0)
+    def warm_up(self) -> None:
+        """Start GNU Backgammon's worker process now, in the background."""
+        self.worker.start()
 
-    def cube_info(self, position: Position, context: MatchContext) -> Any:
-        """GNU Backgammon's cube information: cube, owner, player on move, match length, score, Crawford."""
+    def close(self) -> None:
+        """Stop GNU Backgammon's worker process (a later question starts a new one)."""
+        self.worker.close()
+
+    def _load_met(self) -> MatchEquityTable:
+        return MatchEquityTable.from_gnubg(lambda size: self.worker.call("met", size))
+
+    def eval_context(self, noise: bool = True) -> list[Any]:
+        """The arguments of GNU Backgammon's evaluation context of this level (`gnubg.evalcontext`:
+        cubeless, plies, deterministic noise, pruning on, noise)."""
+        return [0, self.plies, 1, 1, self.noise if noise else 0.0]
+
+    def cube_info(self, position: Position, context: MatchContext) -> list[Any]:
+        """The arguments of GNU Backgammon's cube information (`gnubg.cubeinfo`): cube, owner, player
+        on move, match length, score, Crawford, variation (0: backgammon)."""
         owner = -1 if context.cube.owner is None else player(context.cube.owner)
         me = player(position.turn)
         if context.length is None:
-            return gnubg.cubeinfo(context.cube.value, owner, me, 0, (0, 0), 0, 0)
-        score = (context.score[1], context.score[0])  # GNU Backgammon's player 0 is Black
-        return gnubg.cubeinfo(context.cube.value, owner, me, context.length, score, int(context.crawford), 0)
+            return [context.cube.value, owner, me, 0, [0, 0], 0, 0]
+        score = [context.score[1], context.score[0]]  # GNU Backgammon's player 0 is Black
+        return [context.cube.value, owner, me, context.length, score, int(context.crawford), 0]
 
     def best_moves(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY,
                    noise: bool = True) -> list[dict[str, Any]]:
         """GNU Backgammon's own ranking (`findbestmoves`), best first: {"move": (from, to, ...), "score"}."""
         self._check_variant(position)
-        return list(gnubg.findbestmoves(gnubg_board(position), self.cube_info(position, context),
-                                        self.eval_context(noise), dice))
+        found = self.worker.call("findbestmoves", _board(position), self.cube_info(position, context),
+                                 self.eval_context(noise), list(dice))
+        return [{**entry, "move": tuple(entry["move"])} for entry in found]
 
     def choose_play(self, position: Position, dice: tuple[int, int],
                     context: MatchContext = MONEY) -> Play | None:
@@ -97,7 +126,8 @@ class GnubgBot(Bot):
         if not plays:
             return []
         ranking = self._ranking(position, plays, self.best_moves(position, dice, context, noise=False))
-        return [RankedPlay(play, score, self._after(play, context)) for play, score in ranking]
+        after = self._after([play for play, _ in ranking], context)
+        return [RankedPlay(play, score, probs) for (play, score), probs in zip(ranking, after, strict=True)]
 
     def _ranking(self, position: Position, plays: Sequence[Play],
                  found: list[dict[str, Any]]) -> list[tuple[Play, float]]:
@@ -126,33 +156,54 @@ class GnubgBot(Bot):
             for index, score in zip(candidates, sorted(scores, reverse=True), strict=False):
                 taken.add(index)
                 scored.append((plays[index], score))
-        for index, play in enumerate(plays):  # anything GNU Backgammon did not list: judged at 0-ply
-            if index not in taken:
-                scored.append((play, self._zero_ply_equity(play)))
+        unlisted = [index for index in range(len(plays)) if index not in taken]
+        for index, equity in zip(unlisted, self._zero_ply_equities([plays[i] for i in unlisted]), strict=True):
+            scored.append((plays[index], equity))  # anything GNU Backgammon did not list: judged at 0-ply
         scored.sort(key=lambda item: -item[1])
         return scored
 
     def _zero_ply_equity(self, play: Play) -> float:
-        final = play.position.result()
-        if final is not None:
-            return float(int(final.kind))
-        theirs = gnubg.evaluate(gnubg_board(play.next_position), gnubg.cubeinfo(), gnubg.evalcontext(0, 0, 1, 1, 0))
-        return -float(theirs[5])
+        return self._zero_ply_equities([play])[0]
+
+    def _zero_ply_equities(self, plays: Sequence[Play]) -> list[float]:
+        """The mover's money equity after each play, GNU Backgammon at 0-ply (one round trip)."""
+        equities: list[float | None] = []
+        asked: list[list[Any]] = []
+        for play in plays:
+            final = play.position.result()
+            equities.append(None if final is None else float(int(final.kind)))
+            if final is None:
+                asked.append([_board(play.next_position), MONEY_CUBE, ZERO_PLY])
+        theirs = iter(self.worker.call("evaluate_many", asked) if asked else [])
+        return [-float(next(theirs)[5]) if equity is None else equity for equity in equities]
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
-        result = gnubg.evaluate(gnubg_board(position), self.cube_info(position, context), self.eval_context(False))
+        result = self.worker.call("evaluate", _board(position), self.cube_info(position, context),
+                                  self.eval_context(False))
         return np.array(result[:5], dtype=np.float32)
 
-    def _after(self, play: Play, context: MatchContext) -> tuple[float, float, float, float, float]:
-        final = play.position.result()
-        if final is not None:
-            kind = int(final.kind)
-            return 1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0
-        theirs = gnubg.evaluate(gnubg_board(play.next_position), self.cube_info(play.next_position, context),
-                                gnubg.evalcontext(0, 0, 1, 1, 0))
-        win, wg, wt, lg, lt = (float(v) for v in theirs[:5])
-        return 1.0 - win, lg, lt, wg, wt
+    def _after(self, plays: Sequence[Play],
+               context: MatchContext) -> list[tuple[float, float, float, float, float]]:
+        """The mover's outcome estimates after each play, GNU Backgammon at 0-ply (one round trip)."""
+        asked = [[_board(play.next_position), self.cube_info(play.next_position, context), ZERO_PLY]
+                 for play in plays if play.position.result() is None]
+        theirs = iter(self.worker.call("evaluate_many", asked) if asked else [])
+        out: list[tuple[float, float, float, float, float]] = []
+        for play in plays:
+            final = play.position.result()
+            if final is not None:
+                kind = int(final.kind)
+                out.append((1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0))
+                continue
+            win, wg, wt, lg, lt = (float(v) for v in next(theirs)[:5])
+            out.append((1.0 - win, lg, lt, wg, wt))
+        return out
+
+
+def _board(position: Position) -> list[list[int]]:
+    """GNU Backgammon's board of the position as the worker reads it (JSON lists)."""
+    return [list(side) for side in gnubg_board(position)]
 
 
 def gnubg_steps(move: tuple[int, ...]) -> tuple[list[tuple[int, int]], bool]:

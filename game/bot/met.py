@@ -12,8 +12,10 @@ The Backgammon bot reads GNU Backgammon's own table instead (`MatchEquityTable.f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from game.board import Variant
 
@@ -60,11 +62,14 @@ class MatchEquityTable:
         return cls(pre, post, f"computed ({variant.value}: cubeless games, trailer doubles after Crawford)")
 
     @classmethod
-    def from_gnubg(cls) -> MatchEquityTable:
-        """GNU Backgammon's table (its default is Kazaross-XG2), through its Python bindings."""
-        import gnubg
+    def from_gnubg(cls, met: Callable[[int], Any] | None = None) -> MatchEquityTable:
+        """GNU Backgammon's table (its default is Kazaross-XG2), from its bindings' `met` (by default
+        imported here; the Backgammon bot passes its worker's)."""
+        if met is None:
+            import gnubg
 
-        pre, post, _ = gnubg.met(SIZE)
+            met = gnubg.met
+        pre, post, _ = met(SIZE)
         return cls(tuple(tuple(float(x) for x in row) for row in pre), tuple(float(x) for x in post),
                    "GNU Backgammon's")
 

@@ -69,6 +69,11 @@ class Network:
         w2 = rng.normal(0.0, 1.0 / np.sqrt(hidden), (OUTPUTS, hidden)).astype(np.float32)
         return cls(variant, w1, np.zeros(hidden, np.float32), w2, np.zeros(OUTPUTS, np.float32))
 
+    def copy(self) -> Network:
+        """The same weights in new arrays (the record copied too)."""
+        return Network(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
+                       record=json.loads(json.dumps(self.record)))
+
     @property
     def hidden(self) -> int:
         """The number of hidden units."""

@@ -1,9 +1,10 @@
 """Judging candidate plays with a network: 0-ply (the position after each play) and 1-ply (the
 average over the opponent's 21 rolls of the position after its best reply).
 
-The hot loop stays on the move generator's public face: `Position.legal_plays` for the plays and
-`game.movegen.encode` for each resulting position's 28-byte state; the network then reads all
-candidates of a roll in one numpy batch.
+The candidates of a roll are `Position.legal_plays` (the table needs `Play`s); the opponent's
+replies in the 1-ply look-ahead stay the move generator's 28-byte states (`state_plays`), never
+built into positions unless one ends the game. The network reads all candidates of a roll, or
+all replies to a play, in one numpy batch.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from game.board import CHECKERS, Color, Variant
 from game.bot.encoding import F32, U8, features, flip, states_array
 from game.bot.network import Network, consistent, mirror
-from game.movegen import encode
+from game.movegen import decode, encode, state_plays
 from game.plays import Play
 from game.position import Position, ResultKind
 
@@ -44,7 +45,7 @@ def final_estimate(position: Position) -> F32 | None:
     return DRAW.copy() if position.is_remi() else None
 
 
-def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
+def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
     """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
     done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
@@ -55,10 +56,16 @@ def _maybe_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
 def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
     """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
     the opponent then rolls in (for training)."""
+    return estimate_after_states(net, states, lambda row: plays[row].position)
+
+
+def estimate_after_states(net: Network, states: U8, position_of: Callable[[int], Position]) -> tuple[F32, F32]:
+    """`estimate_after` for resulting states (the mover's side); `position_of(row)` gives the
+    position of a row that may end the game, the mover as its turn (the others are never built)."""
     x = features(net.variant, flip(net.variant, states))
     probs = mirror(consistent(net.forward(x)[1]))
-    for row in np.flatnonzero(_maybe_over(net.variant, states)):
-        final = final_estimate(plays[int(row)].position)
+    for row in np.flatnonzero(may_be_over(net.variant, states)):
+        final = final_estimate(position_of(int(row)))
         if final is not None:
             probs[row] = final
     return probs, x
@@ -66,29 +73,36 @@ def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32
 
 def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     """The mover's estimates after `play`, averaged over the opponent's rolls and best replies
-    (each judged at 0-ply by the opponent's own equity). All replies of all 21 rolls go through
-    the network in one batch."""
+    (each judged at 0-ply by the opponent's own equity). The replies are the move generator's
+    states (no `Play` objects), and all replies of all 21 rolls, with the position the mover rolls
+    in when the opponent cannot move, go through the network in one batch."""
     final = final_estimate(play.position)
     if final is not None:
         return final
-    after = play.next_position
-    replies: list[Play] = []
+    variant, after = net.variant, play.next_position
+    start = encode(after)
+    replies: list[bytes] = []
     bounds: list[tuple[int, int]] = []  # each roll's slice of `replies`; (n, n) when it cannot be played
     for dice in ROLLS:
-        found = after.legal_plays(dice)
+        found, _ = state_plays(start, variant, dice)
         bounds.append((len(replies), len(replies) + len(found)))
         replies.extend(found)
-    stuck = net.evaluate(states_array([encode(play.position)]))[0]  # the opponent cannot move: mover on roll
-    rows = np.empty((len(ROLLS), 5), dtype=np.float32)
-    if replies:
-        theirs, _ = estimate_after(net, replies, after_states(replies))
-        value = equity_of(theirs, play.position.turn.opponent)
-        for index, (start, end) in enumerate(bounds):
-            if start == end:
-                rows[index] = stuck
-            else:
-                best = start + int(np.argmax(value[start:end]))
-                rows[index] = mirror(theirs[best:best + 1])[0]
-    else:
-        rows[:] = stuck
-    return (ROLL_WEIGHTS @ rows).astype(np.float32)
+    states = states_array(replies)
+    # The replies read from the mover's side (the mover then on roll), and the play's own position.
+    rows = np.concatenate([flip(variant, states), states_array([encode(play.position)])])
+    estimates = consistent(net.forward(features(variant, rows))[1])
+    stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
+    theirs = mirror(estimates[:-1])
+    for row in np.flatnonzero(may_be_over(variant, states)):
+        final = final_estimate(decode(replies[int(row)], after))
+        if final is not None:
+            theirs[row] = final
+    value = equity_of(theirs, after.turn) if replies else np.empty(0, dtype=np.float32)
+    out = np.empty((len(ROLLS), 5), dtype=np.float32)
+    for index, (first, end) in enumerate(bounds):
+        if first == end:
+            out[index] = stuck
+        else:
+            best = first + int(np.argmax(value[first:end]))
+            out[index] = mirror(theirs[best:best + 1])[0]
+    return (ROLL_WEIGHTS @ out).astype(np.float32)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -23,8 +24,9 @@ from game.board import Color, Variant
 from game.bot.encoding import F32, features, states_array
 from game.bot.equity import distribution
 from game.bot.network import LOSE_GAMMON, LOSE_TRIPLE, OUTPUTS, WIN, WIN_GAMMON, WIN_TRIPLE, Network
-from game.bot.search import after_states, estimate_after
-from game.movegen import encode
+from game.bot.search import estimate_after_states, may_be_over
+from game.errors import WrongVariant
+from game.movegen import decode, encode, opponent_view, state_plays
 from game.position import Position
 
 MONEY_VALUES = np.array([1, 2, 3, -1, -2, -3], dtype=np.float32)
@@ -43,6 +45,11 @@ def _white_view(values: F32, mover: Color) -> F32:
     return out
 
 
+def _decode(states: Sequence[bytes], template: Position, row: int) -> Position:
+    """The position of one resulting state, with the template's variant and turn (the mover)."""
+    return decode(states[row], template)
+
+
 @dataclass
 class Settings:
     """A training run's parameters (all written into the weights' record)."""
@@ -55,6 +62,7 @@ class Settings:
     alpha_end: float = 0.02
     lam: float = 0.7
     alpha_games: int = 5000  # games for the rate to fall 63% of the way
+    start: int = 0  # games the initial network has already played (a continued run): the rate goes on from there
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so
@@ -67,43 +75,56 @@ class Trainer:
     """Self-play TD(lambda) over one network."""
 
     settings: Settings
+    initial: Network | None = None  # continue from these weights (a copy is trained), else untrained ones
     network: Network = field(init=False)
     plies: int = 0
     results: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # remi, single, gammon, triple
 
     def __post_init__(self) -> None:
         s = self.settings
-        self.network = Network.untrained(s.variant, s.hidden, s.seed)
+        if self.initial is None:
+            self.network = Network.untrained(s.variant, s.hidden, s.seed)
+        else:
+            if self.initial.variant is not s.variant:
+                raise WrongVariant(f"cannot continue a {self.initial.variant.value} network on {s.variant.value}")
+            self.network = self.initial.copy()
         self._dice = random.Random(s.seed)
 
     def play_game(self, game: int) -> None:
-        """One self-play game with learning after every play."""
+        """Self-play game number `game` of this run (0-based), learning after every play.
+
+        The game runs on the move generator's states (`state_plays`, `opponent_view`): a position is
+        built only when a play may end the game."""
         net, variant = self.network, self.settings.variant
-        alpha, lam = self.settings.alpha_at(game), self.settings.lam
+        alpha, lam = self.settings.alpha_at(self.settings.start + game), self.settings.lam
         traces = [np.zeros((OUTPUTS, *a.shape), dtype=np.float32) for a in net.arrays()]
         while True:
             a, b = self._dice.randint(1, 6), self._dice.randint(1, 6)
             if a != b:
                 break
-        position = Position.initial(variant, Color.WHITE if a > b else Color.BLACK)
+        mover = Color.WHITE if a > b else Color.BLACK
+        templates = {color: Position.initial(variant, color) for color in Color}  # variant and turn to decode
+        state = encode(templates[mover])
         dice = (a, b)
-        x = features(variant, states_array([encode(position)]))[0]
+        x = features(variant, states_array([state]))[0]
         for _ in range(MAX_PLIES):
-            mover = position.turn
             y, grads = net.gradients(x)
-            plays = position.legal_plays(dice)
-            if plays:
-                probs, xs = estimate_after(net, plays, after_states(plays))
+            results, _moves = state_plays(state, variant, dice)
+            template = templates[mover]
+            if results:
+                probs, xs = estimate_after_states(net, states_array(list(results)), partial(_decode, results, template))
                 best = int(np.argmax(distribution(probs) @ MONEY_VALUES))
-                play = plays[best]
-                after, target, x_next = play.position, probs[best], xs[best]
+                after, target, x_next = results[best], probs[best], xs[best]
             else:
                 # No play: the same checkers, the opponent on roll (and the game cannot end here).
-                after = position
-                probs, xs = estimate_after(net, (), states_array([encode(position)]))
+                after = state
+                probs, xs = estimate_after_states(net, states_array([state]), partial(_decode, (state,), template))
                 target, x_next = probs[0], xs[0]
             # target: the mover's estimate after the play; y: the network's before it.
-            over = after.result() is not None or after.is_remi()
+            final = None
+            if may_be_over(variant, states_array([after]))[0]:
+                ended = decode(after, template)
+                final = ended if ended.result() is not None or ended.is_remi() else None
             delta = _white_view(target, mover) - _white_view(y, mover)
             for trace, grad in zip(traces, grads, strict=True):
                 g = grad if mover is Color.WHITE else grad[_FROM_BLACK] * _SIGN.reshape((5,) + (1,) * (grad.ndim - 1))
@@ -112,10 +133,10 @@ class Trainer:
             for array, trace in zip(net.arrays(), traces, strict=True):
                 array += alpha * np.tensordot(delta, trace, axes=1)
             self.plies += 1
-            if over:
-                self._count(after)
+            if final is not None:
+                self._count(final)
                 return
-            position = after.pass_turn()
+            state, mover = opponent_view(after, variant), mover.opponent
             dice = (self._dice.randint(1, 6), self._dice.randint(1, 6))
             x = x_next
 

@@ -1,5 +1,9 @@
 """`python -m game.bot train`: a reproducible TD(lambda) run, its progress bar and its learning curve.
 
+With `--init` a run continues a saved network (more games for a shipped one): the learning rate
+goes on from the games behind it, and the record keeps the run it continues, so a chain of
+commands, each from its seed, remakes the weights.
+
 Every `--every` games the network, as it then is, plays `--eval-games` games at 0-ply against
 each fixed opponent (random, heuristic); the win rates with their 95% intervals make the curve,
 drawn beside the weights as a PNG and written into the weights' record. The weights are saved at
@@ -17,6 +21,7 @@ from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
 from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
 from game.pictures.curve import draw_curve
@@ -60,23 +65,27 @@ def curve_point(trainer: Trainer, games: int, eval_games: int, seed: int) -> dic
 
 def train(args: argparse.Namespace, err: TextIO) -> int:
     """Run the training the arguments describe; write the weights, the curve and the record."""
-    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=args.hidden,
-                        alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam)
-    trainer = Trainer(settings)
+    initial = Network.load(args.init) if args.init else None
+    start = _games_played(initial)
+    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=initial.hidden if initial else args.hidden,
+                        alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start)
+    trainer = Trainer(settings, initial)
     out = Path(args.out)
     curve_path = Path(args.curve) if args.curve else out.with_suffix(".png")
-    points: list[dict[str, float]] = []
+    # A continued run's curve goes on from the one it continues.
+    points: list[dict[str, float]] = list(initial.record.get("curve", [])) if initial else []
     started = time.perf_counter()
     command = " ".join(["python -m game.bot train", f"--variant {args.variant}", f"--games {args.games}",
                         f"--seed {args.seed}", f"--out {out.name}", f"--every {args.every}",
-                        f"--eval-games {args.eval_games}"])
+                        f"--eval-games {args.eval_games}"] + ([f"--init {Path(args.init).name}"] if args.init else []))
 
     def checkpoint(done: int) -> None:
-        if args.eval_games:
-            points.append(curve_point(trainer, done, args.eval_games, args.seed + done))
-            title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
+        if args.eval_games and not (done == 0 and initial is not None and initial.record.get("curve")):
+            points.append(curve_point(trainer, start + done, args.eval_games, args.seed + start + done))
+            title = curve_title(settings, initial)
             draw_curve(title, points, BASELINES).save(curve_path)
-        trainer.network.record = _record(settings, command, done, time.perf_counter() - started, trainer, points)
+        trainer.network.record = _record(settings, command, done, time.perf_counter() - started, trainer,
+                                         points, initial)
         trainer.network.save(out)
 
     bar = ProgressBar(args.games, err) if args.progress else None
@@ -84,19 +93,41 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if args.every and args.games % args.every:
         checkpoint(args.games)
     last = points[-1] if points else {}
-    err.write(f"wrote {out} and {curve_path}: {args.games} games in {time.perf_counter() - started:.0f} s"
+    seconds = time.perf_counter() - started
+    err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
 
 
+def curve_title(settings: Settings, initial: Network | None) -> str:
+    """The curve's title: the variant, TD(lambda) and the seeds of the runs behind it."""
+    title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
+    if initial is None:
+        return title
+    before = initial.record.get("seed", "?")
+    return f"{title} from game {settings.start:,} (games before: seed {before})"
+
+
+def _games_played(network: Network | None) -> int:
+    """Self-play games behind a saved network (its own run's and those of the runs it continued)."""
+    if network is None:
+        return 0
+    record = network.record
+    return int(record.get("total_games", record.get("games", 0)))
+
+
 def _record(settings: Settings, command: str, games: int, seconds: float, trainer: Trainer,
-            points: list[dict[str, float]]) -> dict[str, Any]:
+            points: list[dict[str, float]], initial: Network | None) -> dict[str, Any]:
     remi, single, gammon, triple = trainer.results
-    return {"command": command, "games": games, "seconds": round(seconds, 1), "seed": settings.seed,
-            "hidden": settings.hidden, "lambda": settings.lam,
-            "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
-            "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
-            "curve": points}
+    record: dict[str, Any] = {
+        "command": command, "games": games, "total_games": settings.start + games, "seconds": round(seconds, 1),
+        "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam,
+        "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
+        "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
+        "curve": points}
+    if initial is not None:  # the run it continues, and through it every earlier one
+        record["continues"] = {key: value for key, value in initial.record.items() if key != "curve"}
+    return record
 
 
 def add_parser(commands: Any) -> None:
@@ -109,7 +140,9 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--curve", help="where to draw the learning curve (default: OUT with .png)")
     p.add_argument("--every", type=_positive, default=1000, help="games between points of the curve")
     p.add_argument("--eval-games", type=int, default=200, help="games against each baseline per point")
-    p.add_argument("--hidden", type=_positive, default=64)
+    p.add_argument("--init", help="continue from these weights (a run's .npz): the learning rate goes on from "
+                   "the games behind them, and the record keeps the run it continues")
+    p.add_argument("--hidden", type=_positive, default=64, help="hidden units (ignored with --init)")
     p.add_argument("--alpha", type=float, default=0.1)
     p.add_argument("--alpha-end", type=float, default=0.02)
     p.add_argument("--lam", type=float, default=0.7)
