@@ -59,11 +59,15 @@ Roll = Callable[[], object]
 
 
 def make_bots(settings: Settings) -> dict[Color, Bot]:
-    """The bots of the settings' bot seats (`EngineUnavailable` without the bot extra)."""
+    """The bots of the settings' bot seats (`EngineUnavailable` without the bot extra), their
+    engines warming up in the background (GNU Backgammon's worker takes a second or two to load)."""
     from game.bot.factory import make_bot
 
-    return {color: make_bot(settings.variant, level, settings.bot_seed + (color is Color.BLACK))
+    bots = {color: make_bot(settings.variant, level, settings.bot_seed + (color is Color.BLACK))
             for color, level in settings.bots.items()}
+    for bot in bots.values():
+        bot.warm_up()
+    return bots
 
 
 def seated(players: tuple[str, str], bots: Mapping[Color, Bot]) -> tuple[str, str]:
@@ -307,6 +311,11 @@ class BotSeat:
         self.desk.restate(f"hint: {best.play.notation()}")
         self.desk.outputs.light(zones)
         self.desk.flash(HINT)
+
+    def close(self) -> None:
+        """Release the bots' engines (GNU Backgammon's worker processes)."""
+        for bot in {id(b): b for b in (*self.bots.values(), self._hinter) if b is not None}.values():
+            bot.close()
 
     def _no_hint(self, player: Color, why: str) -> None:
         self.desk.outputs.note(f"{player.value} asked for a hint: {why}")

@@ -236,6 +236,11 @@ class Controller:
 
     # -- events in ---------------------------------------------------------------------
 
+    def close(self) -> None:
+        """Release what the table's bots hold (their engines' worker processes); the journal and
+        the hardware are their owners' to close."""
+        self.seat.close()
+
     def handle(self, event: Event) -> None:
         """One event from the drivers."""
         try:

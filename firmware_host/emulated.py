@@ -135,9 +135,10 @@ class EmulatedTable:
         return self.loop.run(max_seconds=max_seconds, speed=speed, on_frame=frame, frame_every=frame_every)
 
     def close(self) -> None:
-        """Close the room's link (if any), the hardware stand-ins, the journal and the emulator."""
+        """Close the room's link (if any), the bots, the hardware stand-ins, the journal and the emulator."""
         if self.link is not None:
             self.link.close()
+        self.controller.close()
         self.table.close()
         self.journal.close()
         self.emulator.close()

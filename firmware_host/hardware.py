@@ -79,6 +79,7 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
         finally:
             if link is not None:
                 link.close()
+            controller.close()
     write_mat(controller, config.record)
     if controller.report.thread is not None:  # the table is done: the analysis may finish before the exit
         print("writing the analysed report ...", flush=True)

@@ -233,3 +233,20 @@ def test_after_a_declined_resignation_the_bot_plays_the_game_out() -> None:
     match.resign(Color.BLACK, ResultKind.SINGLE)
     match.decline_resignation(Color.WHITE)
     assert _declined_this_game(match)
+
+
+def test_a_tables_bots_warm_up_as_it_opens_and_their_worker_ends_with_the_table(tmp_path: Path) -> None:
+    """GNU Backgammon's worker starts in the background when the table makes its bot (its first
+    answer would otherwise wait a second or two for the engine to load) and stops when the
+    table closes: no worker process outlives its table."""
+    from game.bot.gnubg_bot import GnubgBot
+
+    settings = Settings(length=1, bots={Color.BLACK: Level.EXPERT})
+    with EmulatedTable(settings, tmp_path / "r", seed=5, line_noise=0.0, flicker_rate=0.0) as table:
+        bot = table.controller.seat.bots[Color.BLACK]
+        assert isinstance(bot, GnubgBot)
+        pid = bot.worker.pid
+        assert pid is not None  # warming up, before any question
+    assert bot.worker.pid is None  # closed with the table: its worker was waited for
+    status = Path(f"/proc/{pid}/status")
+    assert not status.exists() or "State:\tZ" in status.read_text()
