@@ -11,6 +11,7 @@ from typing import Any
 from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
 from firmware_host.physical import hand_moves
+from firmware_host.prompts import Waiting
 from game.board import Variant
 from game.chouette import ChouetteOptions, ChouetteSession, Phase
 from game.position import Position
@@ -93,8 +94,10 @@ def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
 
 
 def play_first(table: EmulatedTable) -> None:
+    """The side on roll plays its first legal play by hand and presses done."""
     session = table.controller.played
     assert isinstance(session, ChouetteSession)
+    assert table.controller.prompt.waiting is Waiting.PLAY, table.controller.prompt.describe()
     before, play = session.position, session.legal_plays()[0]
     for step in hand_moves(before, play.moves):
         table.emulator.move(step.source, step.target)

@@ -4,17 +4,15 @@ again, a captain who passes handing the checkers on, and what the display and th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from builders import precondition
+from chouette_builders import journal, of_type, play_first, press, roll
 
-from drivers.events import ButtonKind, Player
+from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
-from firmware_host.physical import hand_moves
 from firmware_host.prompts import Waiting
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import render
@@ -23,14 +21,6 @@ from game.chouette import ChouetteOptions, ChouetteSession, Side
 from game.chouette.validate import validate_chouette
 
 Make = Callable[..., EmulatedTable]
-
-
-def journal(table: EmulatedTable) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
-
-
-def of_type(table: EmulatedTable, *kinds: str) -> list[dict[str, Any]]:
-    return [e for e in journal(table) if e["type"] in kinds]
 
 
 def session(table: EmulatedTable) -> ChouetteSession:
@@ -57,16 +47,6 @@ def make(tmp_path: Path) -> Iterator[Make]:
         table.close()
 
 
-def roll(table: EmulatedTable, a: int, b: int) -> None:
-    table.emulator.roll(a, b)
-    table.wait(0.6)
-
-
-def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
-    table.press(player, button)
-    table.wait(0.6)
-
-
 def shown(table: EmulatedTable) -> str:
     assert table.table.display is not None
     return "".join(table.table.display.text)
@@ -76,18 +56,6 @@ def asked(table: EmulatedTable) -> tuple[Waiting, Color | None, str, str, str]:
     """What the table waits for, on whose buttons, the code shown, who is asked and about whose cube."""
     prompt = table.controller.prompt
     return prompt.waiting, prompt.player, prompt.code, prompt.asked, prompt.member
-
-
-def play_first(table: EmulatedTable) -> None:
-    """The side on roll plays its first legal play by hand and presses done."""
-    s = session(table)
-    assert table.controller.prompt.waiting is Waiting.PLAY, table.controller.prompt.describe()
-    before, play = s.position, s.legal_plays()[0]
-    for step in hand_moves(before, play.moves):
-        table.emulator.move(step.source, step.target)
-        table.wait(0.1)
-    table.wait(0.6)
-    press(table, "white" if before.turn is Color.WHITE else "black", ButtonKind.DONE)
 
 
 def seat_ann_bob_cy_dee(table: EmulatedTable) -> None:
