@@ -57,27 +57,32 @@ class BoardSensor(DeviceRole):
         """The last SensorSnapshot delivered."""
         return self._latest
 
-    def request_snapshot(self, timeout: float = 1.0) -> SensorSnapshot:
-        """Ask for a full snapshot and wait for it; it is also delivered as an event."""
+    def request_snapshot(self, timeout: float | None = None) -> SensorSnapshot:
+        """Ask for a full snapshot and wait for it (by default as long as the link waits for any
+        answer, its `reply_timeout`); it is also delivered as an event."""
         self._require(Features.ZONES)
         self._want_snapshot = True
-        snapshot = self.link.request(SnapshotRequest(), Snapshot, timeout)
+        snapshot = self.link.request(SnapshotRequest(), Snapshot, self._wait(timeout))
         why = self._implausible(snapshot)
         if why is not None or self._latest is None:
             raise ProtocolError(f"{self.link.source}: its snapshot cannot be true of this board: {why}")
         return self._latest
 
-    def set_zone_leds(self, zones: Iterable[int], timeout: float = 1.0) -> None:
-        """Light exactly these zones' LEDs, the others off, and wait for the board's ACK."""
+    def set_zone_leds(self, zones: Iterable[int], timeout: float | None = None) -> None:
+        """Light exactly these zones' LEDs, the others off, and wait for the board's ACK (by
+        default as long as the link waits for any answer, its `reply_timeout`)."""
         lit = frozenset(zones)
         if not lit <= set(ZONES):
             raise DriverConfigError(f"zone LEDs {sorted(lit - set(ZONES))} are not zone ids 1..28")
         self._require(Features.ZONE_LEDS)
-        ack = self.link.request(SetZoneLeds(lit), Ack, timeout,
+        ack = self.link.request(SetZoneLeds(lit), Ack, self._wait(timeout),
                                 lambda ack, seq: ack.request_seq == seq)
         if ack.status is not AckStatus.OK:
             raise UnsupportedFeature(
                 f"{self.link.source} refused SET_ZONE_LEDS {sorted(lit)}: {ack.status.name}")
+
+    def _wait(self, timeout: float | None) -> float:
+        return self.link.reply_timeout if timeout is None else timeout
 
     def light_zones(self, zones: Iterable[int]) -> bool:
         """Light exactly these zones' LEDs without waiting for the board's ACK (for a loop that

@@ -170,14 +170,15 @@ class SelfTest:
             part.summary = "no board senses zones"
             return
         start = Position.initial(self.variant)
-        snapshot = board.link.request(SnapshotRequest(), Snapshot, 2.0)  # as read, even what the table would refuse
+        wait = max(2.0, board.link.reply_timeout)
+        snapshot = board.link.request(SnapshotRequest(), Snapshot, wait)  # as read, even what the table would refuse
         diffs = zone_diff(start, snapshot.zones, snapshot.capability)
         order_only = diffs and all(sorted(d.sensed.stack or "") == sorted(d.expected.stack or "") for d in diffs)
         if snapshot.capability is Capability.STACKS and order_only and board.set_stacks(layout(start)):
             zones = ", ".join(str(d.zone) for d in diffs)
             part.details.append(f"told the board the order of its stacks (zones {zones})")
             time.sleep(0.3)
-            snapshot = board.link.request(SnapshotRequest(), Snapshot, 2.0)
+            snapshot = board.link.request(SnapshotRequest(), Snapshot, wait)
             diffs = zone_diff(start, snapshot.zones, snapshot.capability)
         impossible = implausible_board(snapshot.zones, snapshot.capability)
         if impossible:

@@ -418,3 +418,24 @@ def _let_pass(dice: Dice, clock: ManualClock, ticks: int) -> None:
     for _ in range(ticks):
         clock.advance(0.02)
         dice.poll(0.0)
+
+
+def test_a_zone_led_or_snapshot_request_waits_as_long_as_the_link_waits_for_any_answer(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`[board] reply_seconds` reaches every request the host waits on (the self-test's zone LEDs
+    waited a fixed 1 s and failed on a loaded host told to wait 10 s)."""
+    _, url = emulator
+    with connected(url, clock) as board:
+        board.link.reply_timeout = 7.5
+        waited: list[float] = []
+        request = board.link.request
+
+        def recording(message: object, reply: type, timeout: float, *rest: object) -> object:
+            waited.append(timeout)
+            return request(message, reply, timeout, *rest)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(board.link, "request", recording)
+        board.set_zone_leds({13})
+        board.request_snapshot()
+        board.set_zone_leds({8}, timeout=0.5)
+        assert waited == [7.5, 7.5, 0.5]
