@@ -217,10 +217,13 @@ class SerialLink:
 
     def send(self, message: HostMessage) -> int:
         """Send a command now; returns its sequence number. LinkError if the link is down."""
+        return self._send(message)
+
+    def _send(self, message: HostMessage, numbered: Callable[[int], object] | None = None) -> int:
         if self._state is not _State.UP:
             raise LinkError(f"{self.source} is down ({self._down_reason or 'not connected'}); "
                             f"cannot send {type(message).__name__}")
-        return self._write(message)
+        return self._write(message, numbered)
 
     def request(self, message: HostMessage, reply: type[M], timeout: float,
                 match: Callable[[M, int], bool] = lambda _reply, _seq: True) -> M:
@@ -236,7 +239,7 @@ class SerialLink:
         with self._changed:
             self._waiters.append(waiter)
         try:
-            seq_box.append(self.send(message))
+            self._send(message, seq_box.append)  # numbered before it leaves: the answer may come first
             self._wait(lambda: bool(box), timeout,
                        lambda: f"no {reply.__name__} from {self.source} within {timeout} s "
                                f"after {type(message).__name__} seq {seq_box[0]}",
@@ -375,10 +378,12 @@ class SerialLink:
         except (serial.SerialException, OSError, LinkError) as error:
             self._fail(f"cannot open {self._port.port}: {error}")
 
-    def _write(self, message: HostMessage) -> int:
+    def _write(self, message: HostMessage, numbered: Callable[[int], object] | None = None) -> int:
         with self._write_lock:
             seq = 0 if isinstance(message, HelloRequest) else (self._tx_seq + 1) % 256
             self._tx_seq = seq
+            if numbered is not None:
+                numbered(seq)
             try:
                 self._port.write(encode_message(message, seq))
             except (serial.SerialException, OSError) as error:

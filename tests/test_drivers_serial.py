@@ -439,3 +439,23 @@ def test_a_zone_led_or_snapshot_request_waits_as_long_as_the_link_waits_for_any_
         board.request_snapshot()
         board.set_zone_leds({8}, timeout=0.5)
         assert waited == [7.5, 7.5, 0.5]
+
+
+def test_an_answer_read_before_the_request_is_numbered_is_not_lost(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a reader thread, the board's ACK can be read before `send` returns: the request must
+    know its sequence number before the bytes leave (it did not, and on a loaded host the
+    self-test's zone LEDs went unacknowledged for 10 s though each ACK had come)."""
+    emu, url = emulator
+    with connected(url, clock) as board:
+        port = board.link._port  # the interleaving a reader thread makes, made here by hand
+        write = port.write
+
+        def write_then_read_the_answer(data: bytes) -> object:
+            written: object = write(data)
+            board.link._step(0.0)
+            return written
+
+        monkeypatch.setattr(port, "write", write_then_read_the_answer)
+        board.set_zone_leds({13}, timeout=0.5)
+        assert emu.port().lit_zones == {13}
