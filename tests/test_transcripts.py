@@ -413,8 +413,9 @@ def test_tabs_between_cells_keep_their_columns() -> None:
     assert not problems and match.score == (0, 1) and match.games[0].reason == "pass"
 
 
-def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -> None:
-    # a .mat is never a chouette session's record: its verdict need not pay for the chouette's imports
+def test_validating_a_transcript_loads_nothing_of_the_chouette_nor_of_a_records_integrity(tmp_path: Path) -> None:
+    # a .mat is never a chouette session's record, and has no chain or signature: its verdict need not
+    # pay for the chouette's imports, nor for the integrity's (hashlib, base64)
     import subprocess
     import sys
 
@@ -423,6 +424,7 @@ def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -
     path.write_text(one_point + "                                  Wins 1 point and the match\n")
     script = ("import io, sys\nfrom game.cli import main\n"
               f"code = main(['validate', {str(path)!r}], io.StringIO())\n"
-              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules)")
+              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules,\n"
+              "      'game.integrity' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert run.stdout.split() == ["0", "False", "False"]
+    assert run.stdout.split() == ["0", "False", "False", "False"]
