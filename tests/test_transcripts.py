@@ -224,6 +224,35 @@ def test_a_match_conceded_is_more_than_a_game_can_be_worth() -> None:
     assert "white conceded the match" in notes[0].rule
 
 
+# Backgammon Studio writes a resignation that ends the match as `Wins 4016 point`.
+CONCEDED_AT_CUBE_4 = HEAD + ("  2)  Doubles => 2                Takes\n"
+                             "  3) 64: 24/18 13/9               Doubles => 4\n"
+                             "  4)  Takes                       31: 8/5 6/5\n"
+                             "  5) 52: ????\n")
+
+
+def play_positions(match: Match) -> list[dict[str, Any]]:
+    return [e["position"] for e in match.events if e["type"] == "play"]
+
+
+def test_more_points_than_any_game_where_any_result_wins_the_match_is_the_match_conceded() -> None:
+    # At cube 4 Wendy (white) needs 3: whatever Boris resigned, the match is hers.
+    match, problems, notes = read(CONCEDED_AT_CUBE_4 + "                                  Wins 4016 point\n")
+    assert not problems and match.is_over and match.winner is W
+    assert notes[-1].rule == ("Wins 4016, no game's worth at cube 4, but any result there gives white the match "
+                              "(3 needed): black conceded the match")
+    single, problems, _ = read(CONCEDED_AT_CUBE_4 + "                                  Wins 4 point\n")
+    assert not problems and play_positions(match) == play_positions(single) and len(play_positions(match)) == 3
+
+
+def test_more_points_than_any_game_where_a_single_game_would_not_win_the_match_is_a_problem() -> None:
+    text = HEAD + ("  2)  Doubles => 2                Takes\n"
+                   "  3) 64: 24/18 13/9\n"
+                   "                                  Wins 4016 point\n")
+    problems, _ = verdict_of(text)  # cube 2, Wendy needs 3: the points say nothing a referee can use
+    assert len(problems) == 1 and "Wins 4016 cannot be: with the cube at 2" in problems[0]
+
+
 def test_snowie_records_an_illegal_play_that_was_let_stand() -> None:
     # White opens 31 and plays 8/4 6/5 (no 4 was rolled); Snowie writes the position after it.
     doc = Position.initial().to_document()
@@ -384,8 +413,9 @@ def test_tabs_between_cells_keep_their_columns() -> None:
     assert not problems and match.score == (0, 1) and match.games[0].reason == "pass"
 
 
-def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -> None:
-    # a .mat is never a chouette session's record: its verdict need not pay for the chouette's imports
+def test_validating_a_transcript_loads_nothing_of_the_chouette_nor_of_a_records_integrity(tmp_path: Path) -> None:
+    # a .mat is never a chouette session's record, and has no chain or signature: its verdict need not
+    # pay for the chouette's imports, nor for the integrity's (hashlib, base64)
     import subprocess
     import sys
 
@@ -394,6 +424,7 @@ def test_validating_a_transcript_loads_nothing_of_the_chouette(tmp_path: Path) -
     path.write_text(one_point + "                                  Wins 1 point and the match\n")
     script = ("import io, sys\nfrom game.cli import main\n"
               f"code = main(['validate', {str(path)!r}], io.StringIO())\n"
-              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules)")
+              "print(code, 'game.chouette.validate' in sys.modules, 'importlib.metadata' in sys.modules,\n"
+              "      'game.integrity' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert run.stdout.split() == ["0", "False", "False"]
+    assert run.stdout.split() == ["0", "False", "False", "False"]

@@ -55,6 +55,7 @@ def written_transcripts(folder: Path) -> list[Path]:
         ("marked-quiet", "  2) 64: 24/14*\n"),
         ("marked-hit", "  2) 64: 24/20*/14*\n"),
         ("unmarked-steps", "  2) 64: 24/20 20/14\n"))}
+    texts["conceded-at-cube-4"] = scenarios.CONCEDED_AT_CUBE_4 + "                                  Wins 4016 point\n"
     for name, text in texts.items():
         paths.append(folder / f"scenario-{name}.mat")
         paths[-1].write_text(text)

@@ -3,11 +3,12 @@
 `Wins N points` ends a game already over (a bear-off, a pass) or is a resignation (before the
 opening roll too), the smallest worth N. Written points may be what counted toward the match,
 capped at what the winner needed or at the match's length (Backgammon Galaxy): accepted with a
-note where the rules give at least that. More than a game can be worth, and exactly the rest of
-the match, is the match conceded. A gammon with the cube never turned written as 1 is the Jacoby
-rule of money play (Backgammon Galaxy's money games, written as 16-point matches). Anything else
-is impossible, and a problem. A money session whose games are each headed with their own score
-(0 : 0) is taken as written: money games do not depend on it.
+note where the rules give at least that. More than a game can be worth is the match conceded
+when it is exactly the rest of the match, or when any result at the cube gives the winner the
+match (Backgammon Studio's `Wins 4016 point`). A gammon with the cube never turned written as 1 is
+the Jacoby rule of money play (Backgammon Galaxy's money games, written as 16-point matches).
+Anything else is impossible, and a problem. A money session whose games are each headed with their
+own score (0 : 0) is taken as written: money games do not depend on it.
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ class TranscriptReplayer(Replayer):
             return
         cube = m.cube.value
         kind = ResultKind(min(3, max(1, -(-points // cube))))
-        if points > 3 * cube and self._whole_match(m, winner, points):
-            self.note(f"Wins {points} and the match, more than a game can be worth at cube {cube}: "
-                      f"{winner.opponent.value} conceded the match", line)
+        conceded = self._conceded(m, winner, points) if points > 3 * cube else None
+        if conceded is not None:
+            self.note(f"Wins {points}{conceded}: {winner.opponent.value} conceded the match", line)
             self._run(lambda: m.forfeit(winner.opponent, "conceded the match"),
                       {"type": "forfeit", "player": winner.opponent.value}, line)
             return
@@ -110,6 +111,16 @@ class TranscriptReplayer(Replayer):
         return m.length is not None and points in (m.length - before, m.length) and rules >= points
 
     @staticmethod
-    def _whole_match(m: Match, winner: Color, points: int) -> bool:
-        """Points that are the rest of the match (what the winner needed, or the length)."""
-        return m.length is not None and points in (m.length - m.score[winner.index], m.length)
+    def _conceded(m: Match, winner: Color, points: int) -> str | None:
+        """Why points more than a game can be worth are the match conceded, or None: they are the rest
+        of the match, or even a single game at the cube gives the winner the match, so what was
+        resigned cannot matter (Backgammon Studio writes such a resignation as `Wins 4016 point`)."""
+        if m.length is None:
+            return None
+        needed = m.length - m.score[winner.index]
+        if points in (needed, m.length):
+            return f" and the match, more than a game can be worth at cube {m.cube.value}"
+        if needed <= m.cube.value:
+            return (f", no game's worth at cube {m.cube.value}, but any result there gives {winner.value} "
+                    f"the match ({needed} needed)")
+        return None
