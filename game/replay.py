@@ -237,10 +237,14 @@ class Replayer(EventReplayer[MatchEvent]):
             if in_game and problem.game == m.game_number and m.game_number not in self.skipped_games:
                 self.skipped_games.append(m.game_number)
 
-    def note(self, rule: str, line: int | None = None) -> None:
-        """Remark on something read at the match's current place, without calling it a problem."""
+    def note(self, rule: str, line: int | None = None, game: int | None = None) -> None:
+        """Remark on something read at the match's current place, without calling it a problem;
+        `game` names the game remarked on where it is already over (its result line, read after its
+        last play, when the next game has begun)."""
         m = self.match
-        if m is not None and m.phase not in (Phase.OPENING, Phase.OVER):
+        if game is not None:
+            self.notes.append(Problem(rule, line, game))
+        elif m is not None and m.phase not in (Phase.OPENING, Phase.OVER):
             self.notes.append(Problem(rule, line, m.game_number, m.move_number + 1, position_text(m)))
         else:
             self.notes.append(Problem(rule, line, m.game_number if m is not None else None))

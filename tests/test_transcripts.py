@@ -12,7 +12,8 @@ from mat_dialects import DIALECTS, Dialect, write
 
 from game.board import Color, Variant
 from game.errors import IllegalPlayError
-from game.match import Match
+from game.mat import export_mat
+from game.match import Match, MatchOptions
 from game.match_sim import random_match
 from game.position import Position
 from game.replay import Problem
@@ -170,6 +171,40 @@ def test_points_capped_at_what_the_winner_needed_or_the_length_are_accepted_with
     assert not problems and len(notes) == 1 and "counted toward the match" in notes[0]
     problems, _ = verdict_of(base.format(5))
     assert problems and "Wins 5 cannot be: with the cube at 2 a game is worth 2, 4 or 6" in problems[0]
+
+
+def money_session_with_a_jacoby_gammon() -> tuple[Match, list[int]]:
+    """A money session played with the Jacoby rule where a game before the last is a gammon won with
+    the cube never turned (counted single), and the numbers of such games."""
+    for seed in range(60):
+        match = random_match(Variant.BACKGAMMON, None, MatchOptions(jacoby=True), random.Random(seed),
+                             cube_rate=0.0, resign_rate=0.0, money_games=3)
+        ends = [e for e in match.events if e["type"] == "game_end"]
+        games = [n for n, e in enumerate(ends[:-1], 1) if e["reason"] == "bearoff" and e["kind"] != "single"]
+        if games:
+            return match, games
+    pytest.fail("no session with a gammon counted single before its last game")
+
+
+def test_a_money_session_under_the_jacoby_header_counts_a_gammon_with_the_cube_never_turned_single() -> None:
+    """eXtreme Gammon's money sessions (`0 point match`) state `; [Jacoby "On"]` and write such a gammon
+    as `Wins 1 point`: the rules of the header, so the session reads back to the points written."""
+    match, _ = money_session_with_a_jacoby_gammon()
+    text = '; [Site "XG Mobile"]\n; [Jacoby "On"]\n\n' + export_mat(match)
+    assert " 0 point match" in text and "Wins 2 point" not in text
+    read_back, problems, notes = read(text)
+    assert not problems and not notes
+    assert read_back.options.jacoby and positions(read_back) == positions(match)
+    assert read_back.score == match.score
+
+
+def test_a_note_on_a_result_line_names_the_game_that_ended() -> None:
+    """With no Jacoby header (Backgammon Galaxy's money games), `Wins 1 point` for such a gammon is
+    accepted with a note; the result line is read when the game is over, and the note names that game."""
+    match, games = money_session_with_a_jacoby_gammon()
+    _, problems, notes = read(export_mat(match))
+    assert not problems
+    assert [n.game for n in notes if "never turned counted single" in n.rule] == games
 
 
 @pytest.mark.parametrize("column", ["winner", "loser"])

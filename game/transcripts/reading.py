@@ -12,7 +12,7 @@ who plays it had the higher die.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.board import Color, Variant
@@ -53,6 +53,7 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
     entries = transcript.entries
     if not layout.games:
         raise MatFormatError(f"line {layout.length_line}: a match with no 'Game' line")
+    options = _header_rules(layout, options)
     first = layout.games[0]
     entries.append((first.line, {"type": "match_start", "variant": Variant.BACKGAMMON.value,
                                  "length": layout.length, "options": options.to_document(),
@@ -63,6 +64,14 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
                                           "score": {"white": game.score[1], "black": game.score[0]}}))
         _game_events(game, entries)
     return transcript
+
+
+def _header_rules(layout: Layout, options: MatchOptions) -> MatchOptions:
+    """A money session's rules as its header states them: eXtreme Gammon writes `; [Jacoby "On"]`,
+    under which a gammon won with the cube never turned counts single (match play has no Jacoby)."""
+    if layout.length == 0 and layout.headers.get("Jacoby", "").strip().lower() == "on":
+        return replace(options, jacoby=True)
+    return options
 
 
 OPENING_BOARD = "-b----E-C---eE---c-e----B-"  # the opening position in eXtreme Gammon's `Set Pos=` (either side's view)

@@ -93,14 +93,16 @@ class TranscriptReplayer(Replayer):
         counted single by the Jacoby rule, money play written as a match), else as written."""
         if points == rules:
             return points
+        last = m.games[-1] if m.games else None  # the game that ended: the next may have begun
+        game = last.number if last is not None else None
         if self._capped(m, points, rules, m.score[winner.index] - rules):
-            self.note(f"Wins {points}: the points that counted toward the match (the game gives {rules})", line)
+            self.note(f"Wins {points}: the points that counted toward the match (the game gives {rules})", line,
+                      game)
             return rules
-        last = m.games[-1] if m.games else None
         if (last is not None and last.kind in ("gammon", m.variant.triple_name) and points == 1
                 and rules == int(kind_from_name(last.kind, m.variant))):  # cube 1: never turned
-            self.note(f"Wins {points}: a {m.games[-1].kind} with the cube never turned counted single, as the "
-                      f"Jacoby rule of money play has it (the game gives {rules} in match play)", line)
+            self.note(f"Wins {points}: a {last.kind} with the cube never turned counted single, as the "
+                      f"Jacoby rule of money play has it (the game gives {rules} in match play)", line, game)
             return rules
         return points
 
