@@ -74,7 +74,7 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
     first = _straight(state, step, _dice_list(dice), written.chains)
     if first is not None and play_allowed(position.variant, first.state):
         # One die for each named step, every die used: any other way makes the same moves.
-        return [Play(first.moves, decode(first.state))]
+        return [Play.found_legal(first.moves, decode(first.state), position, dice)]
     for reading in _realize(state, step, _dice_list(dice), written.chains):
         reachable = True
         short = short or not reading.complete
@@ -95,7 +95,16 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
         stars = written.stars
         marked = {after: ways for after, ways in readings.items() if any(r.hits == stars for r in ways)}
         readings = marked or readings
-    return [Play(ways[0].moves, decode(after)) for after, ways in readings.items()]
+    return [_play(ways[0], decode(after), position, dice) for after, ways in readings.items()]
+
+
+def _play(reading: Reading, after: Position, position: Position, dice: tuple[int, int]) -> Play:
+    """The play of a reading. One that leaves a die unused reaches a legal play's position by fewer
+    moves than that play makes: it is not marked found legal, so `Match.play` records the legal
+    play's own moves for it."""
+    if reading.complete:
+        return Play.found_legal(reading.moves, after, position, dice)
+    return Play(reading.moves, after)
 
 
 def _dice_list(dice: tuple[int, int]) -> tuple[int, ...]:

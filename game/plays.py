@@ -20,7 +20,7 @@ stands for is for `game.play_reader` (and `Position.parse_play`) to decide.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from game.board import BAR, OFF
@@ -52,6 +52,24 @@ class Play:
 
     moves: tuple[Move, ...]
     position: Position
+    found_in: tuple[Position, tuple[int, int]] | None = field(default=None, init=False, repr=False, compare=False)
+    """Where the rules engine found this play legal: the position before it and the roll; None for
+    a play made any other way, which `Match.play` checks. Only `found_legal` sets it, so a play a
+    caller builds (or derives with `dataclasses.replace`) never carries it."""
+
+    @classmethod
+    def found_legal(cls, moves: tuple[Move, ...], position: Position, before: Position,
+                    dice: tuple[int, int]) -> Play:
+        """A play the rules engine has just found legal from `before` with `dice` (the legal plays'
+        search, `game.play_reader`): `Match.play` takes it there without searching again."""
+        play = cls(moves, position)
+        object.__setattr__(play, "found_in", (before, dice))  # frozen: set once, here
+        return play
+
+    def legal_in(self, before: Position, dice: tuple[int, int]) -> bool:
+        """Whether the rules engine found this very play legal from `before` with `dice`."""
+        found = self.found_in
+        return found is not None and found[1] == dice and found[0] == before
 
     @property
     def next_position(self) -> Position:

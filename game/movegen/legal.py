@@ -84,7 +84,8 @@ class LegalPlays(Sequence[Play]):
             built = self._built = [None] * len(self.states)
         play = built[i]
         if play is None:
-            play = built[i] = Play(moves_of(self.raw_moves[i]), self.to_position(self.states[i]))
+            play = built[i] = Play.found_legal(moves_of(self.raw_moves[i]), self.to_position(self.states[i]),
+                                               self.position, self.dice)
         return play
 
     def __iter__(self) -> Iterator[Play]:
@@ -94,7 +95,8 @@ class LegalPlays(Sequence[Play]):
         to_position = self._decoder()
         for i, play in enumerate(built):
             if play is None:
-                play = built[i] = Play(moves_of(self.raw_moves[i]), to_position(self.states[i]))
+                play = built[i] = Play.found_legal(moves_of(self.raw_moves[i]), to_position(self.states[i]),
+                                                   self.position, self.dice)
             yield play
 
     def __contains__(self, play: object) -> bool:
