@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -11,10 +10,8 @@ from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
-from game.formats import parse_position
 from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
-from game.text import draw
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -34,6 +31,8 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
             raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
+    from game.formats import parse_position  # XGID, Position ID, JSON: the commands that take a position
+
     return parse_position(arg, variant)
 
 
@@ -47,6 +46,8 @@ def read_dice(text: str) -> tuple[int, int]:
 
 def read_json(text: str, what: str) -> Any:
     """JSON from a user's input, refused in one line when it is not JSON or nests too deep."""
+    import json  # here and below, not at the top: `validate` of a .mat, the common command, needs none
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -69,6 +70,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     position = read_position(args.position, variant)
     dice = read_dice(args.dice)
     if args.json:
+        import json
+
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
@@ -110,6 +113,8 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
               out: TextIO) -> int:
     """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
     order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
+    import json
+
     status = 0
     for number, line in _batch_lines(path):
         try:
@@ -135,6 +140,8 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """`show`: a position drawn as text."""
+    from game.text import draw
+
     variant = Variant(args.variant) if args.variant else None
     out.write(draw(read_position(args.position, variant)) + "\n")
     return 0

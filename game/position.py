@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, overload
@@ -145,6 +144,8 @@ class Position:
     @classmethod
     def from_json(cls, text: str) -> Position:
         """Read the JSON position document."""
+        import json  # here and in to_json: most uses of a position never write or read JSON text
+
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -165,6 +166,8 @@ class Position:
 
     def to_json(self) -> str:
         """The JSON position document, compact."""
+        import json
+
         return json.dumps(self.to_document(), separators=(",", ":"))
 
     def xgid(self) -> str:

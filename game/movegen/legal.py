@@ -16,7 +16,17 @@ from game.movegen.state import Gather, State, decoder, encode
 from game.plays import Move, Play
 from game.position import Position
 
-MOVES = {bytes((p, q, hit)): Move(p, q, bool(hit)) for p in range(26) for q in range(26) for hit in (0, 1)}
+
+class _Moves(dict[bytes, Move]):
+    """Raw moves and their `Move`s, each made the first time it is looked up: all 1352 made when
+    the module loads would cost every command's start-up more than a match's plays look up."""
+
+    def __missing__(self, raw: bytes) -> Move:
+        move = self[raw] = Move(raw[0], raw[1], bool(raw[2]))
+        return move
+
+
+MOVES = _Moves()
 """The `Move` of each raw move (3 bytes: source, target, hit): one object each, shared by every play."""
 
 

@@ -146,7 +146,7 @@ def _right_column(lines: list[str]) -> int:
             cells = [m.start() for m in _CELL.finditer(line, row.end())]
             if len(cells) > 1:
                 starts[cells[1]] += 1
-    return starts.most_common(1)[0][0] if starts else 32
+    return max(starts, key=starts.__getitem__) if starts else 32  # most_common(1) is this, after importing heapq
 
 
 def _row(layout: Layout, game: GameText, number: int, line: str, right_column: int) -> None:
