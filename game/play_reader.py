@@ -127,12 +127,15 @@ def _straight(state: State, step: Step, dice: tuple[int, ...], chains: tuple[Cha
             for die in options:
                 if die not in left:
                     continue
-                found = next((pair for pair in step(state, die, at) if pair[1].target == target), None)
-                if found is not None:
-                    state = found[0]
-                    moves.append(found[1])
-                    left.remove(die)
-                    break
+                for new, move in step(state, die, at):
+                    if move.target == target:
+                        state = new
+                        moves.append(move)
+                        left.remove(die)
+                        break
+                else:
+                    continue
+                break
             else:
                 return None
     return None if left else Reading(tuple(moves), state, True)

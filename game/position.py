@@ -232,6 +232,8 @@ class Position:
 
     def result(self) -> GameResult | None:
         """The result once a player has borne off all 15 checkers, else None."""
+        if CHECKERS not in self.off:
+            return None  # after almost every play: asked without going through the colours
         for winner in Color:
             if self.off[winner.index] == CHECKERS:
                 return GameResult(winner, self._result_kind(winner))
