@@ -159,7 +159,7 @@ class Position:
         return {
             "variant": self.variant.value,
             "turn": self.turn.value,
-            "points": [list(stack) for stack in self.points],
+            "points": [[*stack] if stack else [] for stack in self.points],  # after every play: no call per point
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},
         }
