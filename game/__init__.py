@@ -11,16 +11,44 @@ opponent on roll):
     'XGID=-b----E-C--AeD---cAe----A-:0:0:-1:00:0:0:0:0:10'
 """
 
-from game.board import BAR, OFF, Color, Variant
-from game.cube import Cube
-from game.errors import AmbiguousPlayError, DiceError, GameError, IllegalPlayError, NotationError, PositionError
-from game.formats import parse_position
-from game.match import Match, MatchOptions, Phase
-from game.plays import Move, Play, format_moves, parse_moves
-from game.position import GameResult, Position, ResultKind
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.board import BAR, OFF, Color, Variant
+    from game.cube import Cube
+    from game.errors import (
+        AmbiguousPlayError,
+        DiceError,
+        GameError,
+        IllegalPlayError,
+        NotationError,
+        PositionError,
+    )
+    from game.formats import parse_position
+    from game.match import Match, MatchOptions, Phase
+    from game.plays import Move, Play, format_moves, parse_moves
+    from game.position import GameResult, Position, ResultKind
+
+_HOMES = {
+    "BAR": "board", "OFF": "board", "Color": "board", "Variant": "board", "Cube": "cube",
+    "AmbiguousPlayError": "errors", "DiceError": "errors", "GameError": "errors", "IllegalPlayError": "errors",
+    "NotationError": "errors", "PositionError": "errors", "parse_position": "formats", "Match": "match",
+    "MatchOptions": "match", "Phase": "match", "Move": "plays", "Play": "plays", "format_moves": "plays",
+    "parse_moves": "plays", "GameResult": "position", "Position": "position", "ResultKind": "position",
+}
 
 __all__ = [
     "BAR", "OFF", "AmbiguousPlayError", "Color", "Cube", "DiceError", "GameError", "GameResult",
     "IllegalPlayError", "Match", "MatchOptions", "Move", "NotationError", "Phase", "Play", "Position",
     "PositionError", "ResultKind", "Variant", "format_moves", "parse_moves", "parse_position",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The package's names, each imported from its module when first used: importing `game` (as
+    every `import game.x` and `python -m game` does) costs nothing, and a command imports only the
+    modules it needs (validating a .mat needs no XGID or Position ID reader)."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'game' has no attribute {name!r}")
+    return getattr(import_module(f"game.{_HOMES[name]}"), name)

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
+import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
-from game.formats import parse_position
 from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
-from game.text import draw
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -34,6 +33,8 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
             raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
+    from game.formats import parse_position  # XGID, Position ID, JSON: the commands that take a position
+
     return parse_position(arg, variant)
 
 
@@ -47,6 +48,8 @@ def read_dice(text: str) -> tuple[int, int]:
 
 def read_json(text: str, what: str) -> Any:
     """JSON from a user's input, refused in one line when it is not JSON or nests too deep."""
+    import json  # here and below, not at the top: `validate` of a .mat, the common command, needs none
+
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -69,6 +72,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     position = read_position(args.position, variant)
     dice = read_dice(args.dice)
     if args.json:
+        import json
+
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
@@ -110,6 +115,8 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
               out: TextIO) -> int:
     """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
     order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
+    import json
+
     status = 0
     for number, line in _batch_lines(path):
         try:
@@ -135,6 +142,8 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """`show`: a position drawn as text."""
+    from game.text import draw
+
     variant = Variant(args.variant) if args.variant else None
     out.write(draw(read_position(args.position, variant)) + "\n")
     return 0
@@ -145,10 +154,26 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from game.validate import UNREADABLE
     from game.validate import main as validate
 
-    code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
+    with _no_cyclic_collection():
+        code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
         print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
     return code
+
+
+@contextmanager
+def _no_cyclic_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused for a while: replaying a record builds the match's events,
+    tens of thousands of objects that all live until the verdict is printed, and makes no garbage
+    cycles worth the trouble, so the collector would only walk them again and again (about a tenth
+    of validating a long match). Reference counting still frees everything else."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_trust(path: str | None) -> frozenset[str] | None:

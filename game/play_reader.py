@@ -17,7 +17,7 @@ tried first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from game.board import Variant
 from game.errors import AmbiguousPlayError, IllegalPlayError, IncompletePlayError
@@ -28,9 +28,11 @@ from game.position import Position
 Step = Callable[[State, int, int], Iterator[tuple[State, Move]]]  # state, die, source point
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One way to make a written play: the single-die moves and where they hit."""
+class Reading(NamedTuple):
+    """One way to make a written play: the single-die moves and where they hit.
+
+    A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.
+    """
 
     moves: tuple[Move, ...]
     state: State
@@ -74,7 +76,7 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
     first = _straight(state, step, _dice_list(dice), written.chains)
     if first is not None and play_allowed(position.variant, first.state):
         # One die for each named step, every die used: any other way makes the same moves.
-        return [Play(first.moves, decode(first.state))]
+        return [Play.found_legal(first.moves, decode(first.state), position, dice)]
     for reading in _realize(state, step, _dice_list(dice), written.chains):
         reachable = True
         short = short or not reading.complete
@@ -95,7 +97,16 @@ def candidates(position: Position, dice: tuple[int, int], written: WrittenPlay) 
         stars = written.stars
         marked = {after: ways for after, ways in readings.items() if any(r.hits == stars for r in ways)}
         readings = marked or readings
-    return [Play(ways[0].moves, decode(after)) for after, ways in readings.items()]
+    return [_play(ways[0], decode(after), position, dice) for after, ways in readings.items()]
+
+
+def _play(reading: Reading, after: Position, position: Position, dice: tuple[int, int]) -> Play:
+    """The play of a reading. One that leaves a die unused reaches a legal play's position by fewer
+    moves than that play makes: it is not marked found legal, so `Match.play` records the legal
+    play's own moves for it."""
+    if reading.complete:
+        return Play.found_legal(reading.moves, after, position, dice)
+    return Play(reading.moves, after)
 
 
 def _dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
@@ -118,12 +129,15 @@ def _straight(state: State, step: Step, dice: tuple[int, ...], chains: tuple[Cha
             for die in options:
                 if die not in left:
                     continue
-                found = next((pair for pair in step(state, die, at) if pair[1].target == target), None)
-                if found is not None:
-                    state = found[0]
-                    moves.append(found[1])
-                    left.remove(die)
-                    break
+                for new, move in step(state, die, at):
+                    if move.target == target:
+                        state = new
+                        moves.append(move)
+                        left.remove(die)
+                        break
+                else:
+                    continue
+                break
             else:
                 return None
     return None if left else Reading(tuple(moves), state, True)

@@ -20,7 +20,8 @@ stands for is for `game.play_reader` (and `Position.parse_play`) to decide.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from game.board import BAR, OFF
@@ -52,6 +53,24 @@ class Play:
 
     moves: tuple[Move, ...]
     position: Position
+    found_in: tuple[Position, tuple[int, int]] | None = field(default=None, init=False, repr=False, compare=False)
+    """Where the rules engine found this play legal: the position before it and the roll; None for
+    a play made any other way, which `Match.play` checks. Only `found_legal` sets it, so a play a
+    caller builds (or derives with `dataclasses.replace`) never carries it."""
+
+    @classmethod
+    def found_legal(cls, moves: tuple[Move, ...], position: Position, before: Position,
+                    dice: tuple[int, int]) -> Play:
+        """A play the rules engine has just found legal from `before` with `dice` (the legal plays'
+        search, `game.play_reader`): `Match.play` takes it there without searching again."""
+        play = cls(moves, position)
+        object.__setattr__(play, "found_in", (before, dice))  # frozen: set once, here
+        return play
+
+    def legal_in(self, before: Position, dice: tuple[int, int]) -> bool:
+        """Whether the rules engine found this very play legal from `before` with `dice`."""
+        found = self.found_in
+        return found is not None and found[1] == dice and found[0] == before
 
     @property
     def next_position(self) -> Position:
@@ -153,10 +172,14 @@ class WrittenPlay:
     @classmethod
     def parse(cls, text: str, *, marks_hits: bool = True) -> WrittenPlay:
         """Read notation: `24/18 13/11`, `24/21*/15`, `13/7(2)`, `bar/22`, `25/22`, `6/off`, `6/0`."""
+        return _parse(text, marks_hits)
+
+    @classmethod
+    def _read(cls, text: str, marks_hits: bool) -> WrittenPlay:
         chains: list[Chain] = []
         for token in text.lower().replace(",", " ").split():
-            times = _TIMES.findall(token)
-            body = _TIMES.sub("", token)  # `6/5*(2)` and `6/5(2)*` both star the 5
+            times = _TIMES.findall(token) if "(" in token else []
+            body = _TIMES.sub("", token) if times else token  # `6/5*(2)` and `6/5(2)*` both star the 5
             if len(times) > 1 or not body:
                 raise NotationError(f"cannot read move {token!r} in {text!r}")
             points: list[int] = []
@@ -205,6 +228,13 @@ class WrittenPlay:
     def steps(self) -> list[tuple[int, int]]:
         """The named steps, (point, next named point) for each chain."""
         return [pair for c in self.chains for pair in zip(c.points, c.points[1:], strict=False)]
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, marks_hits: bool) -> WrittenPlay:
+    """`WrittenPlay.parse`, once for each text: a match writes the same plays again and again (and
+    reading on reads the next plays of a game once for each reading). A play is immutable."""
+    return WrittenPlay._read(text, marks_hits)
 
 
 def _point_value(word: str, text: str) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, overload
@@ -145,6 +144,8 @@ class Position:
     @classmethod
     def from_json(cls, text: str) -> Position:
         """Read the JSON position document."""
+        import json  # here and in to_json: most uses of a position never write or read JSON text
+
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -158,13 +159,15 @@ class Position:
         return {
             "variant": self.variant.value,
             "turn": self.turn.value,
-            "points": [list(stack) for stack in self.points],
+            "points": [[*stack] if stack else [] for stack in self.points],  # after every play: no call per point
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},
         }
 
     def to_json(self) -> str:
         """The JSON position document, compact."""
+        import json
+
         return json.dumps(self.to_document(), separators=(",", ":"))
 
     def xgid(self) -> str:
@@ -229,6 +232,8 @@ class Position:
 
     def result(self) -> GameResult | None:
         """The result once a player has borne off all 15 checkers, else None."""
+        if CHECKERS not in self.off:
+            return None  # after almost every play: asked without going through the colours
         for winner in Color:
             if self.off[winner.index] == CHECKERS:
                 return GameResult(winner, self._result_kind(winner))

@@ -22,7 +22,6 @@ from game.events import MatchEvent
 from game.match import Match, MatchOptions, Phase
 from game.plays import Move, Play
 from game.position import Position
-from game.xgid import Xgid
 
 ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
                      "resign_accept", "resign_decline", "takeback", "forfeit"})
@@ -415,6 +414,8 @@ def position_text(m: Match) -> str:
     position = m.position
     if position.variant is not Variant.BACKGAMMON:
         return position.to_json()
+    from game.xgid import Xgid  # only a record with a problem or a note needs the XGID
+
     cube = m.cube
     return str(Xgid(position, cube_value=cube.value, cube_owner=cube.owner, dice=m.dice,
                     cube_action="D" if cube.offered else "", score=m.score, match_length=m.length or 0,

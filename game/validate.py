@@ -13,7 +13,6 @@ broken chain or signature, a key not trusted), 2 when the file cannot be read.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -211,11 +210,13 @@ def main(path: str, out: TextIO, trusted: frozenset[str] | None = None, *, as_js
     (0 legal, 1 illegal, 2 unreadable)."""
     if not _is_record(path):  # a transcript: no chouette, and none of the chouette's imports to pay for
         verdict = validate_file(os.fspath(path), trusted)
-        out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n" if as_json else verdict.render())
+        _write(verdict, out, as_json)
         return verdict.exit_code
     from game.chouette.validate import main as chouette  # a chouette session's record has its own rules
 
     if as_json:
+        import json
+
         chouette_doc = _chouette_document(os.fspath(path), trusted)
         if chouette_doc is not None:
             out.write(json.dumps(chouette_doc, ensure_ascii=False) + "\n")
@@ -225,8 +226,18 @@ def main(path: str, out: TextIO, trusted: frozenset[str] | None = None, *, as_js
         if code is not None:
             return code
     verdict = validate_file(os.fspath(path), trusted)
-    out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n" if as_json else verdict.render())
+    _write(verdict, out, as_json)
     return verdict.exit_code
+
+
+def _write(verdict: Verdict, out: TextIO, as_json: bool) -> None:
+    """The verdict as one JSON object (`--json`), or as text."""
+    if as_json:
+        import json  # here, not at the top: validating a .mat without --json needs none of it
+
+        out.write(json.dumps(verdict.to_document(), ensure_ascii=False) + "\n")
+    else:
+        out.write(verdict.render())
 
 
 def _is_record(path: str) -> bool:

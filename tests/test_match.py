@@ -1,11 +1,13 @@
 """The match state machine, action by action."""
 
 import random
+from dataclasses import replace
 from itertools import count
 
 import pytest
 from builders import records
 
+import game.match
 from game.board import Color, Variant
 from game.errors import (
     AmbiguousPlayError,
@@ -142,6 +144,36 @@ def test_a_play_object_must_be_one_of_the_legal_plays() -> None:
     other = Position.initial().legal_plays((6, 5))[0]
     with pytest.raises(IllegalMove):
         match.play(other)
+
+
+def test_a_play_the_rules_engine_found_legal_here_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    def search(*args: object) -> None:
+        raise AssertionError("Match.play searched the legal plays again")
+
+    for how in ("legal plays", "play reader"):
+        match = new()
+        match.opening_roll(3, 1)
+        found = match.legal_plays()[3] if how == "legal plays" else read_play(match.position, (3, 1), "8/5 6/5")
+        assert found is not None
+        with monkeypatch.context() as patch:
+            patch.setattr(game.match, "complete_play", search)
+            patch.setattr(game.match, "legal_states", search)
+            assert match.play(found) is found
+        assert records(match)[-1]["moves"] == [[m.source, m.target] for m in found.moves]
+        assert match.position == found.next_position
+
+
+def test_a_play_not_found_legal_in_this_position_and_roll_is_checked() -> None:
+    match = new()
+    match.opening_roll(3, 1)
+    found = match.legal_plays()[0]
+    elsewhere = Position.initial().legal_plays((6, 5))[0]  # found legal, but for another roll
+    with pytest.raises(IllegalMove):
+        match.play(elsewhere)
+    with pytest.raises(IllegalMove):  # derived from a legal play: not the rules engine's any more
+        match.play(replace(found, position=elsewhere.position))
+    made = match.play(Play(found.moves, found.position))  # built by hand: checked, and legal
+    assert made == found and match.position == found.next_position
 
 
 def test_no_move_only_when_the_roll_cannot_be_played() -> None:

@@ -7,13 +7,14 @@ so the rest of `python -m game` works without them.
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from game.board import Variant
-from game.bot.context import MONEY, MatchContext
 from game.errors import UsageError
 from game.position import Position
+
+if TYPE_CHECKING:
+    from game.bot.context import MatchContext
 
 
 def add_parsers(commands: Any, variants: list[str]) -> None:
@@ -38,6 +39,8 @@ def add_parsers(commands: Any, variants: list[str]) -> None:
 
 def context_of(text: str, position: Position) -> MatchContext:
     """The match context an XGID carries (cube, score, length, Crawford, options); money otherwise."""
+    from game.bot.context import MONEY, MatchContext  # here: `python -m game` adds these commands to every run
+
     if position.variant is not Variant.BACKGAMMON or ":" not in text:
         return MONEY
     from game.cube import Cube
@@ -84,6 +87,8 @@ def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
     dice = read_dice(args.dice)
     play = bot_for(position).choose_play(position, dice, context_of(args.position, position))
     if args.json:
+        import json  # here: `python -m game` adds these commands to every run
+
         out.write(json.dumps(play_document(position, play)) + "\n")
     else:
         out.write((play.notation() if play else "(no play)") + "\n")

@@ -16,7 +16,17 @@ from game.movegen.state import Gather, State, decoder, encode
 from game.plays import Move, Play
 from game.position import Position
 
-MOVES = {bytes((p, q, hit)): Move(p, q, bool(hit)) for p in range(26) for q in range(26) for hit in (0, 1)}
+
+class _Moves(dict[bytes, Move]):
+    """Raw moves and their `Move`s, each made the first time it is looked up: all 1352 made when
+    the module loads would cost every command's start-up more than a match's plays look up."""
+
+    def __missing__(self, raw: bytes) -> Move:
+        move = self[raw] = Move(raw[0], raw[1], bool(raw[2]))
+        return move
+
+
+MOVES = _Moves()
 """The `Move` of each raw move (3 bytes: source, target, hit): one object each, shared by every play."""
 
 
@@ -84,7 +94,8 @@ class LegalPlays(Sequence[Play]):
             built = self._built = [None] * len(self.states)
         play = built[i]
         if play is None:
-            play = built[i] = Play(moves_of(self.raw_moves[i]), self.to_position(self.states[i]))
+            play = built[i] = Play.found_legal(moves_of(self.raw_moves[i]), self.to_position(self.states[i]),
+                                               self.position, self.dice)
         return play
 
     def __iter__(self) -> Iterator[Play]:
@@ -94,7 +105,8 @@ class LegalPlays(Sequence[Play]):
         to_position = self._decoder()
         for i, play in enumerate(built):
             if play is None:
-                play = built[i] = Play(moves_of(self.raw_moves[i]), to_position(self.states[i]))
+                play = built[i] = Play.found_legal(moves_of(self.raw_moves[i]), to_position(self.states[i]),
+                                                   self.position, self.dice)
             yield play
 
     def __contains__(self, play: object) -> bool:

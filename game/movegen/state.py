@@ -19,6 +19,7 @@ states, so a state is a key for a resulting position.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -79,8 +80,13 @@ def board_order(variant: Variant, turn: Color) -> bytes:
 
 
 def decoder(template: Position, gather: Gather) -> Callable[[State], Position]:
-    """Turns states into positions with the template's variant and turn (set up once per roll)."""
-    variant, turn = template.variant, template.turn
+    """Turns states into positions with the template's variant and turn."""
+    return _decoder(template.variant, template.turn, gather)
+
+
+@lru_cache(maxsize=64)
+def _decoder(variant: Variant, turn: Color, gather: Gather) -> Callable[[State], Position]:
+    """Set up once for each variant, turn and kernel: a match asks for one at every play."""
     white_moves = turn is Color.WHITE
     stacks = (stack_table(turn),) * 24
     order = board_order(variant, turn)

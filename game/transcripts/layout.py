@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 from game.board import Color
 from game.errors import MatFormatError
@@ -30,9 +32,11 @@ _RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
 LEFT_GAP = 6  # a row's first cell this close to its number is on the left
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One cell: a roll and its play, a cube action, or a result, on one side of one line."""
+class Cell(NamedTuple):
+    """One cell: a roll and its play, a cube action, or a result, on one side of one line.
+
+    A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.
+    """
 
     line: int
     side: Color
@@ -143,16 +147,23 @@ def _right_column(lines: list[str]) -> int:
     for line in lines[:400]:
         row = _ROW.match(line)
         if row:
-            cells = [m.start() for m in _CELL.finditer(line, row.end())]
+            cells = _cell_starts(line, row.end())
             if len(cells) > 1:
                 starts[cells[1]] += 1
-    return starts.most_common(1)[0][0] if starts else 32
+    return max(starts, key=starts.__getitem__) if starts else 32  # most_common(1) is this, after importing heapq
+
+
+@lru_cache(maxsize=1024)
+def _cell_starts(line: str, body: int) -> tuple[int, ...]:
+    """Where the cells of a line start, after its row number: found once for the right column and
+    again for the row, the longest part of reading a transcript's layout."""
+    return tuple(m.start() for m in _CELL.finditer(line, body))
 
 
 def _row(layout: Layout, game: GameText, number: int, line: str, right_column: int) -> None:
     row = _ROW.match(line)
     body = row.end() if row else 0
-    starts = [m.start() for m in _CELL.finditer(line, body)]
+    starts = _cell_starts(line, body)
     stray = line[body:starts[0] if starts else len(line)].strip()
     if stray:
         game.stray.append((number, stray))
