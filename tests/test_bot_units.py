@@ -160,3 +160,52 @@ def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: 
 def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:
     final = final_estimate(after)
     return final if final is not None else net.evaluate_after(states_array([encode(after)]))[0]
+
+
+# The textbook shot table: rolls of 36 that hit a blot d pips away on an open board.
+_TEXTBOOK_SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+                   15: 1, 16: 1, 18: 1, 20: 1, 24: 1}
+
+
+def _one_blot_one_hitter(distance: int) -> npt.NDArray[np.uint8]:
+    """A Catchgammon state: my blot on own point 1 + distance, an opposing checker on own point 1."""
+    state = np.zeros((1, 28), dtype=np.uint8)
+    state[0, 1] = 16 + 1  # theirs, free (THEIRS code + one checker)
+    state[0, 1 + distance] = 1
+    return state
+
+
+@pytest.mark.parametrize("distance", range(1, 24))
+def test_the_shots_at_a_blot_are_the_textbook_counts(distance: int) -> None:
+    from game.bot.encoding import Board, _tactics
+    shots = _tactics(Variant.CATCHGAMMON, Board(_one_blot_one_hitter(distance)))[0, 3]
+    assert round(float(shots) * 36) == _TEXTBOOK_SHOTS.get(distance, 0)
+
+
+def test_the_variant_inputs_count_mobility_walls_held_points_and_the_mother_checker() -> None:
+    from game.bot.encoding import Board, _tactics
+    state = np.zeros((1, 28), dtype=np.uint8)
+    state[0, 1 + 5] = 1  # my blot on my 6-point
+    state[0, 1 + 0] = 16 + 2  # two of theirs on my 1-point: they hold it
+    state[0, 1 + 23] = 1  # my last checker on my starting point
+    state[0, 1 + 18] = 16 + 1  # one of theirs 5 pips behind it
+    state[0, 0] = 13
+    mobility, walled, held, shots, mother = _tactics(Variant.CATCHGAMMON, Board(state))[0]
+    # From 6: 5, 4, 3, 2 open, 1 held (4 of 6 dice; 6 would bear off). From 24: 23..19 and 18 open, but
+    # 19 holds one of theirs, open to me in Catchgammon (a blot is landed on and trapped): 6.
+    assert mobility * 30 == pytest.approx(10)
+    assert walled == 0 and held == 0
+    assert mother * 36 == pytest.approx(15)  # the blot on 24 is 5 pips from theirs on 19
+    assert shots * 36 == pytest.approx(_shot_union(state))
+
+
+def _shot_union(state: npt.NDArray[np.uint8]) -> int:
+    """Rolls of 36 on which some opposing checker reaches some blot of mine: counted roll by roll."""
+    mine = [i for i in range(24) if state[0, 1 + i] == 1]
+    theirs = [i for i in range(24) if 16 < state[0, 1 + i] < 32]
+    hits = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
+            hits += any(t - h in reach for t in mine for h in theirs)
+    return hits
