@@ -62,6 +62,15 @@ def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path) -> No
     assert network.variant is Variant.CATCHGAMMON and network.record["games"] == 4
     assert [p["games"] for p in network.record["curve"]] == [0.0, 2.0, 4.0]
     assert Image.open(out.with_suffix(".png")).size == (900, 520)
+    # The record's command, run again, remakes the weights: it names every option that shaped them.
+    again = tmp_path / "again.npz"
+    command = network.record["command"].split()[3:]
+    assert command[command.index("--hidden") + 1] == "8" and "--out" in command
+    command[command.index("--out") + 1] = str(again)
+    done = subprocess.run([sys.executable, "-m", "game.bot", *command], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert all(np.array_equal(a, b) for a, b in zip(Network.load(again).arrays(), network.arrays(), strict=True))
 
 
 def test_bad_train_arguments_are_one_line() -> None:

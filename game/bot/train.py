@@ -77,7 +77,7 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     started = time.perf_counter()
     command = " ".join(["python -m game.bot train", f"--variant {args.variant}", f"--games {args.games}",
                         f"--seed {args.seed}", f"--out {out.name}", f"--every {args.every}",
-                        f"--eval-games {args.eval_games}"] + ([f"--init {Path(args.init).name}"] if args.init else []))
+                        f"--eval-games {args.eval_games}"] + _shape_options(args))
 
     def checkpoint(done: int) -> None:
         if args.eval_games and not (done == 0 and initial is not None and initial.record.get("curve")):
@@ -97,6 +97,16 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
+
+
+def _shape_options(args: argparse.Namespace) -> list[str]:
+    """The options that shape the weights beyond the seed, as the command line takes them: a run's
+    record must name every one to remake it (a continued run takes its hidden layer from --init)."""
+    options = [f"--init {Path(args.init).name}"] if args.init else [f"--hidden {args.hidden}"]
+    for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7)):
+        if getattr(args, name) != default:
+            options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
+    return options
 
 
 def curve_title(settings: Settings, initial: Network | None) -> str:
