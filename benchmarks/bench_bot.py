@@ -36,7 +36,9 @@ from game.selfplay import random_positions
 ROOT = Path(__file__).resolve().parents[1]
 
 
-PAIRINGS = ("default v random", "default v heuristic", "expert v advanced", "advanced v beginner")
+PAIRINGS = ("default v random", "default v heuristic", "expert v advanced", "advanced v beginner",
+            "grandmaster v heuristic")
+DEFAULT_PAIRINGS = PAIRINGS[:4]  # the strongest level against the heuristic only when asked (slow in Backgammon)
 
 
 def strength(games: int, variants: list[Variant], bg_weights: Path | None, chosen: set[str]) -> None:
@@ -50,6 +52,7 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None, chose
             ("expert v advanced", default, make_bot(variant, Level.ADVANCED, seed=4)),
             ("advanced v beginner", make_bot(variant, Level.ADVANCED, seed=5),
              make_bot(variant, Level.BEGINNER, seed=6)),
+            ("grandmaster v heuristic", make_bot(variant, Level.GRANDMASTER, seed=1), HeuristicBot(variant, 3)),
         ]
         for name, first, second in pairings:
             if name in chosen:
@@ -180,7 +183,7 @@ def main() -> None:
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--only", default="strength,speed,training,memory")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
-    parser.add_argument("--pairings", default=",".join(PAIRINGS),
+    parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
     parser.add_argument("--bg-weights", type=Path, default=None,
                         help="the Backgammon-trained network (python -m game.bot train --variant backgammon)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from bot_fixtures import shipped, untrained
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -92,3 +93,27 @@ def test_bot_matches_pass_through_the_rules_of_the_match() -> None:
             assert match.games, (variant, length)
             if length is not None:
                 assert match.is_over and max(match.score) >= length
+
+
+def test_a_remi_in_a_measured_game_is_played_again_as_the_rules_say(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strength figures count a game as the rules do: a Catchgammon Remi scores nothing and the
+    game is played again, so every game counted ends with a winner and the Remis are counted apart."""
+    import random
+
+    from game.bot.arena import match_up, play_game
+    from game.bot.baselines import RandomBot
+
+    calls = {"n": 0}
+    real = Position.is_remi
+
+    def first_position_is_a_remi(self: Position) -> bool:
+        calls["n"] += 1
+        return True if calls["n"] == 1 else real(self)
+
+    monkeypatch.setattr(Position, "is_remi", first_position_is_a_remi)
+    first, second = RandomBot(Variant.CATCHGAMMON, 1), RandomBot(Variant.CATCHGAMMON, 2)
+    outcome = play_game(first, second, Variant.CATCHGAMMON, random.Random(5))
+    assert outcome.remis == 1 and outcome.points != 0
+    calls["n"] = 0
+    score = match_up(first, second, Variant.CATCHGAMMON, 2, 5)
+    assert score.games == 2 and score.remis >= 1 and f"({score.remis} Remis played again)" in score.describe()

@@ -11,13 +11,16 @@ from game.bot.base import Bot
 from game.position import Position
 
 MAX_TURNS = 3000  # a guard: no game of any variant comes near it
+MAX_REMIS = 100  # a guard too: a Remi is rare (about 1 game in 270 of self-play)
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How one game ended for the first bot: points won (+) or lost (-), 0 for a Remi."""
+    """How one game ended for the first bot: points won (+) or lost (-), 0 only if it never ended;
+    `remis`: the Catchgammon Remis before it (each a draw played again, as the rules have it)."""
 
     points: int
+    remis: int = 0
 
     @property
     def won(self) -> bool:
@@ -27,7 +30,18 @@ class Outcome:
 
 def play_game(first: Bot, second: Bot, variant: Variant, rng: random.Random,
               first_color: Color = Color.WHITE) -> Outcome:
-    """One cubeless game; the opening roll decides who starts (doubles rolled again)."""
+    """One cubeless game; the opening roll decides who starts (doubles rolled again). A Catchgammon
+    Remi scores nothing and the game is played again (game/RULES.md), so a game ends with a winner."""
+    for remis in range(MAX_REMIS):
+        outcome = _play_once(first, second, variant, rng, first_color)
+        if outcome is not None:
+            return Outcome(outcome.points, remis)
+    return Outcome(0, MAX_REMIS)
+
+
+def _play_once(first: Bot, second: Bot, variant: Variant, rng: random.Random,
+               first_color: Color) -> Outcome | None:
+    """One game from the opening roll to its result, or None for a Remi."""
     bots = {first_color: first, first_color.opponent: second}
     while True:
         a, b = rng.randint(1, 6), rng.randint(1, 6)
@@ -42,7 +56,7 @@ def play_game(first: Bot, second: Bot, variant: Variant, rng: random.Random,
         if result is not None:
             return Outcome(int(result.kind) * (1 if result.winner is first_color else -1))
         if after.is_remi():
-            return Outcome(0)
+            return None
         position = after.pass_turn()
         dice = (rng.randint(1, 6), rng.randint(1, 6))
     return Outcome(0)
@@ -56,6 +70,7 @@ class Score:
     games: int
     points: int
     sum_squares: int
+    remis: int = 0  # Catchgammon Remis, each played again within its game
 
     @property
     def rate(self) -> float:
@@ -87,17 +102,19 @@ class Score:
     def describe(self) -> str:
         """ "62.0% [55.1, 68.4] of 200 games, +0.31 +- 0.18 points per game" """
         low, high = self.interval()
-        return (f"{100 * self.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {self.games} games, "
+        remis = f" ({self.remis} Remis played again)" if self.remis else ""
+        return (f"{100 * self.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {self.games} games{remis}, "
                 f"{self.equity:+.3f} +- {self.equity_half_width():.3f} points per game")
 
 
 def match_up(first: Bot, second: Bot, variant: Variant, games: int, seed: int) -> Score:
     """`games` games, the first bot White in half of them, reproducibly from `seed`."""
     rng = random.Random(seed)
-    wins = points = squares = 0
+    wins = points = squares = remis = 0
     for number in range(games):
         outcome = play_game(first, second, variant, rng, Color.WHITE if number % 2 == 0 else Color.BLACK)
         wins += outcome.won
         points += outcome.points
         squares += outcome.points * outcome.points
-    return Score(wins, games, points, squares)
+        remis += outcome.remis
+    return Score(wins, games, points, squares, remis)
