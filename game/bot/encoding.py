@@ -133,15 +133,22 @@ def _longest_run(held: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int16], np
     return run.astype(np.int16), low.astype(np.int16)
 
 
+def _holds(variant: Variant, checkers: npt.NDArray[np.int16],
+           trapping: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Points a side holds, so that the other cannot land there: two checkers (one in Rungammon), or
+    in Catchgammon one on top of a trapped opposing checker (`trapping`)."""
+    if variant is Variant.RUNGAMMON:
+        held: npt.NDArray[np.bool_] = checkers >= 1
+    elif variant is Variant.CATCHGAMMON:
+        held = (checkers >= 2) | trapping
+    else:
+        held = checkers >= 2
+    return held
+
+
 def _held(variant: Variant, b: Board) -> npt.NDArray[np.bool_]:
     """Points the mover holds: the opponent cannot land there."""
-    if variant is Variant.RUNGAMMON:
-        held: npt.NDArray[np.bool_] = b.mine >= 1
-    elif variant is Variant.CATCHGAMMON:
-        held = (b.mine >= 2) | b.their_trapped
-    else:
-        held = b.mine >= 2
-    return held
+    return _holds(variant, b.mine, b.their_trapped)
 
 
 def _side(variant: Variant, b: Board, other: Board) -> F32:
@@ -232,13 +239,7 @@ def _shots(targets: npt.NDArray[np.bool_], hitters: npt.NDArray[np.bool_]) -> F3
 
 def _blocked(variant: Variant, b: Board) -> npt.NDArray[np.bool_]:
     """Points the side on roll cannot land on: the opponent holds them."""
-    if variant is Variant.RUNGAMMON:
-        blocked: npt.NDArray[np.bool_] = b.theirs >= 1
-    elif variant is Variant.CATCHGAMMON:
-        blocked = (b.theirs >= 2) | b.my_trapped
-    else:
-        blocked = b.theirs >= 2
-    return blocked
+    return _holds(variant, b.theirs, b.my_trapped)
 
 
 def _tactics(variant: Variant, b: Board) -> F32:
