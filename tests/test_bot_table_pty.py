@@ -19,19 +19,15 @@ from pathlib import Path
 
 import pytest
 from builders import legal_so_far, precondition
-from gpiozero.pins.mock import MockFactory
 from test_check_and_keys_pty import Terminal, config
-from test_controller_pty import PtyTable, by_hand, legal
+from test_controller_pty import PtyTable, by_hand, legal, start_table
 
 from drivers.events import ButtonKind
 from firmware_host.bot_seat import CarryOut
-from firmware_host.controller import Controller
 from firmware_host.emulator import BoardEmulator
-from firmware_host.journal import Journal
 from firmware_host.physical import Lift, hand_moves, rearrangement
 from firmware_host.prompts import Prompt, Waiting
 from firmware_host.settings import Profile, Settings
-from firmware_host.table import Table
 from game.board import Color, Variant
 from game.bot.base import Bot, RankedPlay
 from game.bot.context import MONEY, CubeAction, MatchContext
@@ -52,15 +48,11 @@ def bot_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
     def open_(profile: Profile = Profile.TOURNAMENT) -> PtyTable:
         emulator = BoardEmulator(layout(Position.initial(Variant.BACKGAMMON)), capability=Capability.STACKS,
                                  heartbeat_ms=100, flicker_rate=0.0, line_noise=0.0, rng=random.Random(7))
-        pins = MockFactory()
-        table = Table.open(emulator.open_pty("board"), pin_factory=pins, reply_timeout=REPLY_SECONDS)
         settings = Settings(length=3, profile=profile, timed=False, settle_seconds=0.05,
                             bots={Color.BLACK: Level.EXPERT})
-        controller = Controller.new(settings, Journal(tmp_path / f"record-{len(opened)}"), display=table.display,
-                                    zone_leds=table.board.light_zones, stacks=table.board.set_stacks)
-        pty = PtyTable(emulator, pins, table, controller)
+        pty = start_table(emulator, settings, tmp_path / f"record-{len(opened)}", reply_timeout=REPLY_SECONDS,
+                          board_outputs=True)
         opened.append(pty)
-        table.start()
         return pty
 
     yield open_

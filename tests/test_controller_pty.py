@@ -110,6 +110,22 @@ class PtyTable:
         self.emulator.close()
 
 
+def start_table(emulator: BoardEmulator, settings: Settings, record: Path, *, reply_timeout: float = 1.0,
+                board_outputs: bool = False) -> PtyTable:
+    """A table on the emulator's pty with its controller, started; `board_outputs`: the controller lights
+    the board's zone LEDs and sets its stacks (a bot seat shows its play there)."""
+    path = emulator.open_pty("board")
+    assert path.startswith("/dev/")
+    pins = MockFactory()
+    table = Table.open(path, pin_factory=pins, reply_timeout=reply_timeout)
+    controller = Controller.new(settings, Journal(record), display=table.display,
+                                zone_leds=table.board.light_zones if board_outputs else None,
+                                stacks=table.board.set_stacks if board_outputs else None)
+    pty = PtyTable(emulator, pins, table, controller)
+    table.start()
+    return pty
+
+
 @pytest.fixture
 def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
     opened: list[PtyTable] = []
@@ -119,15 +135,9 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
               length: int = 1) -> PtyTable:
         emulator = BoardEmulator(layout(Position.initial(variant)), capability=capability, heartbeat_ms=HEARTBEAT_MS,
                                  flicker_rate=flicker_rate, line_noise=line_noise, rng=random.Random(7))
-        path = emulator.open_pty("board")
-        assert path.startswith("/dev/")
-        pins = MockFactory()
-        table = Table.open(path, pin_factory=pins)
-        controller = Controller.new(Settings(variant=variant, length=length, settle_seconds=settle),
-                                    Journal(tmp_path / f"record-{len(opened)}"), display=table.display)
-        pty = PtyTable(emulator, pins, table, controller)
+        pty = start_table(emulator, Settings(variant=variant, length=length, settle_seconds=settle),
+                          tmp_path / f"record-{len(opened)}")
         opened.append(pty)
-        table.start()
         return pty
 
     yield open_
