@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from PIL import Image
 
 from game.board import Variant
+from game.bot import lockstep
 from game.bot.arena import match_up
 from game.bot.base import Level
 from game.bot.baselines import RandomBot
@@ -51,11 +53,12 @@ def test_a_run_repeats_from_its_seed_and_its_first_games_are_a_shorter_run() -> 
 _snapshot: list[np.ndarray] = []
 
 
-def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra", [[], ["--parallel", "3"]])
+def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path, extra: list[str]) -> None:
     out = tmp_path / "cg.npz"
     done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "4",
-                           "--seed", "2", "--out", str(out), "--every", "2", "--eval-games", "2", "--hidden", "8"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+                           "--seed", "2", "--out", str(out), "--every", "2", "--eval-games", "2", "--hidden", "8",
+                           *extra], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "4/4 games" in done.stderr and "wrote" in done.stderr  # the progress bar and the summary
     network = Network.load(out)
@@ -66,11 +69,52 @@ def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path) -> No
     again = tmp_path / "again.npz"
     command = network.record["command"].split()[3:]
     assert command[command.index("--hidden") + 1] == "8" and "--out" in command
+    assert network.record["parallel"] == (3 if extra else 1)
+    assert ("--parallel 3" in network.record["command"]) == bool(extra)
     command[command.index("--out") + 1] = str(again)
     done = subprocess.run([sys.executable, "-m", "game.bot", *command], capture_output=True,
                           text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert all(np.array_equal(a, b) for a, b in zip(Network.load(again).arrays(), network.arrays(), strict=True))
+
+
+def test_games_played_in_lockstep_learn_as_games_played_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One slot of the lockstep trainer, given the dice of a sequential run, makes the same updates:
+    the batched gradients and traces (Black's read as White's) are the sequential ones."""
+    for variant in (Variant.CATCHGAMMON, Variant.RUNGAMMON, Variant.BACKGAMMON):
+        sequential = Trainer(Settings(variant, 2, seed=7, hidden=16))
+        sequential.run()
+        shared = random.Random(7)
+        monkeypatch.setattr(lockstep, "game_dice", lambda seed, game, dice=shared: dice)
+        batched = Trainer(Settings(variant, 2, seed=7, hidden=16, parallel=1))
+        lockstep.Lockstep(batched).run()
+        monkeypatch.undo()
+        assert batched.plies == sequential.plies and batched.results == sequential.results
+        for mine, theirs in zip(batched.network.arrays(), sequential.network.arrays(), strict=True):
+            assert np.allclose(mine, theirs, atol=1e-5), variant
+
+
+def test_a_parallel_run_repeats_from_its_seed_and_its_first_blocks_are_a_shorter_run() -> None:
+    def run(games: int) -> tuple[Trainer, list[np.ndarray]]:
+        trainer = Trainer(Settings(Variant.CATCHGAMMON, games, seed=3, hidden=8, parallel=3))
+        snapshots: list[np.ndarray] = []
+        lockstep.Lockstep(trainer).run(checkpoint=lambda done: snapshots.append(trainer.network.w1.copy()), every=4)
+        return trainer, snapshots
+
+    (long, at), (again, _), (short, _) = run(8), run(8), run(4)
+    assert np.array_equal(long.network.w1, again.network.w1) and sum(long.results) == 8
+    assert np.array_equal(at[1], short.network.w1) and not np.array_equal(at[1], at[2])
+
+
+def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
+    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32, parallel=16))
+    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    lockstep.Lockstep(trainer).run()
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
+                     Variant.BACKGAMMON, 120, seed=9)
+    assert sum(trainer.results) == 300
+    assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
 
 
 def test_bad_train_arguments_are_one_line() -> None:

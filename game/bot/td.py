@@ -31,16 +31,16 @@ from game.position import Position
 
 MONEY_VALUES = np.array([1, 2, 3, -1, -2, -3], dtype=np.float32)
 MAX_PLIES = 3000
-# White's outputs from Black's: each row k of White's reads output _FROM_BLACK[k] of Black's.
-_FROM_BLACK = np.array([WIN, LOSE_GAMMON, LOSE_TRIPLE, WIN_GAMMON, WIN_TRIPLE])
-_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0], dtype=np.float32)
+# White's outputs from Black's: each row k of White's reads output FROM_BLACK[k] of Black's.
+FROM_BLACK = np.array([WIN, LOSE_GAMMON, LOSE_TRIPLE, WIN_GAMMON, WIN_TRIPLE])
+BLACK_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0], dtype=np.float32)
 
 
 def _white_view(values: F32, mover: Color) -> F32:
     """Estimates (5,) of the side on roll, as White's."""
     if mover is Color.WHITE:
         return values
-    out: F32 = values[_FROM_BLACK].copy()
+    out: F32 = values[FROM_BLACK].copy()
     out[WIN] = 1.0 - values[WIN]
     return out
 
@@ -63,6 +63,7 @@ class Settings:
     lam: float = 0.7
     alpha_games: int = 5000  # games for the rate to fall 63% of the way
     start: int = 0  # games the initial network has already played (a continued run): the rate goes on from there
+    parallel: int = 1  # games played at once (game.bot.lockstep); 1: one after another, as TD-Gammon
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so
@@ -127,20 +128,22 @@ class Trainer:
                 final = ended if ended.result() is not None or ended.is_remi() else None
             delta = _white_view(target, mover) - _white_view(y, mover)
             for trace, grad in zip(traces, grads, strict=True):
-                g = grad if mover is Color.WHITE else grad[_FROM_BLACK] * _SIGN.reshape((5,) + (1,) * (grad.ndim - 1))
+                sign = BLACK_SIGN.reshape((5,) + (1,) * (grad.ndim - 1))
+                g = grad if mover is Color.WHITE else grad[FROM_BLACK] * sign
                 trace *= lam
                 trace += g
             for array, trace in zip(net.arrays(), traces, strict=True):
                 array += alpha * np.tensordot(delta, trace, axes=1)
             self.plies += 1
             if final is not None:
-                self._count(final)
+                self.count(final)
                 return
             state, mover = opponent_view(after, variant), mover.opponent
             dice = (self._dice.randint(1, 6), self._dice.randint(1, 6))
             x = x_next
 
-    def _count(self, final: Position) -> None:
+    def count(self, final: Position) -> None:
+        """Count a finished self-play game's result."""
         result = final.result()
         self.results[0 if result is None else int(result.kind)] += 1
 

@@ -21,6 +21,7 @@ from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
 from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
@@ -68,8 +69,10 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     initial = Network.load(args.init) if args.init else None
     start = _games_played(initial)
     settings = Settings(Variant(args.variant), args.games, args.seed, hidden=initial.hidden if initial else args.hidden,
-                        alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start)
+                        alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
+                        parallel=args.parallel)
     trainer = Trainer(settings, initial)
+    runner = Lockstep(trainer) if args.parallel > 1 else trainer
     out = Path(args.out)
     curve_path = Path(args.curve) if args.curve else out.with_suffix(".png")
     # A continued run's curve goes on from the one it continues.
@@ -89,7 +92,7 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
         trainer.network.save(out)
 
     bar = ProgressBar(args.games, err) if args.progress else None
-    trainer.run(bar, checkpoint, args.every or args.games)
+    runner.run(bar, checkpoint, args.every or args.games)
     if args.every and args.games % args.every:
         checkpoint(args.games)
     last = points[-1] if points else {}
@@ -103,7 +106,7 @@ def _shape_options(args: argparse.Namespace) -> list[str]:
     """The options that shape the weights beyond the seed, as the command line takes them: a run's
     record must name every one to remake it (a continued run takes its hidden layer from --init)."""
     options = [f"--init {Path(args.init).name}"] if args.init else [f"--hidden {args.hidden}"]
-    for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7)):
+    for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7), ("parallel", 1)):
         if getattr(args, name) != default:
             options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
     return options
@@ -131,7 +134,7 @@ def _record(settings: Settings, command: str, games: int, seconds: float, traine
     remi, single, gammon, triple = trainer.results
     record: dict[str, Any] = {
         "command": command, "games": games, "total_games": settings.start + games, "seconds": round(seconds, 1),
-        "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam,
+        "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam, "parallel": settings.parallel,
         "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
         "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
         "curve": points}
@@ -156,6 +159,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--alpha", type=float, default=0.1)
     p.add_argument("--alpha-end", type=float, default=0.02)
     p.add_argument("--lam", type=float, default=0.7)
+    p.add_argument("--parallel", type=_positive, default=1, help="games played at once, learning from all of them "
+                   "at every step (several times faster; the run then repeats from its seed and this number)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.set_defaults(run=lambda args, out, err: train(args, err))
 
