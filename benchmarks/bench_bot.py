@@ -28,6 +28,7 @@ from game.bot.arena import match_up
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.baselines import HeuristicBot, RandomBot
 from game.bot.factory import make_bot
+from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
@@ -114,11 +115,14 @@ def _cpu_seconds(bot: Bot) -> float:
     return used
 
 
-def training(games: int) -> None:
-    """Self-play training games per second (TD(lambda), 64 hidden units, from the untrained network)."""
-    print(f"training speed: {games} games from the untrained network, then {games} more")
+def training(games: int, hidden: int, parallel: int) -> None:
+    """Self-play training games per second (TD(lambda), from the untrained network): games one after
+    another (`Trainer.play_game`), then `parallel` games at once (`train --parallel`, `Lockstep`)."""
+    together = max(2 * games, 4 * parallel)
+    print(f"training speed, {hidden} hidden units: {games} games from the untrained network, then {games} more; "
+          f"then {together} games {parallel} at a time")
     for variant in Variant:
-        trainer = Trainer(Settings(variant, 2 * games, seed=1))
+        trainer = Trainer(Settings(variant, 2 * games, seed=1, hidden=hidden))
         start = time.perf_counter()
         for game in range(games):
             trainer.play_game(game)
@@ -130,6 +134,12 @@ def training(games: int) -> None:
         second = time.perf_counter() - start
         print(f"  {variant.value:12} {games / first:.2f} games/s at first, {games / second:.2f} games/s after "
               f"{games} games ({(trainer.plies - plies) / second:.0f} plies/s)", flush=True)
+        batched = Trainer(Settings(variant, together, seed=1, hidden=hidden, parallel=parallel))
+        elapsed = Lockstep(batched).run()
+        # Plies, not games, per second compare the two: untrained games vary much in length.
+        ratio = (batched.plies / elapsed) / ((trainer.plies - plies) / second)
+        print(f"  {variant.value:12} {together / elapsed:.2f} games/s {parallel} at a time "
+              f"({batched.plies / elapsed:.0f} plies/s, {ratio:.1f} times one after another)", flush=True)
 
 
 MEMORY = """
@@ -181,6 +191,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per strength pairing")
     parser.add_argument("--positions", type=int, default=100, help="positions per variant for the timing")
     parser.add_argument("--train-games", type=int, default=20)
+    parser.add_argument("--hidden", type=int, default=80, help="hidden units of the trained network (training speed)")
+    parser.add_argument("--parallel", type=int, default=32, help="games at once (training speed, train --parallel)")
     parser.add_argument("--only", default="strength,speed,training,memory")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
     parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
@@ -199,7 +211,7 @@ def main() -> None:
     if "speed" in only:
         speed(args.positions, variants)
     if "training" in only:
-        training(args.train_games)
+        training(args.train_games, args.hidden, args.parallel)
     if "memory" in only:
         memory()
 
