@@ -106,6 +106,19 @@ def test_a_spectator_cannot_act_and_a_referee_can(client: TestClient, played: di
     assert client.post("/api/table/t02/ruling", json=ruling).status_code == 403
 
 
+def test_a_decision_is_refused_from_another_site_for_a_bad_body_an_unknown_table_or_a_wrong_code(
+        client: TestClient) -> None:
+    decision = {"player": "Bob", "code": "AAAAA-AAAAA", "ask": "a1", "answer": "take"}
+    elsewhere = client.post("/api/table/t02/decision", json=decision, headers={"Origin": "http://evil.example"})
+    assert elsewhere.status_code == 403 and "another site" in elsewhere.json()["error"]
+    bad = client.post("/api/table/t02/decision", json={**decision, "answer": "maybe"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("not a decision: answer 'maybe'")
+    unknown = client.post("/api/table/t09/decision", json=decision)
+    assert unknown.status_code == 404 and "no table 't09'" in unknown.json()["error"]
+    wrong = client.post("/api/table/t02/decision", json=decision)  # t02 holds no chouette: no member's code
+    assert wrong.status_code == 403 and "only Bob may decide" in wrong.json()["error"]
+
+
 def test_the_downloads_are_the_record_the_mat_and_the_sheet(client: TestClient, played: dict[str, Any]) -> None:
     table, match = played["tables"]["t01"], played["matches"]["t01"]
     record = client.get(f"/download/t01/{match}/journal.jsonl")

@@ -16,7 +16,7 @@ import json
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -30,6 +30,8 @@ from firmware_host.room.auth import SESSION_SECONDS, Sessions
 from firmware_host.room.director import Director
 from firmware_host.room.messages import ACTIONS, ANSWERS, ASK, COLORS
 from firmware_host.room.topics import NAME
+
+_Fields = TypeVar("_Fields")
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "room_session"
@@ -217,18 +219,12 @@ class Pages:
         referee = self.referee_of(request)
         if referee is None:
             return JSONResponse({"error": "spectators cannot act: log in as a referee"}, status_code=403)
-        if not _same_origin(request):
-            return JSONResponse({"error": "a ruling from another site"}, status_code=403)
-        table = request.path_params["table"]
-        try:
-            action, flag, player, seconds = _ruling_fields(await request.json())
-        except (ValueError, TypeError, KeyError) as exc:
-            return JSONResponse({"error": f"not a ruling: {exc}"}, status_code=400)
-        if not NAME.fullmatch(table) or table not in self.director.tables:
-            return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
+        posted = await self._posted(request, "ruling", _ruling_fields)
+        if isinstance(posted, Response):
+            return posted
+        table, (action, flag, player, seconds) = posted
         sent = self.director.rule(table, referee, action, flag=flag, player=player, seconds=seconds)
         return JSONResponse({"id": sent.id, "referee": referee, "action": action})
-
 
     async def decision(self, request: Request) -> Response:
         """POST /api/table/T/decision {player, code, ask, answer}, for a chouette member with their phone code:
@@ -236,20 +232,30 @@ class Pages:
         `player`'s at this table now (a spectator, another member) or from another site, 400 for a body
         that is not a decision, 404 for an unknown table. Whether it is applied is the table's to say
         (the table page shows its answer)."""
-        if not _same_origin(request):
-            return JSONResponse({"error": "a decision from another site"}, status_code=403)
-        table = request.path_params["table"]
-        try:
-            player, code, ask, answer = _decision_fields(await request.json())
-        except (ValueError, TypeError, KeyError) as exc:
-            return JSONResponse({"error": f"not a decision: {exc}"}, status_code=400)
-        if not NAME.fullmatch(table) or table not in self.director.tables:
-            return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
+        posted = await self._posted(request, "decision", _decision_fields)
+        if isinstance(posted, Response):
+            return posted
+        table, (player, code, ask, answer) = posted
         if not self.director.member_may_decide(table, player, code):
             return JSONResponse({"error": f"that is not {player}'s code at table {table}: only {player} may decide "
                                           f"for {player}"}, status_code=403)
         sent = self.director.decide(table, player, ask, answer)
         return JSONResponse({"id": sent.id, "player": player, "answer": answer})
+
+    async def _posted(self, request: Request, kind: str,
+                      fields: Callable[[Any], _Fields]) -> tuple[str, _Fields] | Response:
+        """The table and the fields of a posted `kind` ("ruling", "decision"), or the answer refusing it:
+        403 from another site, 400 for a body that is not one, 404 for a table not in this room."""
+        if not _same_origin(request):
+            return JSONResponse({"error": f"a {kind} from another site"}, status_code=403)
+        table = request.path_params["table"]
+        try:
+            parsed = fields(await request.json())
+        except (ValueError, TypeError, KeyError) as exc:
+            return JSONResponse({"error": f"not a {kind}: {exc}"}, status_code=400)
+        if not NAME.fullmatch(table) or table not in self.director.tables:
+            return JSONResponse({"error": f"no table {table!r} in this room"}, status_code=404)
+        return table, parsed
 
 
 def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
