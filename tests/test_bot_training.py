@@ -20,6 +20,8 @@ from game.bot.baselines import RandomBot
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot, shipped_weights
 from game.bot.td import Settings, Trainer
+from game.movegen import encode
+from game.selfplay import random_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,6 +118,27 @@ def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
                      Variant.BACKGAMMON, 120, seed=9)
     assert sum(trainer.results) == 300
     assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
+
+
+def test_a_continued_run_may_widen_the_network_which_keeps_its_estimates(tmp_path: Path) -> None:
+    shipped = Network.load(shipped_weights(Variant.CATCHGAMMON))
+    states = np.stack([np.frombuffer(encode(position), dtype=np.uint8) for position, _dice in random_positions(
+        Variant.CATCHGAMMON, 40, seed=2)])
+    wide = shipped.widened(shipped.hidden + 16, seed=3)
+    assert wide.hidden == shipped.hidden + 16
+    assert np.allclose(wide.evaluate(states), shipped.evaluate(states), atol=1e-6)
+    base = [sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "2", "--every", "2",
+            "--eval-games", "0", "--no-progress", "--seed", "4", "--init", str(shipped_weights(Variant.CATCHGAMMON))]
+    out = tmp_path / "wide.npz"
+    done = subprocess.run([*base, "--hidden", str(shipped.hidden + 16), "--out", str(out)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    record = Network.load(out).record
+    assert record["hidden"] == shipped.hidden + 16 and f"--hidden {shipped.hidden + 16}" in record["command"]
+    narrow = subprocess.run([*base, "--hidden", "8", "--out", str(tmp_path / "x.npz")], capture_output=True,
+                            text=True, timeout=300, cwd=ROOT)
+    assert narrow.returncode == 2 and "only ever widened" in narrow.stderr
+    assert len(narrow.stderr.strip().splitlines()) == 1
 
 
 def test_bad_train_arguments_are_one_line() -> None:

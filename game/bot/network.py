@@ -74,6 +74,18 @@ class Network:
         return Network(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
                        record=json.loads(json.dumps(self.record)))
 
+    def widened(self, hidden: int, seed: int) -> Network:
+        """The same estimates from `hidden` units: the new units' input weights small and random (from
+        `seed`), their output weights zero, so that training goes on from what the network knows."""
+        if hidden < self.hidden:
+            raise WeightsError(f"cannot narrow a network of {self.hidden} hidden units to {hidden}")
+        rng = np.random.default_rng(seed)
+        extra, inputs = hidden - self.hidden, self.w1.shape[1]
+        w1 = np.concatenate([self.w1, rng.normal(0.0, 1.0 / np.sqrt(inputs), (extra, inputs)).astype(np.float32)])
+        w2 = np.concatenate([self.w2, np.zeros((OUTPUTS, extra), np.float32)], axis=1)
+        return Network(self.variant, w1, np.concatenate([self.b1, np.zeros(extra, np.float32)]), w2, self.b2.copy(),
+                       record=json.loads(json.dumps(self.record)))
+
     @property
     def hidden(self) -> int:
         """The number of hidden units."""

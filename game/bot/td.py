@@ -88,7 +88,8 @@ class Trainer:
         else:
             if self.initial.variant is not s.variant:
                 raise WrongVariant(f"cannot continue a {self.initial.variant.value} network on {s.variant.value}")
-            self.network = self.initial.copy()
+            # More hidden units than the initial network's: the same estimates, with room to learn more.
+            self.network = self.initial.widened(s.hidden, s.seed) if s.hidden > self.initial.hidden else self.initial.copy()
         self._dice = random.Random(s.seed)
 
     def play_game(self, game: int) -> None:

@@ -21,6 +21,7 @@ from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
 from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.errors import WeightsError
 from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
@@ -28,6 +29,7 @@ from game.bot.td import Settings, Trainer
 from game.pictures.curve import draw_curve
 
 BASELINES = ("random", "heuristic")
+DEFAULT_HIDDEN = 64
 # Measured: Catchgammon, 128 hidden units, 32 games at once from an untrained network, 5,000 games.
 UNTRAINED_PARALLEL = ("warning: --parallel without --init: the untrained network takes the summed updates of "
                       "many games at once and can saturate (Catchgammon, 128 hidden units, 32 at once: 3% against "
@@ -74,7 +76,11 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if initial is None and args.parallel > 1:
         err.write(UNTRAINED_PARALLEL)
     start = _games_played(initial)
-    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=initial.hidden if initial else args.hidden,
+    hidden = args.hidden or (initial.hidden if initial else DEFAULT_HIDDEN)
+    if initial is not None and hidden < initial.hidden:
+        raise WeightsError(f"--hidden {hidden}: {args.init} has {initial.hidden} hidden units, and a network is "
+                           "only ever widened")
+    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden,
                         alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
                         parallel=args.parallel)
     trainer = Trainer(settings, initial)
@@ -111,7 +117,9 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
 def _shape_options(args: argparse.Namespace) -> list[str]:
     """The options that shape the weights beyond the seed, as the command line takes them: a run's
     record must name every one to remake it (a continued run takes its hidden layer from --init)."""
-    options = [f"--init {Path(args.init).name}"] if args.init else [f"--hidden {args.hidden}"]
+    options = [f"--init {Path(args.init).name}"] if args.init else []
+    if args.hidden or not args.init:
+        options.append(f"--hidden {args.hidden or DEFAULT_HIDDEN}")
     for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7), ("parallel", 1)):
         if getattr(args, name) != default:
             options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
@@ -161,7 +169,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--eval-games", type=int, default=200, help="games against each baseline per point")
     p.add_argument("--init", help="continue from these weights (a run's .npz): the learning rate goes on from "
                    "the games behind them, and the record keeps the run it continues")
-    p.add_argument("--hidden", type=_positive, default=64, help="hidden units (ignored with --init)")
+    p.add_argument("--hidden", type=_positive, default=None, help=f"hidden units (default {DEFAULT_HIDDEN}; with "
+                   "--init, the network's own, or more to widen it: the new units start with no say in the output)")
     p.add_argument("--alpha", type=float, default=0.1)
     p.add_argument("--alpha-end", type=float, default=0.02)
     p.add_argument("--lam", type=float, default=0.7)
