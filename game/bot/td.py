@@ -89,7 +89,8 @@ class Trainer:
             if self.initial.variant is not s.variant:
                 raise WrongVariant(f"cannot continue a {self.initial.variant.value} network on {s.variant.value}")
             # More hidden units than the initial network's: the same estimates, with room to learn more.
-            self.network = self.initial.widened(s.hidden, s.seed) if s.hidden > self.initial.hidden else self.initial.copy()
+            wider = s.hidden > self.initial.hidden
+            self.network = self.initial.widened(s.hidden, s.seed) if wider else self.initial.copy()
         self._dice = random.Random(s.seed)
 
     def play_game(self, game: int) -> None:
