@@ -19,7 +19,6 @@ from game.bot.search import final_estimate
 from game.cube import Cube
 from game.errors import WeightsError
 from game.movegen import encode
-from game.plays import Play
 from game.position import Position
 from game.selfplay import random_positions
 
@@ -156,53 +155,6 @@ def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: 
             assert np.allclose(got, expected, atol=1e-5), (position.to_json(), dice, play.notation())
             checked += 1
     assert checked > 8
-
-
-@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
-def test_two_ply_is_the_average_over_both_sides_rolls_of_their_best_plays(variant: Variant) -> None:
-    """Two rolls ahead on the move generator's states gives the plain reading: for each of the opponent's
-    21 rolls its best reply (by its equity), then for each of the mover's 21 rolls the mover's best play
-    (by its equity), judged from the mover's side, both averaged by the rolls' chances."""
-    from game.bot.context import MONEY
-    from game.bot.network_bot import NetworkBot
-    from game.bot.search import ROLLS, two_ply
-
-    bot = NetworkBot.shipped(variant, Level.EXPERT)
-    net = bot.network
-
-    def judged(plays: list[Play]) -> npt.NDArray[np.float32]:
-        """Each play's estimates for its mover (the exact outcome where it ends the game)."""
-        estimates = net.evaluate_after(states_array([encode(p.position) for p in plays]))
-        for row, p in enumerate(plays):
-            final = final_estimate(p.position)
-            if final is not None:
-                estimates[row] = final
-        return estimates
-
-    def best(plays: list[Play], color: Color) -> int:
-        return int(np.argmax(bot.equity_of(judged(plays), MONEY, color)))
-
-    # One position a variant, a play late in a random game (few plays a roll: the plain reading is slow).
-    position, dice = random_positions(variant, 60, 9)[-1]
-    play, me = position.legal_plays(dice)[0], position.turn
-    assert final_estimate(play.position) is None
-    expected = np.zeros(5)
-    for roll in ROLLS:
-        replies = list(play.next_position.legal_plays(roll))
-        reply = replies[best(replies, me.opponent)] if replies else None
-        if reply is not None and final_estimate(reply.position) is not None:
-            reading = mirror(judged([reply]))[0]
-        else:
-            mine_next, left = (reply.next_position, reply.position) if reply else (play.position, play.next_position)
-            reading = np.zeros(5)
-            for mine in ROLLS:
-                answers = list(mine_next.legal_plays(mine))
-                after = (judged(answers)[best(answers, me)] if answers
-                         else mirror(net.evaluate(states_array([encode(left)])))[0])
-                reading += (1 if mine[0] == mine[1] else 2) / 36 * after
-        expected += (1 if roll[0] == roll[1] else 2) / 36 * reading
-    got = two_ply(net, play, lambda p, c: bot.equity_of(p, MONEY, c))
-    assert np.allclose(got, expected, atol=1e-5), (position.to_json(), dice, play.notation())
 
 
 def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:

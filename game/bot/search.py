@@ -17,7 +17,7 @@ import numpy.typing as npt
 from game.board import CHECKERS, Color, Variant
 from game.bot.encoding import F32, U8, features, flip, states_array
 from game.bot.network import Network, consistent, mirror
-from game.movegen import decode, encode, opponent_view, state_plays
+from game.movegen import decode, encode, state_plays
 from game.plays import Play
 from game.position import Position, ResultKind
 
@@ -107,51 +107,3 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
             out[index] = mirror(theirs[best:best + 1])[0]
     return (ROLL_WEIGHTS @ out).astype(np.float32)
 
-
-def roll_average(net: Network, starts: Sequence[bytes], roller: Position, equity_of: EquityOf) -> F32:
-    """For each state in `starts` (read from the side on roll in `roller`, which rolls next), that side's
-    estimates after its best 0-ply play, averaged over its 21 rolls (N, 5). A roll it cannot play leaves
-    the checkers as they were, the other side on roll. All plays of all starts and rolls go through the
-    network in one batch."""
-    variant = net.variant
-    candidates: list[bytes] = []
-    bounds: list[tuple[int, int]] = []
-    for start in starts:
-        for dice in ROLLS:
-            found, _ = state_plays(start, variant, dice)
-            bounds.append((len(candidates), len(candidates) + max(len(found), 1)))
-            candidates.extend(found or (start,))
-    probs, _ = estimate_after_states(net, states_array(candidates), lambda row: decode(candidates[row], roller))
-    value = equity_of(probs, roller.turn)
-    best = [first + int(np.argmax(value[first:end])) for first, end in bounds]
-    per_roll = probs[best].reshape(len(starts), len(ROLLS), 5)
-    averaged: F32 = np.einsum("r,nrk->nk", ROLL_WEIGHTS, per_roll).astype(np.float32)
-    return averaged
-
-
-def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
-    """The mover's estimates after `play` two rolls ahead: over the opponent's 21 rolls, its best 0-ply
-    reply, then over the mover's 21 rolls the mover's best 0-ply play (`roll_average`), averaged."""
-    final = final_estimate(play.position)
-    if final is not None:
-        return final
-    variant, after = net.variant, play.next_position  # the opponent on roll
-    start = encode(after)
-    candidates: list[bytes] = []
-    bounds: list[tuple[int, int]] = []
-    for dice in ROLLS:
-        found, _ = state_plays(start, variant, dice)
-        bounds.append((len(candidates), len(candidates) + max(len(found), 1)))
-        candidates.extend(found or (start,))
-    theirs, _ = estimate_after_states(net, states_array(candidates), lambda row: decode(candidates[row], after))
-    value = equity_of(theirs, after.turn)
-    replies = [first + int(np.argmax(value[first:end])) for first, end in bounds]
-    out = mirror(theirs[replies])  # the mover's side; rows where the game goes on are looked at further
-    going_on = [index for index, row in enumerate(replies)
-                if not may_be_over(variant, states_array([candidates[row]]))[0]
-                or final_estimate(decode(candidates[row], after)) is None]
-    if going_on:
-        mover = play.position  # the mover on roll again, for decoding the mover's plays
-        starts = [opponent_view(candidates[replies[index]], variant) for index in going_on]
-        out[going_on] = roll_average(net, starts, mover, equity_of)
-    return (ROLL_WEIGHTS @ out).astype(np.float32)
