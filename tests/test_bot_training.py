@@ -149,14 +149,15 @@ def test_bad_train_arguments_are_one_line() -> None:
 
 @pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
 def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> None:
-    """The last point of the shipped run's curve (0-ply against the random player) is reproduced on a
-    small sample: the sample's 95% interval must reach the documented rate less 10 points."""
+    """The network's own figure (0-ply against the random player: an averaged network's `point`, else
+    the last point of its run's curve) is reproduced on a small sample: the sample's 95% interval must
+    reach the documented rate less 10 points."""
     network = Network.load(shipped_weights(variant))
-    documented = network.record["curve"][-1]["random"]
+    documented = network.record.get("point", network.record["curve"][-1])["random"]
     score = match_up(NetworkBot(network, Level.ADVANCED), RandomBot(variant, 4), variant, 60, seed=13)
     assert score.interval()[1] >= documented - 0.10, (documented, score.describe())
     assert score.rate > 0.8, score.describe()
-    assert network.record["games"] >= 1000 and json.dumps(network.record)  # a real run, recorded
+    assert network.record["total_games"] >= 1000 and json.dumps(network.record)  # a real run, recorded
 
 
 def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_path: Path) -> None:
@@ -187,3 +188,34 @@ def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_pa
     wrong = subprocess.run([*base, "--variant", "catchgammon", "--init", str(first), "--out",
                             str(tmp_path / "x.npz")], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr
+
+
+def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: Path) -> None:
+    out = tmp_path / "run.npz"
+    train = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "4", "--every", "2",
+             "--eval-games", "2", "--hidden", "8", "--seed", "5", "--keep", "--no-progress", "--out", str(out)]
+    done = subprocess.run(train, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    kept = [tmp_path / "run-2.npz", tmp_path / "run-4.npz"]
+    parts = [Network.load(path) for path in kept]
+    assert np.array_equal(parts[1].w1, Network.load(out).w1)  # the last point kept is the run's result
+    assert not np.array_equal(parts[0].w1, parts[1].w1) and parts[0].record["games"] == 2
+    averaged = tmp_path / "mean.npz"
+    command = [sys.executable, "-m", "game.bot", "average", "--out", str(averaged), "--eval-games", "2",
+               *map(str, kept)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0 and "mean of 2 networks" in done.stderr, done.stderr
+    network = Network.load(averaged)
+    for i, array in enumerate(network.arrays()):
+        expected = (parts[0].arrays()[i] + parts[1].arrays()[i]) / 2
+        assert np.allclose(array, expected, atol=2e-3), i  # float16 on disk
+    record = network.record
+    assert sorted(record["averaged"]) == ["run-2.npz", "run-4.npz"] and record["total_games"] == 4
+    assert record["averaged"]["run-4.npz"]["command"] == parts[1].record["command"]
+    assert record["command"].endswith("run-2.npz run-4.npz") and 0.0 <= record["point"]["random"] <= 1.0
+    other = tmp_path / "other.npz"
+    Network.untrained(Variant.RUNGAMMON, hidden=9).save(other)
+    mixed = subprocess.run([*command[:-2], str(kept[0]), str(other)], capture_output=True, text=True, timeout=60,
+                           cwd=ROOT)
+    assert mixed.returncode == 2 and "cannot average" in mixed.stderr
+    assert len(mixed.stderr.strip().splitlines()) == 1

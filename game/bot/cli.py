@@ -1,11 +1,11 @@
-"""The command line of `python -m game.bot`: `train`."""
+"""The command line of `python -m game.bot`: `train`, `average`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from game.bot import train
+from game.bot import average, train
 from game.cli import OneLineParser
 from game.errors import GameError
 
@@ -15,6 +15,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m game.bot", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     train.add_parser(commands)
+    average.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))

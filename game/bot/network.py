@@ -86,6 +86,22 @@ class Network:
         return Network(self.variant, w1, np.concatenate([self.b1, np.zeros(extra, np.float32)]), w2, self.b2.copy(),
                        record=json.loads(json.dumps(self.record)))
 
+    @classmethod
+    def averaged(cls, networks: list[Network]) -> Network:
+        """The mean of the weights of networks of one variant and shape (checkpoints of one run: the
+        average of points along a trajectory is steadier than its last point, as in Polyak averaging).
+        The record is the caller's to write."""
+        if not networks:
+            raise WeightsError("no networks to average")
+        first = networks[0]
+        for other in networks[1:]:
+            if other.variant is not first.variant or other.w1.shape != first.w1.shape:
+                raise WeightsError(f"cannot average a {other.variant.value} network of {other.hidden} hidden units "
+                                   f"with a {first.variant.value} network of {first.hidden}")
+        w1, b1, w2, b2 = (np.mean([net.arrays()[i] for net in networks], axis=0).astype(np.float32)
+                          for i in range(4))
+        return cls(first.variant, w1, b1, w2, b2)
+
     @property
     def hidden(self) -> int:
         """The number of hidden units."""

@@ -7,7 +7,8 @@ commands, each from its seed, remakes the weights.
 Every `--every` games the network, as it then is, plays `--eval-games` games at 0-ply against
 each fixed opponent (random, heuristic); the win rates with their 95% intervals make the curve,
 drawn beside the weights as a PNG and written into the weights' record. The weights are saved at
-each of those points too, so a run stopped early still leaves a usable network.
+each of those points too, so a run stopped early still leaves a usable network; with `--keep`
+each point's weights are also kept in a file of their own, to be averaged (`average.py`).
 """
 
 from __future__ import annotations
@@ -57,10 +58,10 @@ class ProgressBar:
         self.stream.flush()
 
 
-def curve_point(trainer: Trainer, games: int, eval_games: int, seed: int) -> dict[str, float]:
-    """The network's win rates now against each baseline (0-ply, no noise), with 95% intervals."""
-    variant = trainer.settings.variant
-    bot = NetworkBot(trainer.network, Level.ADVANCED)
+def curve_point(network: Network, games: int, eval_games: int, seed: int) -> dict[str, float]:
+    """The network's win rates against each baseline (0-ply, no noise), with 95% intervals."""
+    variant = network.variant
+    bot = NetworkBot(network, Level.ADVANCED)
     point: dict[str, float] = {"games": float(games)}
     for name, opponent in (("random", RandomBot(variant, seed)), ("heuristic", HeuristicBot(variant, seed))):
         score = match_up(bot, opponent, variant, eval_games, seed)
@@ -96,12 +97,14 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
 
     def checkpoint(done: int) -> None:
         if args.eval_games and not (done == 0 and initial is not None and initial.record.get("curve")):
-            points.append(curve_point(trainer, start + done, args.eval_games, args.seed + start + done))
+            points.append(curve_point(trainer.network, start + done, args.eval_games, args.seed + start + done))
             title = curve_title(settings, initial)
             draw_curve(title, points, BASELINES).save(curve_path)
         trainer.network.record = _record(settings, command, done, time.perf_counter() - started, trainer,
                                          points, initial)
         trainer.network.save(out)
+        if args.keep and done:
+            trainer.network.save(kept(out, start + done))
 
     bar = ProgressBar(args.games, err) if args.progress else None
     runner.run(bar, checkpoint, args.every or args.games)
@@ -112,6 +115,11 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
+
+
+def kept(out: Path, games: int) -> Path:
+    """Where `--keep` saves the network as it was after `games` self-play games in all."""
+    return out.with_name(f"{out.stem}-{games}{out.suffix}")
 
 
 def _shape_options(args: argparse.Namespace) -> list[str]:
@@ -176,6 +184,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--lam", type=float, default=0.7)
     p.add_argument("--parallel", type=_positive, default=1, help="games played at once, learning from all of them "
                    "at every step (several times faster; the run then repeats from its seed and this number)")
+    p.add_argument("--keep", action="store_true", help="also keep the weights of every point of the curve, as "
+                   "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.set_defaults(run=lambda args, out, err: train(args, err))
 

@@ -1,0 +1,57 @@
+"""`python -m game.bot average`: one network from the mean of several checkpoints of a run.
+
+The last weights of a TD run still move with the last games it played; the mean of its
+checkpoints (`train --keep`) sits nearer the middle of where training wanders. The averaged
+network's record names the files and keeps each one's record, so the chain of commands that
+made them, and this one, remakes it. The averaged network plays the curve's baselines as a
+checkpoint does (`--eval-games`), and the record keeps that figure as its own `point`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+from game.bot.network import Network
+from game.bot.train import curve_point
+
+
+def average(args: argparse.Namespace, err: TextIO) -> int:
+    """Average the given weights files into `--out`; the record keeps what each one was."""
+    paths = [Path(name) for name in args.weights]
+    networks = [Network.load(path) for path in paths]
+    network = Network.averaged(networks)
+    newest = max(networks, key=lambda net: int(net.record.get("total_games", 0)))
+    network.record = {
+        "command": " ".join(["python -m game.bot average", f"--out {Path(args.out).name}",
+                             f"--eval-games {args.eval_games}", f"--seed {args.seed}"]
+                            + [path.name for path in paths]),
+        "hidden": network.hidden,
+        # A run continued from the average goes on from the newest checkpoint's games and curve.
+        "total_games": newest.record.get("total_games", 0),
+        "curve": newest.record.get("curve", []),
+        "averaged": {path.name: _without_curve(net.record) for path, net in zip(paths, networks, strict=True)},
+    }
+    figure = ""
+    if args.eval_games:
+        point = curve_point(network, int(network.record["total_games"]), args.eval_games, args.seed)
+        network.record["point"] = point
+        figure = f"; 0-ply v random {100 * point['random']:.1f}%, v heuristic {100 * point['heuristic']:.1f}%"
+    network.save(args.out)
+    err.write(f"wrote {args.out}: the mean of {len(networks)} networks of {network.hidden} hidden units{figure}\n")
+    return 0
+
+
+def _without_curve(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != "curve"}
+
+
+def add_parser(commands: Any) -> None:
+    """The `average` command's arguments."""
+    p = commands.add_parser("average", help="average the weights of checkpoints of a run (train --keep)")
+    p.add_argument("--out", required=True, help="the averaged weights file (.npz)")
+    p.add_argument("--eval-games", type=int, default=200, help="games of the average against each baseline")
+    p.add_argument("--seed", type=int, default=1, help="the dice of those games")
+    p.add_argument("weights", nargs="+", help="the weights files (.npz) of one variant and shape")
+    p.set_defaults(run=lambda args, out, err: average(args, err))
