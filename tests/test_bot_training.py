@@ -21,6 +21,7 @@ from game.bot.network import Network
 from game.bot.network_bot import NetworkBot, shipped_weights
 from game.bot.td import Settings, Trainer
 from game.movegen import encode
+from game.pictures.curve import draw_curve
 from game.selfplay import random_positions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -200,6 +201,7 @@ def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: P
     parts = [Network.load(path) for path in kept]
     assert np.array_equal(parts[1].w1, Network.load(out).w1)  # the last point kept is the run's result
     assert not np.array_equal(parts[0].w1, parts[1].w1) and parts[0].record["games"] == 2
+    assert parts[1].record["command"].endswith("--keep")  # the command that remakes the files averaged
     averaged = tmp_path / "mean.npz"
     command = [sys.executable, "-m", "game.bot", "average", "--out", str(averaged), "--eval-games", "2",
                *map(str, kept)]
@@ -213,6 +215,18 @@ def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: P
     assert sorted(record["averaged"]) == ["run-2.npz", "run-4.npz"] and record["total_games"] == 4
     assert record["averaged"]["run-4.npz"]["command"] == parts[1].record["command"]
     assert record["command"].endswith("run-2.npz run-4.npz") and 0.0 <= record["point"]["random"] <= 1.0
+    # The curve beside it is the newest checkpoint's with the average's own point marked.
+    title = "rungammon: self-play; the mean of the networks at 2 to 4 games"
+    marked = draw_curve(title, record["curve"], ["random", "heuristic"], ("mean of 2", record["point"]))
+    assert Image.open(averaged.with_suffix(".png")).convert("RGB").tobytes() == marked.tobytes()
+    assert marked.tobytes() != draw_curve(title, record["curve"], ["random", "heuristic"]).tobytes()
+    # The record's command, run again where the files are, remakes the weights and the figure.
+    again = subprocess.run([sys.executable, *record["command"].split()[1:]], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    remade = Network.load(averaged)
+    assert all(np.array_equal(a, b) for a, b in zip(remade.arrays(), network.arrays(), strict=True))
+    assert remade.record["point"] == record["point"]
     other = tmp_path / "other.npz"
     Network.untrained(Variant.RUNGAMMON, hidden=9).save(other)
     mixed = subprocess.run([*command[:-2], str(kept[0]), str(other)], capture_output=True, text=True, timeout=60,

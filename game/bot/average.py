@@ -4,7 +4,8 @@ The last weights of a TD run still move with the last games it played; the mean 
 checkpoints (`train --keep`) sits nearer the middle of where training wanders. The averaged
 network's record names the files and keeps each one's record, so the chain of commands that
 made them, and this one, remakes it. The averaged network plays the curve's baselines as a
-checkpoint does (`--eval-games`), and the record keeps that figure as its own `point`.
+checkpoint does (`--eval-games`): the record keeps that figure as its own `point`, and the curve
+of the newest checkpoint is drawn beside the weights with the average's point marked.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import argparse
 from pathlib import Path
 from typing import Any, TextIO
 
+from PIL import Image
+
 from game.bot.network import Network
-from game.bot.train import curve_point
+from game.bot.train import BASELINES, curve_point
+from game.pictures.curve import draw_curve
 
 
 def average(args: argparse.Namespace, err: TextIO) -> int:
@@ -33,14 +37,26 @@ def average(args: argparse.Namespace, err: TextIO) -> int:
         "curve": newest.record.get("curve", []),
         "averaged": {path.name: _without_curve(net.record) for path, net in zip(paths, networks, strict=True)},
     }
-    figure = ""
+    figure, picture = "", ""
     if args.eval_games:
         point = curve_point(network, int(network.record["total_games"]), args.eval_games, args.seed)
         network.record["point"] = point
         figure = f"; 0-ply v random {100 * point['random']:.1f}%, v heuristic {100 * point['heuristic']:.1f}%"
+        if network.record["curve"]:
+            picture_path = Path(args.out).with_suffix(".png")
+            _draw(network, networks, point).save(picture_path)
+            picture = f" and {picture_path}"
     network.save(args.out)
-    err.write(f"wrote {args.out}: the mean of {len(networks)} networks of {network.hidden} hidden units{figure}\n")
+    err.write(f"wrote {args.out}{picture}: the mean of {len(networks)} networks of {network.hidden} hidden "
+              f"units{figure}\n")
     return 0
+
+
+def _draw(network: Network, networks: list[Network], point: dict[str, float]) -> Image.Image:
+    """The newest checkpoint's curve with the average's own point marked on it."""
+    games = sorted(int(net.record.get("total_games", 0)) for net in networks)
+    title = f"{network.variant.value}: self-play; the mean of the networks at {games[0]:,} to {games[-1]:,} games"
+    return draw_curve(title, network.record["curve"], BASELINES, (f"mean of {len(networks)}", point))
 
 
 def _without_curve(record: dict[str, Any]) -> dict[str, Any]:

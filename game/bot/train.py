@@ -93,7 +93,7 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     started = time.perf_counter()
     command = " ".join(["python -m game.bot train", f"--variant {args.variant}", f"--games {args.games}",
                         f"--seed {args.seed}", f"--out {out.name}", f"--every {args.every}",
-                        f"--eval-games {args.eval_games}"] + _shape_options(args))
+                        f"--eval-games {args.eval_games}"] + _shape_options(args) + ["--keep"] * args.keep)
 
     def checkpoint(done: int) -> None:
         if args.eval_games and not (done == 0 and initial is not None and initial.record.get("curve")):

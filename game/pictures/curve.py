@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -13,15 +13,17 @@ LEFT, RIGHT, TOP, BOTTOM = 80, 190, 56, 60
 LINES = (style.BLUE, style.VERMILLION, style.ORANGE, style.INK)
 
 
-def draw_curve(title: str, points: Sequence[Mapping[str, float]], names: Sequence[str]) -> Image.Image:
+def draw_curve(title: str, points: Sequence[Mapping[str, float]], names: Sequence[str],
+               marked: tuple[str, Mapping[str, float]] | None = None) -> Image.Image:
     """Each point is {"games": n, name: win rate (0-1), name + "_low": ..., name + "_high": ...};
-    the line of each name with its 95% interval as a band."""
+    the line of each name with its 95% interval as a band. `marked` is one more point apart from the
+    line (an averaged network's figure), drawn as a hollow diamond with its interval, and its label."""
     image = Image.new("RGB", (WIDTH, HEIGHT), style.PAPER)
     draw = ImageDraw.Draw(image)
     small, label = style.font(14), style.font(18, bold=True)
     draw.text((LEFT, 16), title, fill=style.INK, font=label)
     x0, y0, x1, y1 = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
-    most = max((p["games"] for p in points), default=1.0) or 1.0
+    most = max([p["games"] for p in points] + ([marked[1]["games"]] if marked else []), default=1.0) or 1.0
 
     def at(games: float, rate: float) -> tuple[float, float]:
         return x0 + (x1 - x0) * games / most, y1 - (y1 - y0) * rate
@@ -54,4 +56,19 @@ def draw_curve(title: str, points: Sequence[Mapping[str, float]], names: Sequenc
             draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=colour)
         draw.line([(x1 + 16, y0 + 24 * index + 9), (x1 + 40, y0 + 24 * index + 9)], fill=colour, width=3)
         draw.text((x1 + 46, y0 + 24 * index), f"v {name}", fill=style.INK, font=small)
+        if marked and name in marked[1]:
+            _diamond(draw, at, marked[1], name, colour)
+    if marked:
+        y = y0 + 24 * len(names) + 9
+        draw.polygon([(x1 + 28, y - 6), (x1 + 34, y), (x1 + 28, y + 6), (x1 + 22, y)], outline=style.INK, width=2)
+        draw.text((x1 + 46, y - 9), marked[0], fill=style.INK, font=small)
     return image
+
+
+def _diamond(draw: ImageDraw.ImageDraw, at: Callable[[float, float], tuple[float, float]],
+             point: Mapping[str, float], name: str, colour: tuple[int, int, int]) -> None:
+    x, y = at(point["games"], point[name])
+    low, high = at(point["games"], point.get(name + "_low", point[name]))[1], at(point["games"], point.get(
+        name + "_high", point[name]))[1]
+    draw.line([(x, low), (x, high)], fill=colour, width=2)
+    draw.polygon([(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)], fill=style.PAPER, outline=colour, width=3)
