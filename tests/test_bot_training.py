@@ -228,9 +228,20 @@ def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: P
     remade = Network.load(averaged)
     assert all(np.array_equal(a, b) for a, b in zip(remade.arrays(), network.arrays(), strict=True))
     assert remade.record["point"] == record["point"]
+    # A run goes on from an average as from any network: from its games, keeping its record.
+    further = tmp_path / "further.npz"
+    done = subprocess.run([*train[:train.index("--hidden")], "--init", str(averaged), "--out", str(further)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert Network.load(further).record["total_games"] == 8
+    assert Network.load(further).record["continues"]["averaged"] == record["averaged"]
     other = tmp_path / "other.npz"
     Network.untrained(Variant.RUNGAMMON, hidden=9).save(other)
     mixed = subprocess.run([*command[:-2], str(kept[0]), str(other)], capture_output=True, text=True, timeout=60,
                            cwd=ROOT)
     assert mixed.returncode == 2 and "cannot average" in mixed.stderr
     assert len(mixed.stderr.strip().splitlines()) == 1
+    for bad in (["--eval-games", "-1", str(kept[0])], [str(tmp_path / "missing.npz")]):
+        refused = subprocess.run([*command[:4], "--out", str(tmp_path / "x.npz"), *bad], capture_output=True,
+                                 text=True, timeout=60, cwd=ROOT)
+        assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr

@@ -139,8 +139,9 @@ def curve_title(settings: Settings, initial: Network | None) -> str:
     title = f"{settings.variant.value}: TD({settings.lam}) self-play, seed {settings.seed}"
     if initial is None:
         return title
-    before = initial.record.get("seed", "?")
-    return f"{title} from game {settings.start:,} (games before: seed {before})"
+    if "averaged" in initial.record:
+        return f"{title} from game {settings.start:,} (the mean of {len(initial.record['averaged'])} networks)"
+    return f"{title} from game {settings.start:,} (games before: seed {initial.record.get('seed', '?')})"
 
 
 def _games_played(network: Network | None) -> int:
@@ -174,7 +175,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--out", required=True, help="the weights file (.npz); the curve goes beside it as .png")
     p.add_argument("--curve", help="where to draw the learning curve (default: OUT with .png)")
     p.add_argument("--every", type=_positive, default=1000, help="games between points of the curve")
-    p.add_argument("--eval-games", type=int, default=200, help="games against each baseline per point")
+    p.add_argument("--eval-games", type=count, default=200, help="games against each baseline per point")
     p.add_argument("--init", help="continue from these weights (a run's .npz): the learning rate goes on from "
                    "the games behind them, and the record keeps the run it continues")
     p.add_argument("--hidden", type=_positive, default=None, help=f"hidden units (default {DEFAULT_HIDDEN}; with "
@@ -188,6 +189,14 @@ def add_parser(commands: Any) -> None:
                    "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.set_defaults(run=lambda args, out, err: train(args, err))
+
+
+def count(text: str) -> int:
+    """An argument of 0 or more."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
 
 
 def _positive(text: str) -> int:

@@ -67,8 +67,8 @@ def draw_curve(title: str, points: Sequence[Mapping[str, float]], names: Sequenc
 
 def _diamond(draw: ImageDraw.ImageDraw, at: Callable[[float, float], tuple[float, float]],
              point: Mapping[str, float], name: str, colour: tuple[int, int, int]) -> None:
-    x, y = at(point["games"], point[name])
-    low, high = at(point["games"], point.get(name + "_low", point[name]))[1], at(point["games"], point.get(
-        name + "_high", point[name]))[1]
+    games = point["games"]
+    x, y = at(games, point[name])
+    low, high = (at(games, point.get(name + bound, point[name]))[1] for bound in ("_low", "_high"))
     draw.line([(x, low), (x, high)], fill=colour, width=2)
     draw.polygon([(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)], fill=style.PAPER, outline=colour, width=3)
