@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from firmware_host.reconcile import TurnReconciler
 from game.board import Variant
 from game.explain import Explainer
 from game.movegen import single_moves
 from game.position import Position
+from game.reconcile import TurnReconciler
 from game.selfplay import random_positions
 from game.zones import Capability, Layout, View, layout, view_of
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from drivers.errors import DriverError
 from firmware_host.config import load_config
 from firmware_host.controller import Controller
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError, TableError
 from firmware_host.hardware import run_hardware
 from firmware_host.room import cli as room_cli
@@ -243,8 +243,8 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Dice statistics of each match's journal, and of all of them together (the session)."""
-    from firmware_host.dice_stats import DiceStats
-    from firmware_host.journal import read_journal
+    from firmware_host.record.dice_stats import DiceStats
+    from firmware_host.record.journal import read_journal
 
     session = DiceStats()
     for directory in args.record:

@@ -97,8 +97,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
                "cert_file": Key("str", None), "key_file": Key("str", None),
                "keepalive": Key("int", None, _at_least(1))},
 }
-"""[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/bot_seat.py);
-[chouette] players (optional) makes the table a chouette's (firmware_host/chouette_contest.py);
+"""[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/controller/bot_seat.py);
+[chouette] players (optional) makes the table a chouette's (firmware_host/controller/cube/chouette.py);
 [broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
@@ -115,7 +115,7 @@ class HardwareConfig:
     settings: Settings
     record: Path
     key_path: Path | None = None
-    """The table's signing key (None: `firmware_host.signing.default_key_path()`)."""
+    """The table's signing key (None: `firmware_host.record.signing.default_key_path()`)."""
     broker: BrokerConfig | None = None
     """The room's broker, when the table publishes to one."""
     buttons: str = "gpio"

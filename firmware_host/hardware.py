@@ -13,8 +13,8 @@ from drivers.pin_factories import open_pin_factory
 from firmware_host.config import HardwareConfig
 from firmware_host.controller import Controller
 from firmware_host.errors import MisfitBoard
-from firmware_host.journal import Journal
-from firmware_host.signing import TableKey
+from firmware_host.record.journal import Journal
+from firmware_host.record.signing import TableKey
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop, write_mat
 from firmware_host.terminal import CLEAR, render
@@ -35,7 +35,7 @@ def open_table(config: HardwareConfig) -> Table:
 def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
     """Play a match (or a chouette) at a real table until it is over (or Ctrl-C); the journal resumes it.
     Exit status: 0 when it finished, 1 when it stopped first, 130 on Ctrl-C. A board that
-    lacks what the configuration needs (`firmware_host.fit`) raises `MisfitBoard` (one line)."""
+    lacks what the configuration needs (`firmware_host.controller.links`) raises `MisfitBoard` (one line)."""
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
     with open_table(config) as table, \
             Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:  # no GPIO: nothing made

@@ -4,13 +4,13 @@ captain, every member's cube (who is out, and how), and everyone's running total
 
 from __future__ import annotations
 
-from firmware_host.chouette_contest import member_code
 from firmware_host.controller import Controller
-from firmware_host.physical import zones_position
+from firmware_host.controller.cube.chouette import member_code
 from game.board import Color
 from game.chouette import ChouetteSession, Phase, Side
 from game.chouette.options import signed
 from game.errors import GameError
+from game.hands import zones_position
 from game.position import Position
 from game.text import draw
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from room_fixtures import require
 
-from firmware_host.signing import KEY_ENV
+from firmware_host.record.signing import KEY_ENV
 from game.movegen import available_kernels, use_kernel
 
 

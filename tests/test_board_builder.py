@@ -17,10 +17,9 @@ from builders import precondition
 
 from drivers.events import ButtonKind, Player
 from drivers.protocol import AckStatus
-from firmware_host.emulated import EmulatedTable
-from firmware_host.journal import Journal
-from firmware_host.prompter import FLASH_SECONDS
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import FLASH_SECONDS, Waiting
+from firmware_host.emulator.table import EmulatedTable
+from firmware_host.record.journal import Journal
 from firmware_host.settings import Profile, Settings
 from firmware_host.terminal import render
 from game.board import Color, Variant

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from bot_fixtures import shipped
 
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.people import Habits
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
-from firmware_host.simulated_players import Habits
 from game.board import Color, Variant
 from game.bot.context import MatchContext
 from game.match import Phase

@@ -1,4 +1,4 @@
-"""The bot's seat at the table (firmware_host/bot_seat.py): its parts, the command line and the
+"""The bot's seat at the table (firmware_host/controller/bot_seat.py): its parts, the command line and the
 config that seat it, and whole matches with bots on the emulated table in every variant."""
 
 from __future__ import annotations
@@ -10,22 +10,22 @@ from pathlib import Path
 import pytest
 from bot_fixtures import shipped
 
-from firmware_host.bot_seat import CarryOut, seated
 from firmware_host.cli import main
 from firmware_host.config import load_config
-from firmware_host.emulated import EmulatedTable
+from firmware_host.controller.bot_seat import CarryOut, seated
+from firmware_host.controller.prompts import Prompt, Waiting
+from firmware_host.emulator.people import BotJudge, PipJudge
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError
-from firmware_host.match_report import MatchReport
-from firmware_host.prompts import Prompt, Waiting
-from firmware_host.reconcile import Illegal, Legal, Misplaced
+from firmware_host.record.match_report import MatchReport
 from firmware_host.settings import ChouetteSettings, Settings
-from firmware_host.simulated_players import BotJudge, PipJudge
 from game.board import Color, Variant
 from game.bot.context import MatchContext
 from game.bot.levels import Level
 from game.cli import main as game_main
 from game.cube import Cube
 from game.position import Position
+from game.reconcile import Illegal, Legal, Misplaced
 from game.zones import Capability, layout, sensed_view, view_of
 
 
@@ -192,7 +192,7 @@ def test_no_report_for_the_variants_and_one_line_without_gnubg(tmp_path: Path,
     report = MatchReport(notes.append)
     report.match_over(Variant.CATCHGAMMON, tmp_path / "journal.jsonl")
     assert report.thread is None and notes == []
-    monkeypatch.setattr("firmware_host.match_report.available", lambda: False)
+    monkeypatch.setattr("firmware_host.record.match_report.available", lambda: False)
     report.match_over(Variant.BACKGAMMON, tmp_path / "journal.jsonl")
     assert report.thread is None and notes == [
         "no analysed report: GNU Backgammon's bindings are not installed (pip install -e '.[bot]')"]
@@ -222,7 +222,7 @@ def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finis
 
 
 def test_after_a_declined_resignation_the_bot_plays_the_game_out() -> None:
-    from firmware_host.bot_seat import _declined_this_game
+    from firmware_host.controller.bot_seat import _declined_this_game
     from game.match import Match
     from game.position import ResultKind
 

@@ -23,16 +23,16 @@ from test_check_and_keys_pty import Terminal, config
 from test_controller_pty import PtyTable, by_hand, legal, start_table
 
 from drivers.events import ButtonKind
-from firmware_host.bot_seat import CarryOut
-from firmware_host.emulator import BoardEmulator
-from firmware_host.physical import Lift, hand_moves, rearrangement
-from firmware_host.prompts import Prompt, Waiting
+from firmware_host.controller.bot_seat import CarryOut
+from firmware_host.controller.prompts import Prompt, Waiting
+from firmware_host.emulator.board import BoardEmulator
 from firmware_host.settings import Profile, Settings
 from game.board import Color, Variant
 from game.bot.base import Bot, RankedPlay
 from game.bot.context import MONEY, CubeAction, MatchContext
 from game.bot.encoding import F32
 from game.bot.levels import Level
+from game.hands import Lift, hand_moves, rearrangement
 from game.plays import Play
 from game.position import Position
 from game.zones import Capability, layout

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.emulator import BoardEmulator
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.board import BoardEmulator
 
 HANG_GUARD = 60.0
 """Seconds: only to fail instead of hanging on a loaded machine; nothing is timed."""

@@ -34,7 +34,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """`simulate --chouette 4 --games 3`: its record directory and what it printed."""
     record = tmp_path_factory.mktemp("chouette") / "record"
     with pytest.MonkeyPatch.context() as patch:  # the test session's key (conftest.py), before its fixture runs
-        from firmware_host.signing import KEY_ENV
+        from firmware_host.record.signing import KEY_ENV
 
         patch.setenv(KEY_ENV, str(tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"))
         out = subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--chouette", "4", "--games", "3",

@@ -12,8 +12,8 @@ from builders import precondition
 from chouette_builders import journal, of_type, play_first, press, roll
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import render
 from game.board import Color

@@ -19,12 +19,12 @@ from builders import precondition
 from test_controller_restart import events_of, kill_at, run
 
 from firmware_host.controller import Controller
-from firmware_host.emulated import TICK, EmulatedTable
-from firmware_host.journal import JOURNAL_NAME, Journal, read_journal
-from firmware_host.prompts import Prompt, Waiting
+from firmware_host.controller.prompts import Prompt, Waiting
+from firmware_host.emulator.people import ChouetteJudge, Habits, SimulatedTable
+from firmware_host.emulator.table import TICK, EmulatedTable
+from firmware_host.record.journal import JOURNAL_NAME, Journal, read_journal
+from firmware_host.record.signing import KEY_ENV, TableKey
 from firmware_host.settings import ChouetteSettings, Settings
-from firmware_host.signing import KEY_ENV, TableKey
-from firmware_host.simulated_players import ChouetteJudge, Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Variant
 from game.chouette import ChouetteOptions, ChouetteSession, Phase, Stake

@@ -11,8 +11,8 @@ import pytest
 from builders import legal_so_far
 
 from drivers.events import ButtonKind, Player
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Profile, Settings
 from game.board import Color, Variant
 from game.cli import main as game_main
@@ -111,7 +111,7 @@ def test_every_variant_at_every_sensing_level(make: Callable[..., EmulatedTable]
 
 
 def _zones_of(table: EmulatedTable, moves: Any, mover: Color) -> list[tuple[int, int]]:
-    from firmware_host.physical import hand_moves
+    from game.hands import hand_moves
 
     before = table.controller.match.position
     return [(m.source, m.target) for m in hand_moves(before, moves)]
@@ -348,8 +348,8 @@ def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
         make: Callable[..., EmulatedTable], monkeypatch: pytest.MonkeyPatch) -> None:
     """Counts-only sensing can leave two legal plays alike (tests/test_reconcile.py finds such
     cases); here the reconciler is made to say so, to show what the table does then."""
-    import firmware_host.turn as turn_module
-    from firmware_host.reconcile import Ambiguous, TurnReconciler
+    import firmware_host.controller.turn as turn_module
+    from game.reconcile import Ambiguous, TurnReconciler
 
     class Undecided(TurnReconciler):
         def judge(self, zones: Any, *, done: bool = False) -> Any:

@@ -27,13 +27,13 @@ from drivers.events import ButtonKind, DieState, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import DieStatus
 from firmware_host.controller import Controller
-from firmware_host.emulator import BoardEmulator
-from firmware_host.journal import Journal
-from firmware_host.physical import hand_moves
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.board import BoardEmulator
+from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from firmware_host.table import Table
 from game.board import Color, Variant
+from game.hands import hand_moves
 from game.plays import Play
 from game.position import Position
 from game.zones import Capability, layout, sensed_view, view_of

@@ -12,8 +12,8 @@ import pytest
 from builders import legal_so_far
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Profile, Settings
 from game.board import Color
 

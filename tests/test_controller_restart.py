@@ -33,18 +33,18 @@ from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from firmware_host.controller import Controller
-from firmware_host.emulated import TICK, EmulatedTable
-from firmware_host.emulator import BoardEmulator
-from firmware_host.journal import Journal
-from firmware_host.physical import Lift, Place, rearrangement
-from firmware_host.prompts import Waiting
-from firmware_host.reconcile import Partial, TurnReconciler
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.board import BoardEmulator
+from firmware_host.emulator.people import Habits, SimulatedTable
+from firmware_host.emulator.table import TICK, EmulatedTable
+from firmware_host.record.journal import Journal
+from firmware_host.record.signing import TableKey
 from firmware_host.settings import Settings
-from firmware_host.signing import TableKey
-from firmware_host.simulated_players import Habits, SimulatedTable
 from firmware_host.table import Table
 from game.board import Color, Variant
+from game.hands import Lift, Place, rearrangement
 from game.position import Position
+from game.reconcile import Partial, TurnReconciler
 from game.validate import validate_file
 from game.zones import Capability, layout, view_of
 

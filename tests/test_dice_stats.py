@@ -3,7 +3,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.dice_stats import DiceStats, chi2_survival
+from firmware_host.record.dice_stats import DiceStats, chi2_survival
 
 
 @pytest.mark.parametrize(("x", "dof", "p"), [

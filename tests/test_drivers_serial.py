@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-import firmware_host.emulator_firmware as emulator_firmware
+import firmware_host.emulator.firmware as emulator_firmware
 from drivers.board import BoardSensor
 from drivers.clock import ManualClock
 from drivers.dice import Dice
@@ -25,7 +25,7 @@ from drivers.errors import (
 from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff, SerialLink
 from drivers.protocol import DieStatus, Features, Hello, Ping
-from firmware_host.emulator import STANDARD_START, BoardEmulator
+from firmware_host.emulator.board import STANDARD_START, BoardEmulator
 from game.zones import Capability, ZoneReading
 
 _names = itertools.count()

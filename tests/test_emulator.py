@@ -21,8 +21,8 @@ from drivers.protocol import (
     decode_message,
     encode_message,
 )
-from firmware_host.emulator import STANDARD_START, BoardEmulator
-from firmware_host.emulator_firmware import hello
+from firmware_host.emulator.board import STANDARD_START, BoardEmulator
+from firmware_host.emulator.firmware import hello
 from firmware_host.errors import ImpossibleAction
 from game.zones import BLACK_BAR, WHITE_OFF, Capability, ZoneReading
 
@@ -224,7 +224,7 @@ def test_same_seed_same_noisy_bytes() -> None:
 
 
 def test_the_url_makes_a_named_emulator_once() -> None:
-    import firmware_host.emulator  # noqa: F401  (registers the scheme)
+    import firmware_host.emulator.board  # noqa: F401  (registers the scheme)
 
     url = "emulator://url-test?capability=counts&dice=none&seed=4&heartbeat_ms=250"
     with serial.serial_for_url(url, timeout=0) as port:

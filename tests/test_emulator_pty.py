@@ -14,7 +14,7 @@ from drivers.dice import Dice
 from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff
 from drivers.protocol import DieStatus
-from firmware_host.emulator import BoardEmulator
+from firmware_host.emulator.board import BoardEmulator
 from game.zones import ZONES, Capability, ZoneReading
 
 HANG_GUARD = 60.0  # seconds: only to fail instead of hanging on a loaded machine; nothing is timed

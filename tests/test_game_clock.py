@@ -1,7 +1,7 @@
 import pytest
 
+from firmware_host.controller.chess_clock import GameClock
 from firmware_host.errors import ClockNotRunning
-from firmware_host.game_clock import GameClock
 from game.board import Color
 
 W, B = Color.WHITE, Color.BLACK

@@ -11,8 +11,8 @@ import pytest
 
 from drivers.events import ButtonKind
 from drivers.protocol import BoardMessage, DieReport, DieStatus, Snapshot, ZoneChange
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
 from game.zones import ZONE_COUNT, Capability, ZoneReading
 

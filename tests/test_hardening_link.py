@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
 from game.board import Color
 

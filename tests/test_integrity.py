@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import JournalError, KeyFileError
-from firmware_host.journal import JOURNAL_NAME, Journal
+from firmware_host.record.journal import JOURNAL_NAME, Journal
+from firmware_host.record.signing import TableKey
 from firmware_host.settings import Settings
-from firmware_host.signing import TableKey
 from game.cli import main as game_main
 from game.record import encode_event, line_hash
 from game.validate import validate_file

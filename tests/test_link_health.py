@@ -17,7 +17,7 @@ from drivers.clock import ManualClock
 from drivers.events import CommandFailed, Event, LinkDown, LinkStatistics, LinkUp, ZoneChanged
 from drivers.link import HEARTBEAT_MISSES, STATS_INTERVAL, SerialLink
 from drivers.protocol import AckStatus, Frame, encode_frame
-from firmware_host.emulator import BoardEmulator
+from firmware_host.emulator.board import BoardEmulator
 from game.zones import Capability
 
 _names = itertools.count()

@@ -10,7 +10,7 @@ import pytest
 import drivers.protocol as protocol
 import game.zones as zones
 from drivers.protocol import FrameReader, decode_message, encode_message
-from firmware_host.emulator import STANDARD_START
+from firmware_host.emulator.board import STANDARD_START
 
 DOC = Path(__file__).resolve().parent.parent / "hardware_docs" / "protocol.md"
 BLOCK = re.compile(r"```frame\nseq (\d+): (.*)\npayload:(.*)\nwire: (.*)\n```")
@@ -58,7 +58,7 @@ def test_the_doc_names_every_message_type_and_feature_bit() -> None:
 
 
 def test_the_doc_says_how_a_die_reports_at_power_up_as_the_emulator_does() -> None:
-    from firmware_host.emulator import BoardEmulator
+    from firmware_host.emulator.board import BoardEmulator
 
     [power_up] = [eval(source, NAMES) for _, source, _, _ in EXAMPLES
                   if "DieReport" in source and "throw=0" in source]

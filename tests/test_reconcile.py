@@ -1,4 +1,4 @@
-"""firmware_host.reconcile: the verdict on each stable board of a turn, at every sensing
+"""game.reconcile: the verdict on each stable board of a turn, at every sensing
 capability, with boards made by hand on the board emulator (the physical model the drivers
 are tested against) and read through its sensors.
 """
@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from strategies import positions
 
 from drivers.cube_display import CubeDisplay
-from firmware_host.debounce import Debouncer
-from firmware_host.emulator import BoardEmulator
-from firmware_host.reconcile import Ambiguous, Illegal, Legal, Misplaced, Partial, TurnReconciler, Untouched, Verdict
+from firmware_host.controller.sensed_board import Debouncer
+from firmware_host.emulator.board import BoardEmulator
 from game.board import Color, Variant
 from game.explain import Breach
 from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
+from game.reconcile import Ambiguous, Illegal, Legal, Misplaced, Partial, TurnReconciler, Untouched, Verdict
 from game.selfplay import random_positions
 from game.zones import (
     BLACK_BAR,

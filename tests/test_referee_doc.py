@@ -3,8 +3,8 @@
 import re
 from pathlib import Path
 
-from firmware_host.chouette_contest import box_code, member_code
-from firmware_host.prompter import FLASH_SECONDS
+from firmware_host.controller.cube.chouette import box_code, member_code
+from firmware_host.controller.prompts import FLASH_SECONDS
 from game.chouette import MAX_PLAYERS
 from game.explain import Breach
 
@@ -13,9 +13,7 @@ DOC = (ROOT / "hardware_docs" / "referee.md").read_text()
 LISTED = set(re.findall(r"^\| `([A-Z0-9]{2})`", DOC, re.MULTILINE))
 ROWS = re.findall(r"^\| `([A-Z0-9]{2})`.*\| (.+) \|$", DOC, re.MULTILINE)
 CODE_ROWS = re.findall(r"^\| `[A-Z0-9]{2}`", DOC, re.MULTILINE)
-PARTS = ("controller.py", "play_flow.py", "board_checks.py", "agreements.py", "prompter.py", "rulings.py",
-         "match_contest.py", "chouette_contest.py", "bot_seat.py")
-SOURCE = "\n".join((ROOT / "firmware_host" / name).read_text() for name in PARTS)
+SOURCE = "\n".join(path.read_text() for path in sorted((ROOT / "firmware_host" / "controller").rglob("*.py")))
 
 
 def test_every_rule_code_is_listed() -> None:
@@ -50,7 +48,7 @@ def test_the_doc_says_how_long_each_code_shows() -> None:
 
 
 def test_every_answer_of_the_bot_is_listed_and_shown_for_a_moment() -> None:
-    from firmware_host.bot_seat import ACCEPTS, ANSWERS, DECLINES
+    from firmware_host.controller.bot_seat import ACCEPTS, ANSWERS, DECLINES
 
     answers = {*ANSWERS.values(), ACCEPTS, DECLINES}
     assert answers <= LISTED

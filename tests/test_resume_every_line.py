@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from firmware_host.controller import Controller
-from firmware_host.emulated import EmulatedTable
-from firmware_host.journal import JOURNAL_NAME, Journal, read_journal
+from firmware_host.emulator.table import EmulatedTable
+from firmware_host.record.journal import JOURNAL_NAME, Journal, read_journal
+from firmware_host.record.signing import TableKey
 from firmware_host.settings import Settings
-from firmware_host.signing import TableKey
 from game.board import Variant
 from game.events import MATCH_EVENT_TYPES
 from game.validate import validate_file

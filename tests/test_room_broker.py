@@ -16,7 +16,7 @@ from typing import Any
 from room_fixtures import Proxy, documented_acl_broker, publish, raw_client, wait_until
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import EventMessage, match_id

@@ -13,8 +13,8 @@ import pytest
 from room_fixtures import Runner, attribute, serving, text, wait_until
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.web import create_app

@@ -14,7 +14,7 @@ from chouette_builders import box_doubles_bob_and_cy, journal, of_type, press
 from room_fixtures import Runner, documented_acl_broker, publish, raw_client, serving, text, wait_until
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director

@@ -14,8 +14,8 @@ from chouette_builders import box_doubles_bob_and_cy, journal, of_type, play_fir
 from starlette.testclient import TestClient
 
 from drivers.events import LinkDown
-from firmware_host.chouette_contest import ChouetteContest
-from firmware_host.emulated import EmulatedTable
+from firmware_host.controller.cube.chouette import ChouetteContest
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import MessageRejected
 from firmware_host.room.auth import Sessions
 from firmware_host.room.broker import BrokerConfig

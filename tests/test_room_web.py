@@ -14,7 +14,7 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from drivers.events import ButtonKind
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director

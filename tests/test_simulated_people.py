@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ImpossibleAction
 from firmware_host.settings import Settings
 

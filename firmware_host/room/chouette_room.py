@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.chouette_contest import Asked, ChouetteContest, member_code
+from firmware_host.controller.cube.chouette import Asked, ChouetteContest, member_code
 from firmware_host.room.messages import Decided, Decision
 from game.chouette import ChouetteSession, Phase, Side
 from game.cube import Cube

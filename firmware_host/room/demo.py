@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.emulated import TICK, EmulatedTable
+from firmware_host.emulator.table import TICK, EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.settings import Profile, Settings
 from game.board import Variant

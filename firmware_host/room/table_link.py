@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.chouette_contest import ChouetteContest
+from firmware_host.controller.cube.chouette import ChouetteContest
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
 from firmware_host.room.flags import FlagBook

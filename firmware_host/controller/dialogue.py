@@ -1,0 +1,56 @@
+"""The controller's side of a dialogue at the table: what a part that talks with the players
+(the play at done, resigning, a takeback, a match's cube, a chouette member's decision) may ask
+of the controller.
+
+The parts hold the state of their dialogue; the controller routes the presses to them and keeps
+what is played, the prompt and the record. A part sees only this, so it can be read, and tested
+with a stand-in desk, on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from drivers.events import ButtonKind
+from firmware_host.controller.outputs import Outputs
+from firmware_host.controller.prompts import Waiting
+from firmware_host.controller.session import Played
+from game.board import Color
+from game.plays import Play
+from game.position import Position
+
+
+class Desk(Protocol):
+    """What is played (`firmware_host.controller.session.Played`), the outputs, and the controller's actions on them."""
+
+    played: Played
+    outputs: Outputs
+
+    def act(self, action: Callable[[], object]) -> None:
+        """Run one action on what is played; journal what it did and publish what follows (a refusal shows NO)."""
+
+    def advance(self) -> None:
+        """Publish the prompt that follows from the state of what is played."""
+
+    def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
+                position: Position | None = None, code: str = "", message: str = "",
+                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
+                play: Play | None = None) -> None:
+        """Publish a prompt of the dialogue."""
+
+    def restate(self, message: str) -> None:
+        """The standing prompt's request said more precisely (the same prompt, a new message)."""
+
+    def show(self, code: str) -> None:
+        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
+
+    def flash(self, code: str) -> None:
+        """A code that tells of a moment, shown for a few seconds."""
+
+    def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
+        """Raise a referee flag with the sensed board as evidence."""
+
+    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
+        """A press the table cannot use now: `NO` for a moment, and why in the log."""

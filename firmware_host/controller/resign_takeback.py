@@ -1,0 +1,79 @@
+"""What the players agree on at the table outside the rules of play: a resignation chosen with
+the buttons and offered, and a takeback of the last play by agreement (hardware_docs/referee.md).
+"""
+
+from __future__ import annotations
+
+from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.prompts import Waiting
+from game.board import Color
+from game.match import Match
+from game.position import Position, ResultKind
+
+
+class Resignation:
+    """A resignation being chosen in `match`: pass shows the next kind (R1, R2, R3), done offers it,
+    take cancels."""
+
+    def __init__(self, desk: Desk, match: Match) -> None:
+        self.desk = desk
+        self.match = match
+        self.kind: ResultKind | None = None
+
+    def choose(self, player: Color, kind: ResultKind = ResultKind.SINGLE) -> None:
+        """Show `kind` as what `player` would resign."""
+        self.kind = kind
+        match = self.match
+        name = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
+                ResultKind.TRIPLE: f"a {match.variant.triple_name}"}[kind]
+        self.desk.publish(Waiting.RESIGN_KIND, player=player, position=match.position, code=f"R{int(kind)}",
+                          message=f"{player.value} resigns {name}?")
+
+    def more(self, player: Color) -> None:
+        """The next kind: single, gammon, triple, and round again."""
+        assert self.kind is not None
+        self.choose(player, ResultKind(self.kind % 3 + 1))
+
+    def offer(self, player: Color) -> None:
+        """Offer the kind shown to the opponent."""
+        kind = self.kind
+        assert kind is not None
+        match = self.match
+        self.desk.act(lambda: match.resign(player, kind))
+
+
+class Takeback:
+    """The position before the last play, while it may still be taken back, and who has agreed."""
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self.before: Position | None = None
+        self.votes: set[Color] = set()
+
+    def played(self, before: Position) -> None:
+        """A play was made from `before`: the board going back to it asks for a takeback."""
+        self.before = before
+
+    def ask(self) -> None:
+        """The board went back to the position before the last play: both press take to agree."""
+        last, played = self.before, self.desk.played
+        assert last is not None
+        self.votes.clear()
+        self.desk.publish(Waiting.TAKEBACK, player=last.turn, position=last, code="TB",
+                          message=f"{last.turn.value} takes back the last play: both press take to agree")
+        self.desk.outputs.write({"type": "takeback_request", "player": last.turn.value, "game": played.game_number})
+
+    def agree(self, player: Color) -> None:
+        """`player` agrees; with both, the play is taken back."""
+        self.votes.add(player)
+        if len(self.votes) == 2 and self.before is not None:
+            self.before = None
+            self.desk.act(self.desk.played.takeback)
+
+    def refuse(self, player: Color) -> None:
+        """`player` refuses: the board must be set back as the play left it."""
+        played = self.desk.played
+        self.desk.outputs.write({"type": "takeback_refused", "player": player.value, "game": played.game_number})
+        self.desk.outputs.note(f"{player.value} refuses the takeback: set the board back")
+        self.desk.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+                          message="takeback refused: set the board as it was")
