@@ -196,7 +196,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.monotonic()
 
     def progress(t: EmulatedTable) -> None:  # a headless run still says how far it is, on stderr
-        print(f"{t.controller.contest.where()}, {t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
+        print(f"{t.controller.dialogue.where()}, {t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
 
     try:
         finished = table.run(max_seconds=_table_seconds(args), on_frame=None if args.quiet else progress,

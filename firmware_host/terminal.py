@@ -30,7 +30,7 @@ def render(controller: Controller, now: float, log_lines: int = 8, keys: str | N
     prompt = controller.prompt
     dice = f"{prompt.dice[0]}-{prompt.dice[1]}" if prompt.dice else "  -  "
     display = "".join(controller.display.text) if controller.display is not None else "--"
-    cube, _ = controller.contest.cube()
+    cube, _ = controller.dialogue.cube()
     owner = cube.owner.value if cube.owner else "centre"
     lines.append(f"dice {dice} | cube display [{display}] ({'highest ' * chouette}cube {cube.value}, {owner}) | "
                  f"link {'up' if controller.link_up else 'DOWN'} | flags {controller.flags}")

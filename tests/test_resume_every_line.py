@@ -86,7 +86,7 @@ BOUNDARIES: dict[str, Callable[[list[dict[str, Any]], int], bool]] = {
 @pytest.mark.parametrize("boundary", sorted(BOUNDARIES))
 def test_a_match_resumed_between_the_lines_of_one_action_finishes_legal(boundary: str, root: Path,
                                                                          tmp_path: Path) -> None:
-    """Played on to the end (Backgammon; benchmarks/fault_campaign.py plays on from every cut of every variant)."""
+    """Session on to the end (Backgammon; benchmarks/fault_campaign.py plays on from every cut of every variant)."""
     variant = Variant.BACKGAMMON
     lines = lines_of(whole_match(variant, root))
     events = [json.loads(line) for line in lines]

@@ -14,7 +14,7 @@ from chouette_builders import box_doubles_bob_and_cy, journal, of_type, play_fir
 from starlette.testclient import TestClient
 
 from drivers.events import LinkDown
-from firmware_host.controller.cube.chouette import ChouetteContest
+from firmware_host.controller.cube.chouette import ChouetteDialogue
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import MessageRejected
 from firmware_host.room.auth import Sessions
@@ -96,8 +96,8 @@ def asked_of_bob(tmp_path: Path) -> Iterator[EmulatedTable]:
 
 
 def asked_now(table: EmulatedTable) -> str:
-    contest = table.controller.contest
-    assert isinstance(contest, ChouetteContest) and contest.asked is not None
+    contest = table.controller.dialogue
+    assert isinstance(contest, ChouetteDialogue) and contest.asked is not None
     session = table.controller.played
     assert isinstance(session, ChouetteSession)
     state = chouette_state(session, contest, MATCH, {})
@@ -131,7 +131,7 @@ def test_the_table_applies_only_the_decision_asked_of_that_member_and_each_once(
     # while the board is out of reach, no decision is taken (as no press is), even the one asked
     controller.handle(LinkDown(source="a-cable", timestamp=table.clock.now(), reason="pulled"))
     cys = decide("d7", "Cy", "take", ask=asked_now(table))
-    assert controller.reach.out and cys.outcome.startswith("out-of-reach") and not cys.applied
+    assert controller.outage.out and cys.outcome.startswith("out-of-reach") and not cys.applied
     assert len(of_type(table, "take")) == 1
 
 
@@ -143,8 +143,8 @@ def test_a_member_may_let_their_cube_be_or_turn_it_from_the_phone(asked_of_bob: 
     table.emulator.roll(3, 1)  # the box rolls and plays; then the team is asked about its cubes
     table.wait(0.6)
     play_first(table)
-    contest = controller.contest
-    assert isinstance(contest, ChouetteContest) and contest.asked is not None
+    contest = controller.dialogue
+    assert isinstance(contest, ChouetteDialogue) and contest.asked is not None
     assert (contest.asked.kind, contest.asked.player, contest.asked.answers) == ("turn", "Bob", ("double", "pass"))
     assert decisions.apply(controller, Decision("let", "t01", asked_now(table), "Bob", "pass")).applied
     assert (contest.asked.kind, contest.asked.player) == ("turn", "Cy")  # Bob's cube is let be; Cy's turn
@@ -162,8 +162,8 @@ def test_a_member_may_let_their_cube_be_or_turn_it_from_the_phone(asked_of_bob: 
 
 def test_a_chouette_state_is_checked_field_by_field(asked_of_bob: EmulatedTable) -> None:
     controller = asked_of_bob.controller
-    session, contest = controller.played, controller.contest
-    assert isinstance(session, ChouetteSession) and isinstance(contest, ChouetteContest)
+    session, contest = controller.played, controller.dialogue
+    assert isinstance(session, ChouetteSession) and isinstance(contest, ChouetteDialogue)
     verifier = phone_verifier("t01", MATCH, "Bob", "ABCDEFGHJK")
     chouette = chouette_state(session, contest, MATCH, {"Bob": verifier})
     state = {"table": "t01", "match": MATCH, "seq": 9, **table_state(controller, 1.0), "flags": [], "sent": 1.0,
@@ -180,8 +180,8 @@ def test_a_chouette_state_is_checked_field_by_field(asked_of_bob: EmulatedTable)
 
 def test_the_page_sends_a_decision_only_with_the_members_own_code(asked_of_bob: EmulatedTable, tmp_path: Path) -> None:
     controller = asked_of_bob.controller
-    session, contest = controller.played, controller.contest
-    assert isinstance(session, ChouetteSession) and isinstance(contest, ChouetteContest)
+    session, contest = controller.played, controller.dialogue
+    assert isinstance(session, ChouetteSession) and isinstance(contest, ChouetteDialogue)
     codes = {name: phone_code(bytes(32), MATCH, name) for name in session.totals}
     verifiers = {name: phone_verifier("t01", MATCH, name, code) for name, code in codes.items()}
     director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")

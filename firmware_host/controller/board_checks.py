@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.sensed_board import SensedBoard
@@ -29,8 +29,9 @@ class BoardChecks:
     """Compares the settled sensed board with what it should show outside a play; `stacks` tells
     a STACKS board the order it cannot sense."""
 
-    def __init__(self, desk: Desk, board: SensedBoard, takeback: Takeback, stacks: StackSetter | None = None) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, board: SensedBoard, takeback: Takeback,
+                 stacks: StackSetter | None = None) -> None:
+        self.controller = controller
         self.board = board
         self.takeback = takeback
         self.stacks = stacks
@@ -45,24 +46,24 @@ class BoardChecks:
     def set_board(self, expected: Position) -> None:
         """The board must show `expected`: go on when it does (or, resuming mid-turn, shows a play
         on the way), else say which zones differ and light them."""
-        board, played = self.board, self.desk.played
+        board, played = self.board, self.controller.played
         assert board.capability is not None and board.zones is not None
         if played.dice is not None and expected == played.position:
             verdict = TurnReconciler(expected, played.dice, board.capability).judge(board.zones)
             if not isinstance(verdict, Misplaced):  # resuming mid-turn: a partial play may stand
-                self.desk.advance()
+                self.controller.advance()
                 return
         diffs = zone_diff(expected, board.zones, board.capability)
         if not diffs:
-            self.desk.outputs.note("the board is set")
+            self.controller.outputs.note("the board is set")
             self.tell_order(expected, diffs)  # a new game or a resume: the board learns the order it stands in
-            self.desk.advance()
+            self.controller.advance()
             return
         if self.tell_order(expected, diffs):
-            self.desk.restate("telling the board the order of its stacks: " + _zones(diffs))
+            self.controller.restate("telling the board the order of its stacks: " + _zones(diffs))
             return
-        self.desk.restate("; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else ""))
-        self.desk.outputs.light(frozenset(d.zone for d in diffs))
+        self.controller.restate("; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else ""))
+        self.controller.outputs.light(frozenset(d.zone for d in diffs))
 
     def tell_order(self, expected: Position, diffs: Sequence[ZoneDiff]) -> bool:
         """When the board is a STACKS board whose colours are right on every zone (`diffs` differ only
@@ -80,13 +81,13 @@ class BoardChecks:
             return False
         self._told = (now, order)
         if diffs:
-            self.desk.outputs.note(f"told the board the order of its stacks ({_zones(diffs)})")
+            self.controller.outputs.note(f"told the board the order of its stacks ({_zones(diffs)})")
         return True
 
     def still(self, view: View) -> None:
         """Between plays the board must not change; a return to the last position asks for a takeback.
         A STACKS board that reads the position in another order (its MCU restarted, say) is told it."""
-        played = self.desk.played
+        played = self.controller.played
         expected = self.expected_view(played.position)
         if view == expected:
             return
@@ -98,10 +99,10 @@ class BoardChecks:
         diffs = zone_diff(played.position, view, self.board.capability)
         if self.tell_order(played.position, diffs):
             return
-        self.desk.flag("set_board", played.position.turn, "checkers moved between turns", "SC", played.position)
-        self.desk.publish(Waiting.SET_BOARD, position=played.position, code="SC",
-                          message="checkers moved between turns: set them back",
-                          zones=frozenset(d.zone for d in diffs))
+        self.controller.flag("set_board", played.position.turn, "checkers moved between turns", "SC", played.position)
+        self.controller.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+                                message="checkers moved between turns: set them back",
+                                zones=frozenset(d.zone for d in diffs))
 
 
 def _zones(diffs: Sequence[ZoneDiff]) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.settings import Settings
@@ -135,13 +135,14 @@ class CarryOut:
 
 
 class BotSeat:
-    """The sides a bot plays at one table, seen by the controller through `desk`; `prompt` reads
+    """The sides a bot plays at one table, seen by the controller through `controller`; `prompt` reads
     the standing prompt, `commit` plays a play as the table commits any, `roll` (a roll-button
     board) throws the host's dice for the bot, `casual` gives hints."""
 
-    def __init__(self, desk: Desk, bots: Mapping[Color, Bot], board: SensedBoard, *, prompt: Callable[[], Prompt],
-                 commit: Callable[[Play], None], roll: Roll | None = None, casual: bool = False) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, bots: Mapping[Color, Bot], board: SensedBoard, *,
+                 prompt: Callable[[], Prompt], commit: Callable[[Play], None], roll: Roll | None = None,
+                 casual: bool = False) -> None:
+        self.controller = controller
         self.bots = dict(bots)
         self.board = board
         self._prompt = prompt
@@ -162,7 +163,7 @@ class BotSeat:
 
     def asked(self, prompt: Prompt) -> None:
         """The contest's prompt stands: when it asks a bot's side, the bot answers it now."""
-        match = self.desk.played
+        match = self.controller.played
         player = prompt.player
         if not isinstance(match, Match) or player is None or player not in self.bots:
             return
@@ -171,35 +172,35 @@ class BotSeat:
             self._before_rolling(bot, player, match, context, prompt.can_double)
         elif prompt.waiting is Waiting.CUBE_RESPONSE:
             action = self._timed("cube", lambda: bot.cube_action(match.position, context))
-            self.desk.outputs.note(f"{bot.name} answers the double: {action.value}")
+            self.controller.outputs.note(f"{bot.name} answers the double: {action.value}")
             answer = {CubeAction.TAKE: match.take, CubeAction.BEAVER: match.beaver}.get(action, match.pass_)
-            self.desk.act(lambda: answer(player))
-            self.desk.flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))
+            self.controller.act(lambda: answer(player))
+            self.controller.flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))
         elif prompt.waiting is Waiting.RESIGN_RESPONSE and match.resignation is not None:
             resigner, kind = match.resignation
             accept = self._timed("resignation", lambda: bot.accept_resignation(match.position, context, resigner, kind))
-            self.desk.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
-            self.desk.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
-            self.desk.flash(ACCEPTS if accept else DECLINES)
+            self.controller.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
+            self.controller.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
+            self.controller.flash(ACCEPTS if accept else DECLINES)
 
     def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
         position = match.position
         kind = None if _declined_this_game(match) else self._timed("resignation",
                                                                     lambda: bot.offer_resignation(position, context))
         if kind is not None:
-            self.desk.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
-            self.desk.act(lambda: match.resign(player, kind))
+            self.controller.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
+            self.controller.act(lambda: match.resign(player, kind))
             self._tell(Waiting.RESIGN_RESPONSE, f"{bot.name} resigns {_result(kind, match.variant)}: "
                                                 "take accepts, pass declines")
             return
         if can_double and self._timed("cube", lambda: bot.cube_action(position, context)) is CubeAction.DOUBLE:
-            self.desk.outputs.note(f"{bot.name} doubles to {2 * match.cube.value}")
-            self.desk.act(lambda: match.double(player))
+            self.controller.outputs.note(f"{bot.name} doubles to {2 * match.cube.value}")
+            self.controller.act(lambda: match.double(player))
             self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass")
             return
         who = "the host rolls" if self.roll is not None else "throw the dice"
-        self.desk.publish(Waiting.BOT_ROLL, player=player, position=position, code=ROLL_FOR_BOT,
-                          message=f"{who} for {bot.name}")
+        self.controller.publish(Waiting.BOT_ROLL, player=player, position=position, code=ROLL_FOR_BOT,
+                                message=f"{who} for {bot.name}")
         if self.roll is not None:
             self.roll()
 
@@ -207,14 +208,14 @@ class BotSeat:
         """Say the bot's action in the prompt it led to (a person's to answer)."""
         prompt = self._prompt()
         if prompt.waiting is waiting and not self.plays(prompt.player):
-            self.desk.restate(message)
+            self.controller.restate(message)
 
     # -- the bot's play, carried out by a person ------------------------------------------------
 
     def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> bool:
         """`player` is to play `dice`: when a bot plays that side and the roll can be played, its play
         is chosen and shown (True); otherwise the turn is a person's (False)."""
-        match = self.desk.played
+        match = self.controller.played
         self.carry = None
         if not isinstance(match, Match) or player not in self.bots or capability is None or not match.legal_plays():
             return False
@@ -223,14 +224,14 @@ class BotSeat:
         if play is None:
             return False
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
-        self.desk.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
-                               f"({self.seconds['play'][-1]:.3f} s to choose)")
+        self.controller.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
+                                     f"({self.seconds['play'][-1]:.3f} s to choose)")
         self._show(carry, CARRY_OUT, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
         return True
 
     def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> None:
-        self.desk.publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before, code=code,
-                          message=message, zones=zones, play=carry.play)
+        self.controller.publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before,
+                                code=code, message=message, zones=zones, play=carry.play)
 
     def settled(self, view: View) -> None:
         """A settled board while the bot's play is carried out: the turn passes when it is the play;
@@ -245,11 +246,11 @@ class BotSeat:
         if step is not None:
             if carry.flagged:  # back on the way: the flag's code and zones give way to the next move
                 carry.flagged = False
-                self.desk.show(CARRY_OUT)
-            self.desk.outputs.light(carry.zones(step))
+                self.controller.show(CARRY_OUT)
+            self.controller.outputs.light(carry.zones(step))
             return
         if carry.flagged:
-            self.desk.outputs.light(frozenset(d.zone for d in view_diff(view, carry.final)))
+            self.controller.outputs.light(frozenset(d.zone for d in view_diff(view, carry.final)))
             return
         verdict = carry.wrong(view)
         if verdict is not None:
@@ -276,8 +277,8 @@ class BotSeat:
         wrong = "; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         what = f" ({verdict.describe()})" if verdict is not None else ""
         name, notation = carry.bot.name, carry.play.notation()
-        self.desk.flag("bot_play", carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
-                       NOT_THE_PLAY, carry.play.position)
+        self.controller.flag("bot_play", carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
+                             NOT_THE_PLAY, carry.play.position)
         self._show(carry, NOT_THE_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 
@@ -286,7 +287,7 @@ class BotSeat:
     def hint(self, player: Color) -> None:
         """`player`, playing a roll, asks for the bot's best play: lit and in the view (casual profile
         only; refused elsewhere, and where no bot can be made)."""
-        match = self.desk.played
+        match = self.controller.played
         prompt = self._prompt()
         if not self.casual:
             self._no_hint(player, "hints are given in the casual profile only")
@@ -305,12 +306,12 @@ class BotSeat:
             return
         best = ranked[0]
         zones = frozenset(z for step in hand_moves(position, best.play.moves) for z in (step.source, step.target))
-        self.desk.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
-                                 "dice": list(dice), "play": best.play.notation(), "engine": bot.name})
-        self.desk.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
-        self.desk.restate(f"hint: {best.play.notation()}")
-        self.desk.outputs.light(zones)
-        self.desk.flash(HINT)
+        self.controller.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
+                                       "dice": list(dice), "play": best.play.notation(), "engine": bot.name})
+        self.controller.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
+        self.controller.restate(f"hint: {best.play.notation()}")
+        self.controller.outputs.light(zones)
+        self.controller.flash(HINT)
 
     def close(self) -> None:
         """Release the bots' engines (GNU Backgammon's worker processes)."""
@@ -318,8 +319,8 @@ class BotSeat:
             bot.close()
 
     def _no_hint(self, player: Color, why: str) -> None:
-        self.desk.outputs.note(f"{player.value} asked for a hint: {why}")
-        self.desk.flash(NO_HINT)
+        self.controller.outputs.note(f"{player.value} asked for a hint: {why}")
+        self.controller.flash(NO_HINT)
 
     def _hint_bot(self, variant: Variant) -> Bot | None:
         if self._hinter is None:

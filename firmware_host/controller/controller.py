@@ -3,9 +3,9 @@
 Data flows one way. The drivers' events (`handle`) become a settled sensed board
 (`SensedBoard`), judged against the rules for the roll (`Turn`, with the reconciler); a throw
 of the dice is collected by `DiceCollector`; a button press is looked up in the `ButtonMap`.
-Committed plays and cube actions drive what is played (`Played`: a `Match`, or a chouette
+Committed plays and cube actions drive what is played (`Session`: a `Match`, or a chouette
 session), which the controller owns; what differs between the two (the cube's dialogues, the
-display's cube, how the record's ends are told) is the `Contest`'s (firmware_host/controller/session.py).
+display's cube, how the record's ends are told) is the `CubeDialogue`'s (firmware_host/controller/session.py).
 The results go out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the
 published `Prompt` (what the table is waiting for). Time comes from the caller (`tick(now)` and
 the events' timestamps), so the controller is deterministic under a manual clock.
@@ -42,14 +42,14 @@ from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
 from firmware_host.controller.buttons import ButtonMap
 from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.dice import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
-from firmware_host.controller.links import LinkHealth, Needs, Reach
+from firmware_host.controller.links import LinkHealth, Needs, Outage
 from firmware_host.controller.outputs import Outputs, ZoneLeds
 from firmware_host.controller.play_flow import PlayFlow
 from firmware_host.controller.prompts import THROWS, Prompt, Prompter, Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.rulings import refusal
 from firmware_host.controller.sensed_board import SensedBoard
-from firmware_host.controller.session import Played
+from firmware_host.controller.session import Session
 from firmware_host.controller.turn import Turn
 from firmware_host.errors import JournalError, NotAMatch
 from firmware_host.record.dice_stats import DiceStats
@@ -80,7 +80,7 @@ class Controller:
     `Controller.resume`; feed it every driver event (`handle`) and let time pass (`tick`); read
     what it waits for from `prompt`."""
 
-    def __init__(self, settings: Settings, played: Played, outputs: Outputs, clock: GameClock | None,
+    def __init__(self, settings: Settings, played: Session, outputs: Outputs, clock: GameClock | None,
                  history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
                  needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None) -> None:
         self.settings = settings
@@ -90,17 +90,17 @@ class Controller:
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
-        self.contest = cube.contest_for(self, played, settings)
+        self.dialogue = cube.dialogue_for(self, played, settings)
         """The part that differs by what is played: the cube's dialogues, the display's cube."""
-        describe = self.contest.describe
+        describe = self.dialogue.describe
         self.recorder = (Recorder(outputs, describe) if history is None
-                         else Recorder.resuming(outputs, describe, history, self.contest.event_types))
+                         else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
         self.board = SensedBoard(settings.settle_seconds)
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, self.contest.cube, clock,
+        self.prompter = Prompter(outputs, self.dialogue.cube, clock,
                                  lambda: MatchContext.of(played) if isinstance(played, Match) else None)
         self.link_up = False
-        self.reach = Reach()
+        self.outage = Outage()
         self.links = LinkHealth(outputs, needs)
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
@@ -156,7 +156,7 @@ class Controller:
             clock.restore(history)
         controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs,
                          bots=make_bots(settings), roll=roll)
-        controller.recorder.resumed(played, clock, history, controller.contest.where(), controller.contest.phase())
+        controller.recorder.resumed(played, clock, history, controller.dialogue.where(), controller.dialogue.phase())
         controller._start()
         controller._settle()
         return controller
@@ -182,7 +182,7 @@ class Controller:
     def match(self) -> Match:
         """The match at this table; `NotAMatch` at a chouette's (read `played` there)."""
         if not isinstance(self.played, Match):
-            raise NotAMatch(f"this table plays a chouette, not a match ({self.contest.where()})")
+            raise NotAMatch(f"this table plays a chouette, not a match ({self.dialogue.where()})")
         return self.played
 
     @property
@@ -199,7 +199,7 @@ class Controller:
     def links_down(self) -> set[str]:
         """Links that went down and have not come back: while any is down the table judges
         nothing, takes no press and the clocks stand."""
-        return self.reach.down
+        return self.outage.down
 
     @property
     def journal(self) -> Journal:
@@ -282,7 +282,7 @@ class Controller:
     def _tick(self, now: float) -> None:
         self._now = max(self._now, now)
         self.prompter.tick(self._now)
-        if self.reach.out:
+        if self.outage.out:
             return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
         turn = self.turn
@@ -299,7 +299,7 @@ class Controller:
 
     def _out_of_reach(self, source: str) -> None:
         """A link is down: stand the clocks and say so; nothing is judged until it is back."""
-        if not self.reach.lose(source, self.clock, self._now):
+        if not self.outage.lose(source, self.clock, self._now):
             return
         if self.turn is not None:
             self.turn.done_pending = False
@@ -309,9 +309,9 @@ class Controller:
     def _back_in_reach(self, source: str) -> None:
         """The link is back: the board is read afresh before anything is judged; the clock that
         stood runs again and the display shows what it showed."""
-        if source not in self.reach.down:
+        if source not in self.outage.down:
             return
-        held = self.reach.regain(source, self.clock, self._now)
+        held = self.outage.regain(source, self.clock, self._now)
         if held is None:
             return
         self.board.forget()
@@ -348,8 +348,8 @@ class Controller:
     # -- dice ---------------------------------------------------------------------------
 
     def _die(self, state: DieState) -> None:
-        if self.reach.out:  # dice on a link of their own: read once the board is back
-            self.reach.hold(state)
+        if self.outage.out:  # dice on a link of their own: read once the board is back
+            self.outage.hold(state)
             return
         waiting, played = self.prompt.waiting, self.played
         outcome = self.dice.report(state, throw_expected=waiting in THROWS,
@@ -367,7 +367,7 @@ class Controller:
             self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
         elif isinstance(outcome, Thrown):
             first, second = outcome.faces
-            own = self.contest.throws().get(waiting)
+            own = self.dialogue.throws().get(waiting)
             if own is not None:
                 own(first, second)
             elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
@@ -392,7 +392,7 @@ class Controller:
     def _button_map(self) -> ButtonMap:
         play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
         return ButtonMap({
-            **self.contest.buttons(),  # the cube's dialogues (and resigning, in a match)
+            **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
             Waiting.CORRECT: play,
             Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
@@ -402,7 +402,7 @@ class Controller:
         }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
 
     def _button(self, player: Color, button: ButtonKind) -> None:
-        if self.reach.out:
+        if self.outage.out:
             self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
                               "until it is back")
             return
@@ -471,11 +471,11 @@ class Controller:
             if self.settings.analyse and isinstance(played, Match):
                 self.report.match_over(played.variant, self.journal.path)
             over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
-            self.publish(over, message=self.contest.over())
+            self.publish(over, message=self.dialogue.over())
         elif played.dice is not None:
             if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
                 self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
-        elif self.contest.prompt():
+        elif self.dialogue.prompt():
             self.seat.asked(self.prompt)  # a bot's side answers at once
         else:
             self._opening()
@@ -494,7 +494,7 @@ class Controller:
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.contest.time_loss(loser)
+        self.dialogue.time_loss(loser)
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -505,13 +505,13 @@ class Controller:
         `ruling` is the director's id for it."""
         why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
                       waiting=self.prompt.waiting, timed=self.clock is not None, over=self.played.is_over,
-                      in_reach=not self.reach.out)
+                      in_reach=not self.outage.out)
         event = {"type": "referee", "referee": name, "action": action, "flag": flag,
                  "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
                  "applied": why is None, "outcome": why or "applied"}
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
-        if not self.reach.out:  # else CA stands
+        if not self.outage.out:  # else CA stands
             self.flash("NO" if why else "RF")
         if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
             self._require_correction()

@@ -4,7 +4,7 @@ of the controller.
 
 The parts hold the state of their dialogue; the controller routes the presses to them and keeps
 what is played, the prompt and the record. A part sees only this, so it can be read, and tested
-with a stand-in desk, on its own.
+with a stand-in controller, on its own.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from typing import Protocol
 from drivers.events import ButtonKind
 from firmware_host.controller.outputs import Outputs
 from firmware_host.controller.prompts import Waiting
-from firmware_host.controller.session import Played
+from firmware_host.controller.session import Session
 from game.board import Color
 from game.plays import Play
 from game.position import Position
 
 
-class Desk(Protocol):
-    """What is played (`firmware_host.controller.session.Played`), the outputs, and the controller's actions on them."""
+class DialogueHost(Protocol):
+    """What is played (`session.Session`), the outputs, and the controller's actions on them."""
 
-    played: Played
+    played: Session
     outputs: Outputs
 
     def act(self, action: Callable[[], object]) -> None:

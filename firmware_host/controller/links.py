@@ -33,7 +33,7 @@ from firmware_host.controller.outputs import Outputs
 from game.board import Color
 
 
-class Reach:
+class Outage:
     """The links that are down, whose clock was stopped by the outage, and the dice held meanwhile."""
 
     def __init__(self) -> None:

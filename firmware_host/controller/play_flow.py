@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.turn import Choose, Commit, Flag, Turn
@@ -28,8 +28,8 @@ class PlayFlow:
     """Turns a done press into a committed play, a choice or a flag; `traditional` lets the
     opponent accept an illegal play, and has a player who cannot play press done all the same."""
 
-    def __init__(self, desk: Desk, takeback: Takeback, *, traditional: bool) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, takeback: Takeback, *, traditional: bool) -> None:
+        self.controller = controller
         self.takeback = takeback
         self.traditional = traditional
 
@@ -37,29 +37,29 @@ class PlayFlow:
         """`player` is to play `dice`: the PLAY prompt and the turn to judge. A roll that cannot be
         played is said at once (`NP`) and the turn passes without a done press, unless the profile
         (traditional) wants the press; then None (the turn is over)."""
-        played = self.desk.played
+        played = self.controller.played
         position = played.position
         turn = Turn(position, dice, capability) if capability is not None else None
         if played.legal_plays():
-            self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position)
+            self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position)
             return turn
         cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
         if self.traditional:
-            self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
-                              message=f"{cannot}: press done to pass the turn")
+            self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+                                    message=f"{cannot}: press done to pass the turn")
             return turn
-        self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
-                          message=f"{cannot}: the turn passes")
+        self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+                                message=f"{cannot}: the turn passes")
         self.commit(Play((), position))
-        self.desk.flash(NO_PLAY)  # over the next prompt, for a moment: why the turn passed
+        self.controller.flash(NO_PLAY)  # over the next prompt, for a moment: why the turn passed
         return None
 
     def correcting(self, verdict: Verdict) -> None:
         """A settled board while a flagged play is corrected: the code and the zones concerned while
         the board is still wrong, the cube and dark zones as soon as it is right again."""
         wrong = isinstance(verdict, Illegal | Misplaced)
-        self.desk.show(verdict.short_code() if wrong else "")
-        self.desk.outputs.light(verdict.zones() if wrong else frozenset())
+        self.controller.show(verdict.short_code() if wrong else "")
+        self.controller.outputs.light(verdict.zones() if wrong else frozenset())
 
     def done(self, player: Color, turn: Turn, zones: Sequence[ZoneReading]) -> None:
         """`player` pressed done with the settled board standing as `zones`."""
@@ -67,68 +67,69 @@ class PlayFlow:
         if isinstance(decision, Commit):
             self.commit(decision.play)
             if decision.among:  # after the play: a kill between the two never leaves a choice of no play
-                self.desk.outputs.write({"type": "choice", "player": player.value, "play": decision.play.notation(),
-                                         "among": [p.notation() for p in decision.among]})
+                self.controller.outputs.write({"type": "choice", "player": player.value,
+                                               "play": decision.play.notation(),
+                                               "among": [p.notation() for p in decision.among]})
         elif isinstance(decision, Choose):
-            self.desk.outputs.note(decision.verdict.describe())
+            self.controller.outputs.note(decision.verdict.describe())
             self.show_choice(turn)
         elif isinstance(decision, Flag):
             self._flag(player, turn, decision.verdict)
 
     def commit(self, play: Play) -> None:
         """Play `play` on what is played."""
-        played = self.desk.played
+        played = self.controller.played
         before = played.position
-        self.desk.act(lambda: played.play(play))
+        self.controller.act(lambda: played.play(play))
         self.takeback.played(before)
 
     def show_choice(self, turn: Turn) -> None:
         """Show which look-alike play a done press would confirm (C1, C2, ...)."""
         choice, choices = turn.choice, turn.choices
-        self.desk.show(f"C{choice + 1}"[:2])
-        self.desk.outputs.note(f"choice {choice + 1} of {len(choices)}: {choices[choice].notation()} "
-                               "(double: next, done: confirm)")
+        self.controller.show(f"C{choice + 1}"[:2])
+        self.controller.outputs.note(f"choice {choice + 1} of {len(choices)}: {choices[choice].notation()} "
+                                     "(double: next, done: confirm)")
 
     def _flag(self, player: Color, turn: Turn, verdict: Verdict) -> None:
         before = turn.position
         kind = "illegal" if isinstance(verdict, Illegal) else "misplaced"
-        self.desk.flag(kind, player, verdict.describe(), verdict.short_code(), before)
+        self.controller.flag(kind, player, verdict.describe(), verdict.short_code(), before)
         if isinstance(verdict, Illegal) and self.traditional:
             turn.illegal = verdict
-            self.desk.publish(Waiting.ACCEPT_ILLEGAL, player=player.opponent, position=before, dice=turn.dice,
-                              code=verdict.short_code(), zones=verdict.zones(),
-                              message=f"{verdict.describe()}: {player.opponent.value} accepts (take) or "
+            self.controller.publish(Waiting.ACCEPT_ILLEGAL, player=player.opponent, position=before, dice=turn.dice,
+                                    code=verdict.short_code(), zones=verdict.zones(),
+                                    message=f"{verdict.describe()}: {player.opponent.value} accepts (take) or "
                                       "requires correction (pass)")
             return
-        self.desk.publish(Waiting.CORRECT, player=player, position=before, dice=turn.dice,
-                          code=verdict.short_code(), message=verdict.describe(), zones=verdict.zones())
+        self.controller.publish(Waiting.CORRECT, player=player, position=before, dice=turn.dice,
+                                code=verdict.short_code(), message=verdict.describe(), zones=verdict.zones())
 
     def accept_illegal(self, turn: Turn) -> None:
         """The opponent accepts the illegal play on the board: it stands as played."""
         assert turn.illegal is not None
         explanation = turn.illegal.explanation
-        played = self.desk.played
+        played = self.controller.played
         before = played.position
         try:
             after = zones_position(explanation.result, before.variant, before.turn)
         except (GameError, ValueError):  # e.g. two colours on one Backgammon point: no position to accept
-            self.desk.outputs.note("this board is no position of the game: the play must be corrected")
+            self.controller.outputs.note("this board is no position of the game: the play must be corrected")
             self.require_correction(turn)
             return
         steps = [(m.move.source, m.move.target) for m in explanation.moves]
         game = played.game_number
-        self.desk.act(lambda: played.accept_illegal_play(after, steps, explanation.describe()))
+        self.controller.act(lambda: played.accept_illegal_play(after, steps, explanation.describe()))
         self.takeback.played(before)
-        self.desk.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value, "game": game,
+        self.controller.outputs.write({"type": "illegal_accepted", "player": before.turn.opponent.value, "game": game,
                                  "breach": explanation.describe()})
 
     def require_correction(self, turn: Turn) -> None:
         """The opponent requires the illegal play on the board to be corrected."""
         assert turn.illegal is not None
         illegal, turn.illegal = turn.illegal, None
-        played = self.desk.played
+        played = self.controller.played
         player = played.position.turn
-        self.desk.outputs.write({"type": "correction_required", "player": player.opponent.value,
+        self.controller.outputs.write({"type": "correction_required", "player": player.opponent.value,
                                  "game": played.game_number})
-        self.desk.publish(Waiting.CORRECT, player=player, position=turn.position, dice=turn.dice,
-                          code=illegal.short_code(), message=illegal.describe())
+        self.controller.publish(Waiting.CORRECT, player=player, position=turn.position, dice=turn.dice,
+                                code=illegal.short_code(), message=illegal.describe())

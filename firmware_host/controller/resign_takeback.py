@@ -4,7 +4,7 @@ the buttons and offered, and a takeback of the last play by agreement (hardware_
 
 from __future__ import annotations
 
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from game.board import Color
 from game.match import Match
@@ -15,8 +15,8 @@ class Resignation:
     """A resignation being chosen in `match`: pass shows the next kind (R1, R2, R3), done offers it,
     take cancels."""
 
-    def __init__(self, desk: Desk, match: Match) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, match: Match) -> None:
+        self.controller = controller
         self.match = match
         self.kind: ResultKind | None = None
 
@@ -26,8 +26,8 @@ class Resignation:
         match = self.match
         name = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
                 ResultKind.TRIPLE: f"a {match.variant.triple_name}"}[kind]
-        self.desk.publish(Waiting.RESIGN_KIND, player=player, position=match.position, code=f"R{int(kind)}",
-                          message=f"{player.value} resigns {name}?")
+        self.controller.publish(Waiting.RESIGN_KIND, player=player, position=match.position, code=f"R{int(kind)}",
+                                message=f"{player.value} resigns {name}?")
 
     def more(self, player: Color) -> None:
         """The next kind: single, gammon, triple, and round again."""
@@ -39,14 +39,14 @@ class Resignation:
         kind = self.kind
         assert kind is not None
         match = self.match
-        self.desk.act(lambda: match.resign(player, kind))
+        self.controller.act(lambda: match.resign(player, kind))
 
 
 class Takeback:
     """The position before the last play, while it may still be taken back, and who has agreed."""
 
-    def __init__(self, desk: Desk) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost) -> None:
+        self.controller = controller
         self.before: Position | None = None
         self.votes: set[Color] = set()
 
@@ -56,24 +56,25 @@ class Takeback:
 
     def ask(self) -> None:
         """The board went back to the position before the last play: both press take to agree."""
-        last, played = self.before, self.desk.played
+        last, played = self.before, self.controller.played
         assert last is not None
         self.votes.clear()
-        self.desk.publish(Waiting.TAKEBACK, player=last.turn, position=last, code="TB",
-                          message=f"{last.turn.value} takes back the last play: both press take to agree")
-        self.desk.outputs.write({"type": "takeback_request", "player": last.turn.value, "game": played.game_number})
+        self.controller.publish(Waiting.TAKEBACK, player=last.turn, position=last, code="TB",
+                                message=f"{last.turn.value} takes back the last play: both press take to agree")
+        self.controller.outputs.write({"type": "takeback_request", "player": last.turn.value,
+                                       "game": played.game_number})
 
     def agree(self, player: Color) -> None:
         """`player` agrees; with both, the play is taken back."""
         self.votes.add(player)
         if len(self.votes) == 2 and self.before is not None:
             self.before = None
-            self.desk.act(self.desk.played.takeback)
+            self.controller.act(self.controller.played.takeback)
 
     def refuse(self, player: Color) -> None:
         """`player` refuses: the board must be set back as the play left it."""
-        played = self.desk.played
-        self.desk.outputs.write({"type": "takeback_refused", "player": player.value, "game": played.game_number})
-        self.desk.outputs.note(f"{player.value} refuses the takeback: set the board back")
-        self.desk.publish(Waiting.SET_BOARD, position=played.position, code="SC",
-                          message="takeback refused: set the board as it was")
+        played = self.controller.played
+        self.controller.outputs.write({"type": "takeback_refused", "player": player.value, "game": played.game_number})
+        self.controller.outputs.note(f"{player.value} refuses the takeback: set the board back")
+        self.controller.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+                                message="takeback refused: set the board as it was")

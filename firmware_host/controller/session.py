@@ -2,11 +2,11 @@
 
 The controller referees checker play on one board between White and Black, one game after
 another; that much is the same whether two players play a match or three to nine a chouette
-(the team's captain White, the box Black). `Played` is that narrow face: `game.match.Match`
+(the team's captain White, the box Black). `Session` is that narrow face: `game.match.Match`
 and `game.chouette.ChouetteSession` both are one, unchanged. What is not the same (who decides
 the cube and how, what the cube display shows, how a game's end is told, when it is all over)
-is a `Contest`: `MatchContest` (firmware_host/controller/cube/match.py) or `ChouetteContest`
-(firmware_host/controller/cube/chouette.py), each a dialogue that takes a `Desk`. The controller routes
+is a `CubeDialogue`: `MatchDialogue` (firmware_host/controller/cube/match.py) or `ChouetteDialogue`
+(firmware_host/controller/cube/chouette.py), each a dialogue that takes a `DialogueHost`. The controller routes
 to the one that fits what is played (`firmware_host/controller/cube/__init__.py`).
 """
 
@@ -24,7 +24,7 @@ from game.plays import Play
 from game.position import Position
 
 
-class Played(Protocol):
+class Session(Protocol):
     """Checker play between White and Black, game after game, with its record of events."""
 
     variant: Variant
@@ -75,7 +75,7 @@ class Played(Protocol):
         """The last play is taken back by agreement."""
 
 
-class Contest(Protocol):
+class CubeDialogue(Protocol):
     """What differs between a match and a chouette at the table: the cube's dialogues (and any
     other moment of its own), what the cube display shows, and how the record's ends are told."""
 

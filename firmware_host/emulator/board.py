@@ -6,7 +6,7 @@ Tests and the controller act on the board as a person would (`lift(13)`, `place(
 protocol of `drivers.protocol` on its ports: "board" (zones, and the dice unless they have
 their own port) and "dice" (when `dice="own port"`).
 
-Reach a port three ways: `port(name)` in process; the pyserial URL
+Outage a port three ways: `port(name)` in process; the pyserial URL
 ``emulator://NAME?capability=stacks&seed=1`` (the scheme is registered when this module is
 imported; see `firmware_host.emulator.protocol_emulator`); `open_pty(name)`, which
 serves a port on a pseudo-terminal (`firmware_host.emulator.pty`) and returns its tty path.

@@ -2,7 +2,7 @@
 with the clocks after every play, the dice statistics at the end and a signature after each action
 that ended a game or the whole; and the checks that let a stopped table resume its journal.
 
-What is played (`firmware_host.controller.session.Played`) keeps its own list of events; the recorder
+What is played (`firmware_host.controller.session.Session`) keeps its own list of events; the recorder
 remembers how many of them the journal holds, so an action's events are written exactly once,
 in their order. The dice statistics are counted from those events as they are written, so the
 `dice_stats` line says what the record's own rolls and throws say.
@@ -15,7 +15,7 @@ from typing import Any
 
 from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.outputs import Outputs
-from firmware_host.controller.session import Played
+from firmware_host.controller.session import Session
 from firmware_host.record.dice_stats import DiceStats
 from firmware_host.settings import Settings
 from game.board import Color
@@ -51,7 +51,7 @@ class Recorder:
         recorder.sign_due = _ending_unsigned(history)
         return recorder
 
-    def begin(self, played: Played, settings: Settings) -> None:
+    def begin(self, played: Session, settings: Settings) -> None:
         """A new record's first lines: the key that signs the journal (if any), the start of what
         is played, and the table's settings."""
         journal = self.outputs.journal
@@ -60,7 +60,7 @@ class Recorder:
         self.sync(played, None, 0.0)
         self.outputs.write({"type": "controller_start", **settings.to_document()})
 
-    def resumed(self, played: Played, clock: GameClock | None, history: list[dict[str, Any]], where: str,
+    def resumed(self, played: Session, clock: GameClock | None, history: list[dict[str, Any]], where: str,
                 phase: str) -> None:
         """What is played goes on after a replay: complete what a kill between the lines of one action
         left unwritten (the game_end and next game_start after a play that ended a game, the end
@@ -72,7 +72,7 @@ class Recorder:
         if played.is_over and not FINAL & set(completed) and not any(e.get("type") == "dice_stats" for e in history):
             self.outputs.write({"type": "dice_stats", **self.dice_stats.summary()})  # killed just before it
 
-    def sync(self, played: Played, clock: GameClock | None, now: float) -> list[str]:
+    def sync(self, played: Session, clock: GameClock | None, now: float) -> list[str]:
         """Journal the new events of what is played (and the clocks after each play); returns their types."""
         new = played.events_from(self.written)
         self.written += len(new)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.controller.cube.chouette import ChouetteContest
+from firmware_host.controller.cube.chouette import ChouetteDialogue
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
 from firmware_host.room.flags import FlagBook
@@ -43,7 +43,7 @@ def table_state(controller: Controller, now: float) -> dict[str, Any]:
     dice = prompt.dice or played.dice
     if isinstance(played, ChouetteSession):
         seated = played.phase is not Phase.SEATING
-        cube, _ = controller.contest.cube()
+        cube, _ = controller.dialogue.cube()
         players = (played.captain if seated else "the team", played.box if seated else "the box")
         length, score, crawford = 0, (0, 0), False
     else:
@@ -123,8 +123,8 @@ class TableLink:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
                      **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
-            played, contest = controller.played, controller.contest
-            if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteContest):
+            played, contest = controller.played, controller.dialogue
+            if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteDialogue):
                 state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers),
                                      "refused": dict(self.decisions.refused)}
             self.publisher.set_state(encode_state(state))

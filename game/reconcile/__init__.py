@@ -34,7 +34,7 @@ from game.explain import DieMove, Explainer, Explanation
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
-from game.reconcile.boards_on_the_way import Key, Ways, board_key, view_key
+from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, view_key
 from game.zones import (
     ZONE_COUNT,
     Capability,
@@ -183,7 +183,7 @@ class TurnReconciler:
         self.capability = capability
         self.plays = position.legal_plays(self.dice)
         self._explainer = Explainer(position, self.dice, self.plays)
-        self._ways = Ways(position, self.dice, self.plays, capability)
+        self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = board_key(layout(position), capability)
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
         self._legal: dict[Key, list[int]] = {}

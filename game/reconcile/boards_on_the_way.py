@@ -3,7 +3,7 @@
 A hand makes a play one checker at a time, so the stable boards of a turn pass by the boards
 of some order of the play's single moves; a Backgammon hit also shows half done (the hitting
 checker down with the hit one still under it, or the hit one on the bar with the hitter not yet
-moved). `Ways` lists them for the reconciler. The single moves are walked on the engine's
+moved). `BoardsOnTheWay` lists them for the reconciler. The single moves are walked on the engine's
 compact states (the kernel's single moves, `game.movegen.kernel_steps`); keys (what the
 sensors tell) are made for the boards on the ways that lead to a legal play, and a board
 (`Layout`) or a way's `DieMove`s only when a verdict names them.
@@ -68,7 +68,7 @@ def view_key(view: View, capability: Capability) -> Key:
     return tuple((reading.white, reading.black) for reading in view)
 
 
-class Ways:
+class BoardsOnTheWay:
     """Every way to one roll's legal plays, by single moves in any order of the dice.
 
     `first(key)` is the first board on the way (in the order of the moves' search) that looks

@@ -1,4 +1,4 @@
-"""Which contest a table plays, from its settings (a new record) or its journal (a resume): a
+"""Which cube dialogue a table holds, from its settings (a new record) or its journal (a resume): a
 match (`firmware_host/controller/cube/match.py`) or a chouette (`firmware_host/controller/cube/chouette.py`).
 The one place that tells the two apart; the controller routes to what this gives it.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host.controller.cube.chouette import ChouetteContest, resume_chouette, start_chouette
-from firmware_host.controller.cube.match import MatchContest, resume_match, start_match
-from firmware_host.controller.dialogue import Desk
-from firmware_host.controller.session import Contest, Played
+from firmware_host.controller.cube.chouette import ChouetteDialogue, resume_chouette, start_chouette
+from firmware_host.controller.cube.match import MatchDialogue, resume_match, start_match
+from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.session import CubeDialogue, Session
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from game.chouette import ChouetteSession
@@ -21,14 +21,14 @@ from game.match import Match
 WallTime = Callable[[], float]
 
 
-def start(settings: Settings, wall_time: WallTime) -> Played:
+def start(settings: Settings, wall_time: WallTime) -> Session:
     """What a new record plays: a chouette when the settings have one, else a match."""
     if settings.chouette is not None:
         return start_chouette(settings, wall_time)
     return start_match(settings, wall_time)
 
 
-def resume(settings: Settings, journal: Journal, history: list[dict[str, Any]], wall_time: WallTime) -> Played:
+def resume(settings: Settings, journal: Journal, history: list[dict[str, Any]], wall_time: WallTime) -> Session:
     """What the journal's `history` plays, replayed, going on at `wall_time` (its clock stood at
     the last recorded time); refused when the settings ask for another match or session."""
     played: Match | ChouetteSession
@@ -40,9 +40,9 @@ def resume(settings: Settings, journal: Journal, history: list[dict[str, Any]], 
     return played
 
 
-def contest_for(desk: Desk, played: Played, settings: Settings) -> Contest:
+def dialogue_for(controller: DialogueHost, played: Session, settings: Settings) -> CubeDialogue:
     """The part of the table that fits what is played."""
     if isinstance(played, ChouetteSession):
-        return ChouetteContest(desk, played, settings.chouette.games if settings.chouette is not None else 0)
+        return ChouetteDialogue(controller, played, settings.chouette.games if settings.chouette is not None else 0)
     assert isinstance(played, Match), f"a table plays a match or a chouette, not {type(played).__name__}"
-    return MatchContest(desk, played)
+    return MatchDialogue(controller, played)

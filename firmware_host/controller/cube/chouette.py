@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.errors import JournalError
 from firmware_host.record.journal import Journal
@@ -74,14 +74,14 @@ def box_code(number: int) -> str:
     return f"B{number}"
 
 
-class ChouetteContest:
-    """A chouette session's own moments at the table, through `desk`; it stops after `games`
+class ChouetteDialogue:
+    """A chouette session's own moments at the table, through `controller`; it stops after `games`
     games (0: never by itself)."""
 
     event_types = frozenset(EVENT_TYPES)
 
-    def __init__(self, desk: Desk, session: ChouetteSession, games: int = 0) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, session: ChouetteSession, games: int = 0) -> None:
+        self.controller = controller
         self.session = session
         self.games = games
         self._turn: tuple[int, int, Side] | None = None
@@ -126,7 +126,7 @@ class ChouetteContest:
         elif s.phase is Phase.OPENING:
             if s.stakes is not None or not self.games or len(s.games) < self.games:
                 return False
-            self.desk.act(s.stop)
+            self.controller.act(s.stop)
         else:
             self._cubes()
         return True
@@ -179,8 +179,8 @@ class ChouetteContest:
         pending = self.session.seating.pending
         first, second = pending[0], pending[1] if len(pending) > 1 else ""
         others = f", {second} the other" if second else " (the other die does not count)"
-        self.desk.publish(Waiting.SEATING, asked=first,
-                          message=f"for the order: {first} throws the die with the lower id{others}")
+        self.controller.publish(Waiting.SEATING, asked=first,
+                                message=f"for the order: {first} throws the die with the lower id{others}")
 
     def _seat(self, first: int, second: int) -> None:
         s = self.session
@@ -191,13 +191,13 @@ class ChouetteContest:
             if len(pending) > 1:
                 s.throw(pending[1], second)
 
-        self.desk.act(throw)
-        self.desk.flash(f"{first}{second}" if len(pending) > 1 else f"{first}-")
+        self.controller.act(throw)
+        self.controller.flash(f"{first}{second}" if len(pending) > 1 else f"{first}-")
 
     # -- the cubes ------------------------------------------------------------------------
 
     def _cubes(self) -> None:
-        s, desk = self.session, self.desk
+        s, controller = self.session, self.controller
         wait = s.awaiting()
         side = s.on_roll  # who may turn cubes (wait.side is who answers, once one is turned)
         assert side is not None and s.stakes is not None
@@ -213,8 +213,8 @@ class ChouetteContest:
                                           if "double" not in a))
         else:
             roller = f"the captain {s.captain}" if side is Side.TEAM else f"the box {s.box}"
-            desk.publish(Waiting.ROLL_OR_DOUBLE, player=side.color, position=s.position, asked=s.roller(),
-                         message=f"{roller} rolls")
+            controller.publish(Waiting.ROLL_OR_DOUBLE, player=side.color, position=s.position, asked=s.roller(),
+                               message=f"{roller} rolls")
 
     def _ask_to_turn(self, side: Side, member: str, *, first: bool) -> None:
         s = self.session
@@ -230,8 +230,9 @@ class ChouetteContest:
             shown = box_code(self.number(member))
         self.asked = Asked(side, who, member, shown, "turn", ("double", "pass"), s.cube(member).value,
                            s.game_number, s.move_number)
-        self.desk.publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
-                          position=s.position, code=shown, message=text, asked=who, member=member, can_double=True)
+        self.controller.publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
+                                position=s.position, code=shown, message=text, asked=who, member=member,
+                                can_double=True)
 
     def _ask_to_answer(self, side: Side, member: str, who: str, answers: frozenset[str]) -> None:
         s = self.session
@@ -249,8 +250,8 @@ class ChouetteContest:
             code = box_code(number)
         ordered = tuple(a for a in ("take", "pass", "beaver") if a in answers)
         self.asked = Asked(side, who, member, code, "answer", ordered, 2 * cube.value, s.game_number, s.move_number)
-        self.desk.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
-                          asked=who, member=member, answers=answers, can_beaver="beaver" in answers)
+        self.controller.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
+                                asked=who, member=member, answers=answers, can_beaver="beaver" in answers)
 
     # -- a member's decision from a phone --------------------------------------------------
 
@@ -274,31 +275,31 @@ class ChouetteContest:
         """A member's decision, into the journal with where it came from (the box's are its buttons')."""
         asked = self.asked
         if asked is not None and asked.side is Side.TEAM:
-            self.desk.outputs.write({"type": "decision", "source": source, "player": asked.player,
-                                     "member": asked.member, "kind": asked.kind, "answer": answer,
-                                     "game": asked.game, "move": asked.move, **record})
+            self.controller.outputs.write({"type": "decision", "source": source, "player": asked.player,
+                                           "member": asked.member, "kind": asked.kind, "answer": answer,
+                                           "game": asked.game, "move": asked.move, **record})
 
     # -- presses ----------------------------------------------------------------------------
 
     def _turn_cube(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
         asked = self._asked
         if asked is None:
-            self.desk.refuse(player, ButtonKind.DOUBLE, "no cube may be turned now: the side on roll rolls")
+            self.controller.refuse(player, ButtonKind.DOUBLE, "no cube may be turned now: the side on roll rolls")
             return
         side, member = asked
         s = self.session
         self._decided("double", source, record or {})
-        self.desk.act(lambda: (s.double if side is Side.TEAM else s.box_double)(member))
+        self.controller.act(lambda: (s.double if side is Side.TEAM else s.box_double)(member))
 
     def _let_it_be(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
         asked = self._asked
         if asked is None:
-            self.desk.refuse(player, ButtonKind.PASS, "no cube is asked about now: the side on roll rolls")
+            self.controller.refuse(player, ButtonKind.PASS, "no cube is asked about now: the side on roll rolls")
             return
         self._decided("pass", source, record or {})
         self._let_be.add(asked[1])
-        self.desk.outputs.note(f"{asked[1]}'s cube is let be this turn")
-        self.desk.advance()
+        self.controller.outputs.note(f"{asked[1]}'s cube is let be this turn")
+        self.controller.advance()
 
     def _answer_with(self, verb: str, source: str = "button", record: Mapping[str, Any] | None = None) -> Action:
         def answer(player: Color) -> None:
@@ -306,16 +307,16 @@ class ChouetteContest:
             button = next(b for b, v in _VERBS.items() if v == verb)
             if asked is None or verb not in self._answers:
                 allowed = ", ".join(sorted(self._answers)) or "nothing"
-                self.desk.refuse(player, button, f"the house rules allow {allowed} now, not {verb}")
+                self.controller.refuse(player, button, f"the house rules allow {allowed} now, not {verb}")
                 return
             side, member = asked
             s = self.session
             captain = s.captain
             method = getattr(s, (_TEAM_ANSWERS if side is Side.TEAM else _BOX_ANSWERS)[verb])
             self._decided(verb, source, record or {})
-            self.desk.act(lambda: method(member))
+            self.controller.act(lambda: method(member))
             if s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE) and s.captain != captain:
-                self.desk.flash(self.code(s.captain))  # the new captain, for a moment: they move the checkers now
+                self.controller.flash(self.code(s.captain))  # the new captain, for a moment: they move the checkers now
         return answer
 
 

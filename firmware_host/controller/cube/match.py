@@ -12,7 +12,7 @@ from typing import Any
 
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
-from firmware_host.controller.dialogue import Desk
+from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Resignation
 from firmware_host.errors import JournalError
@@ -24,19 +24,19 @@ from game.events import MATCH_EVENT_TYPES
 from game.match import Match, Phase
 
 
-class MatchContest:
-    """The match's own moments at the table, through `desk`."""
+class MatchDialogue:
+    """The match's own moments at the table, through `controller`."""
 
     event_types = frozenset(MATCH_EVENT_TYPES)
 
-    def __init__(self, desk: Desk, match: Match) -> None:
-        self.desk = desk
+    def __init__(self, controller: DialogueHost, match: Match) -> None:
+        self.controller = controller
         self.match = match
-        self.resignation = Resignation(desk, match)
+        self.resignation = Resignation(controller, match)
 
     def buttons(self) -> Mapping[Waiting, Mapping[ButtonKind, Action]]:
         """double, take, pass (and beaver) on the cube; choosing, offering and answering a resignation."""
-        match, act, back = self.match, self.desk.act, self.desk.advance
+        match, act, back = self.match, self.controller.act, self.controller.advance
         return {
             Waiting.ROLL_OR_DOUBLE: {ButtonKind.DOUBLE: lambda p: act(lambda: match.double(p)),
                                      ButtonKind.PASS: self.resignation.choose},
@@ -55,17 +55,17 @@ class MatchContest:
 
     def prompt(self) -> bool:
         """Roll or double, a double or a resignation to answer; False at a game's opening."""
-        match, desk = self.match, self.desk
+        match, controller = self.match, self.controller
         player = match.expected
         if match.phase is Phase.ROLL:
             assert player is not None
-            desk.publish(Waiting.ROLL_OR_DOUBLE, player=player, position=match.position,
-                         can_double=match.may_double(player))
+            controller.publish(Waiting.ROLL_OR_DOUBLE, player=player, position=match.position,
+                               can_double=match.may_double(player))
         elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
-            desk.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
-                         can_beaver=match.phase is Phase.DOUBLED and match.options.beavers, code="DB")
+            controller.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
+                               can_beaver=match.phase is Phase.DOUBLED and match.options.beavers, code="DB")
         elif match.phase is Phase.RESIGNED:
-            desk.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position, code="RE")
+            controller.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position, code="RE")
         else:
             return False
         return True
@@ -102,8 +102,8 @@ class MatchContest:
     def time_loss(self, loser: Color) -> None:
         """`loser` forfeits the match on time."""
         game = self.match.game_number
-        self.desk.act(lambda: self.match.forfeit(loser, "time"))
-        self.desk.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
+        self.controller.act(lambda: self.match.forfeit(loser, "time"))
+        self.controller.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
 
 
 def start_match(settings: Settings, wall_time: Callable[[], float]) -> Match:
