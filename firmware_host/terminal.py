@@ -5,7 +5,7 @@ captain, every member's cube (who is out, and how), and everyone's running total
 from __future__ import annotations
 
 from firmware_host.controller import Controller
-from firmware_host.controller.cube.chouette import member_code
+from game import codes
 from game.board import Color
 from game.chouette import ChouetteSession, Phase, Side
 from game.chouette.options import signed
@@ -77,7 +77,7 @@ def _chouette_lines(session: ChouetteSession) -> list[str]:
         for number, member in enumerate(session.team, 1):
             stake = session.stakes[member]
             cube = stake.cube
-            text = f"{member_code(number)} {member} {cube.value}"
+            text = f"{codes.member(number)} {member} {cube.value}"
             if cube.owner is not None:
                 text += f" ({Side.of(cube.owner).value}'s)"
             if cube.offered_by is not None:
@@ -88,7 +88,7 @@ def _chouette_lines(session: ChouetteSession) -> list[str]:
             cubes.append(text + (" *captain*" if member == session.captain else ""))
         lines.append("cubes   " + " | ".join(cubes))
     elif session.phase is not Phase.SEATING:
-        lines.append("team    " + " | ".join(f"{member_code(n)} {m}" for n, m in enumerate(session.team, 1)))
+        lines.append("team    " + " | ".join(f"{codes.member(n)} {m}" for n, m in enumerate(session.team, 1)))
     lines.append("totals  " + "  ".join(f"{name} {signed(points)}" for name, points in session.totals.items()))
     return lines
 

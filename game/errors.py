@@ -54,6 +54,10 @@ class ZoneError(GameError, ValueError):
 
 # -- the cube and the match ------------------------------------------------------
 
+class CodeError(GameError, ValueError):
+    """A display code out of its family's range (game/codes.py)."""
+
+
 class MatchActionError(GameError, ValueError):
     """An action that the rules do not allow in the current state of the match.
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.codes import BLANK, Code
 from game.errors import ZoneError
 from game.movegen import LegalPlays, check_dice
 from game.plays import Move, format_moves
@@ -59,16 +60,16 @@ from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout, state_lay
 class Breach(enum.Enum):
     """A rule a play breaks; the value is its two-character display code."""
 
-    BLOCKED_POINT = "BP"
-    TRAPPED_CHECKER_MOVED = "TR"
-    BEAR_OFF_TOO_EARLY = "BO"
-    BEAR_OFF_NOT_HIGHEST = "BH"
-    BAR_FIRST = "BR"
-    DIE_UNUSED = "DU"
-    LARGER_DIE_REQUIRED = "LD"
-    PRIME_START_TABLE = "PT"
-    PRIME_BLOCKS_OPPONENT = "PR"
-    FIRST_CHECKER_RULE = "FC"
+    BLOCKED_POINT = Code.BLOCKED_POINT
+    TRAPPED_CHECKER_MOVED = Code.TRAPPED_CHECKER_MOVED
+    BEAR_OFF_TOO_EARLY = Code.BEAR_OFF_TOO_EARLY
+    BEAR_OFF_NOT_HIGHEST = Code.BEAR_OFF_NOT_HIGHEST
+    BAR_FIRST = Code.BAR_FIRST
+    DIE_UNUSED = Code.DIE_UNUSED
+    LARGER_DIE_REQUIRED = Code.LARGER_DIE_REQUIRED
+    PRIME_START_TABLE = Code.PRIME_START_TABLE
+    PRIME_BLOCKS_OPPONENT = Code.PRIME_BLOCKS_OPPONENT
+    FIRST_CHECKER_RULE = Code.FIRST_CHECKER_RULE
 
     @property
     def code(self) -> str:
@@ -120,7 +121,7 @@ class Explanation:
 
     def short_code(self) -> str:
         """The first broken rule's display code, "  " for a legal play."""
-        return self.broken[0].breach.code if self.broken else "  "
+        return self.broken[0].breach.code if self.broken else BLANK
 
     def zones(self) -> frozenset[int]:
         """The zones (1-28) the broken rules concern, to light on the board."""

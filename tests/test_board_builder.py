@@ -17,12 +17,13 @@ from builders import precondition
 
 from drivers.events import ButtonKind, Player
 from drivers.protocol import AckStatus
-from firmware_host.controller.prompts import FLASH_SECONDS, Waiting
+from firmware_host.controller.prompts import Waiting
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Profile, Settings
 from firmware_host.terminal import render
 from game.board import Color, Variant
+from game.codes import FLASH_SECONDS
 from game.match import Match, Phase
 from game.zones import Capability, layout
 

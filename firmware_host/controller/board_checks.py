@@ -17,6 +17,7 @@ from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.sensed_board import SensedBoard
+from game.codes import Code, FlagKind
 from game.position import Position
 from game.reconcile import Misplaced, TurnReconciler
 from game.zones import Capability, Layout, View, ZoneDiff, layout, sensed_view, zone_diff
@@ -99,8 +100,9 @@ class BoardChecks:
         diffs = zone_diff(played.position, view, self.board.capability)
         if self.tell_order(played.position, diffs):
             return
-        self.controller.flag("set_board", played.position.turn, "checkers moved between turns", "SC", played.position)
-        self.controller.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+        self.controller.flag(FlagKind.SET_BOARD, played.position.turn, "checkers moved between turns",
+                             Code.SET_CHECKERS, played.position)
+        self.controller.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
                                 message="checkers moved between turns: set them back",
                                 zones=frozenset(d.zone for d in diffs))
 

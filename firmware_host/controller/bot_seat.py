@@ -27,6 +27,7 @@ from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.settings import Settings
 from game.board import Color, Variant
 from game.bot.context import CubeAction, MatchContext
+from game.codes import Code, FlagKind
 from game.errors import EngineUnavailable
 from game.hands import HandMove, hand_moves
 from game.match import Match
@@ -38,20 +39,8 @@ from game.zones import Capability, View, layout, normalised, sensed_view, view_d
 if TYPE_CHECKING:
     from game.bot.base import Bot
 
-CARRY_OUT = "AI"
-"""The display while a person carries out the bot's play."""
-NOT_THE_PLAY = "AE"
-"""The board is not the bot's play: a flag; set the lit zones right."""
-ROLL_FOR_BOT = "AR"
-"""The bot rolls: throw the dice for it."""
-HINT = "HI"
-"""A hint is shown (casual profile)."""
-NO_HINT = "NH"
-"""A hint asked for where none is given (the tournament profiles)."""
-ANSWERS = {CubeAction.TAKE: "AT", CubeAction.PASS: "AP", CubeAction.BEAVER: "AB"}
+ANSWERS = {CubeAction.TAKE: Code.BOT_TAKES, CubeAction.PASS: Code.BOT_PASSES, CubeAction.BEAVER: Code.BOT_BEAVERS}
 """The bot's answer to a double, flashed."""
-ACCEPTS, DECLINES = "AA", "AD"
-"""The bot's answer to a resignation, flashed."""
 
 T = TypeVar("T")
 Roll = Callable[[], object]
@@ -181,7 +170,7 @@ class BotSeat:
             accept = self._timed("resignation", lambda: bot.accept_resignation(match.position, context, resigner, kind))
             self.controller.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
             self.controller.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
-            self.controller.flash(ACCEPTS if accept else DECLINES)
+            self.controller.flash(Code.BOT_ACCEPTS if accept else Code.BOT_DECLINES)
 
     def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
         position = match.position
@@ -199,7 +188,7 @@ class BotSeat:
             self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass")
             return
         who = "the host rolls" if self.roll is not None else "throw the dice"
-        self.controller.publish(Waiting.BOT_ROLL, player=player, position=position, code=ROLL_FOR_BOT,
+        self.controller.publish(Waiting.BOT_ROLL, player=player, position=position, code=Code.BOT_ROLLS,
                                 message=f"{who} for {bot.name}")
         if self.roll is not None:
             self.roll()
@@ -226,7 +215,7 @@ class BotSeat:
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
         self.controller.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
                                      f"({self.seconds['play'][-1]:.3f} s to choose)")
-        self._show(carry, CARRY_OUT, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
+        self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
         return True
 
     def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> None:
@@ -246,7 +235,7 @@ class BotSeat:
         if step is not None:
             if carry.flagged:  # back on the way: the flag's code and zones give way to the next move
                 carry.flagged = False
-                self.controller.show(CARRY_OUT)
+                self.controller.show(Code.BOT_PLAY)
             self.controller.outputs.light(carry.zones(step))
             return
         if carry.flagged:
@@ -277,9 +266,10 @@ class BotSeat:
         wrong = "; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         what = f" ({verdict.describe()})" if verdict is not None else ""
         name, notation = carry.bot.name, carry.play.notation()
-        self.controller.flag("bot_play", carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
-                             NOT_THE_PLAY, carry.play.position)
-        self._show(carry, NOT_THE_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
+        self.controller.flag(FlagKind.BOT_PLAY, carry.player,
+                             f"the board is not {name}'s play {notation}{what}: {wrong}",
+                             Code.NOT_THE_BOT_PLAY, carry.play.position)
+        self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 
     # -- hints ------------------------------------------------------------------------------
@@ -311,7 +301,7 @@ class BotSeat:
         self.controller.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
         self.controller.restate(f"hint: {best.play.notation()}")
         self.controller.outputs.light(zones)
-        self.controller.flash(HINT)
+        self.controller.flash(Code.HINT)
 
     def close(self) -> None:
         """Release the bots' engines (GNU Backgammon's worker processes)."""
@@ -320,7 +310,7 @@ class BotSeat:
 
     def _no_hint(self, player: Color, why: str) -> None:
         self.controller.outputs.note(f"{player.value} asked for a hint: {why}")
-        self.controller.flash(NO_HINT)
+        self.controller.flash(Code.NO_HINT)
 
     def _hint_bot(self, variant: Variant) -> Bot | None:
         if self._hinter is None:

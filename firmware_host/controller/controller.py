@@ -59,6 +59,7 @@ from firmware_host.record.recorder import Recorder
 from firmware_host.settings import Profile, Settings
 from game.board import Color
 from game.bot.context import MatchContext
+from game.codes import Code, FlagKind
 from game.errors import MatchActionError
 from game.match import Match
 from game.plays import Play
@@ -71,8 +72,6 @@ if TYPE_CHECKING:
 
 WallTime = Callable[[], float]
 
-OUT_OF_REACH = "CA"
-"""The display while a link is down (the cable)."""
 
 
 class Controller:
@@ -174,7 +173,8 @@ class Controller:
         if self.played.is_over:
             self.advance()
         else:  # first, the physical board must show the position of the match (or a play on the way)
-            self.publish(Waiting.SET_BOARD, position=self.played.position, code="SC", message="checking the board")
+            self.publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
+                         message="checking the board")
 
     # -- what others read ------------------------------------------------------------
 
@@ -303,7 +303,7 @@ class Controller:
             return
         if self.turn is not None:
             self.turn.done_pending = False
-        self.show(OUT_OF_REACH)
+        self.show(Code.CABLE_DOWN)
         self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
 
     def _back_in_reach(self, source: str) -> None:
@@ -356,13 +356,14 @@ class Controller:
                                    moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
         if isinstance(outcome, EarlyRoll):
             roller = (self.prompt.player or Color.WHITE).opponent
-            self.flag("early_roll", roller, f"{roller.value} rolled before the opponent pressed done: "
-                       "the roll does not count", "ER", played.position)
+            self.flag(FlagKind.EARLY_ROLL, roller, f"{roller.value} rolled before the opponent pressed done: "
+                       "the roll does not count", Code.EARLY_ROLL, played.position)
         elif isinstance(outcome, Cocked):
             if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
                 self._republish("cocked die: roll both dice again")
-            self.flag("cocked", self.prompt.player,
-                       "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"), "CO", None)
+            self.flag(FlagKind.COCKED, self.prompt.player,
+                      "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"),
+                      Code.COCKED_DIE, None)
         elif waiting in (Waiting.OPENING_ROLL, Waiting.SEATING) and not isinstance(outcome, Thrown):
             self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
         elif isinstance(outcome, Thrown):
@@ -416,7 +417,7 @@ class Controller:
     def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
         self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
-        self.flash("NO")
+        self.flash(Code.NOT_ALLOWED)
 
     def _next_choice(self, player: Color) -> None:
         if self.turn is None or self.turn.next_choice() is None:
@@ -451,7 +452,7 @@ class Controller:
             action()
         except MatchActionError as exc:
             self.outputs.note(f"refused: {exc}")
-            self.flash("NO")
+            self.flash(Code.NOT_ALLOWED)
             return
         self._sync()
         self.advance()
@@ -484,7 +485,7 @@ class Controller:
         played, board = self.played, self.board
         if board.zones is None or board.capability is None or zone_diff(played.position, board.zones,
                                                                         board.capability):
-            self.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+            self.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
                          message=f"set up game {played.game_number}")
             if board.zones is not None:
                 self.checks.set_board(played.position)
@@ -512,7 +513,7 @@ class Controller:
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
         if not self.outage.out:  # else CA stands
-            self.flash("NO" if why else "RF")
+            self.flash(Code.NOT_ALLOWED if why else Code.RULING)
         if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
             self._require_correction()
         elif why is None and action == "accept":
@@ -549,7 +550,7 @@ class Controller:
         """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
         self.prompter.flash(code, self._now)
 
-    def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
+    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None) -> None:
         """A referee flag, with the sensed board as its evidence; its code on the display (for a
         moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones

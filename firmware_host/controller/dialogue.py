@@ -17,6 +17,7 @@ from firmware_host.controller.outputs import Outputs
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.session import Session
 from game.board import Color
+from game.codes import FlagKind
 from game.plays import Play
 from game.position import Position
 
@@ -49,7 +50,7 @@ class DialogueHost(Protocol):
     def flash(self, code: str) -> None:
         """A code that tells of a moment, shown for a few seconds."""
 
-    def flag(self, kind: str, player: Color | None, message: str, code: str, expected: Position | None) -> None:
+    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None) -> None:
         """Raise a referee flag with the sensed board as evidence."""
 
     def refuse(self, player: Color, button: ButtonKind, why: str) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from drivers.events import DieState
 from drivers.protocol import DieStatus
+from game import codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,6 @@ def opening_dice(collector: DiceCollector) -> tuple[str, str] | None:
     def face(value: int | None) -> str:
         return "-" if value is None else str(value)
 
-    return (face(white_face) + face(black_face),
+    return (codes.opening(white_face, black_face),
             f"each player throws one die: White's die {white:#x} {face(white_face)}, "
             f"Black's die {black:#x} {face(black_face)}")

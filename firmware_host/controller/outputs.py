@@ -17,6 +17,7 @@ from typing import Any
 from drivers.cube_display import CubeDisplay
 from firmware_host.record.journal import Journal
 from game.board import Color
+from game.codes import FlagKind
 from game.cube import Cube
 from game.position import Position
 from game.zones import ZoneReading
@@ -89,7 +90,7 @@ class Outputs:
             self.write({"type": "zone_leds", "zones": sorted(self.lit)})
         self._told = (shown, self.lit)
 
-    def flag(self, kind: str, *, player: Color | None, message: str, code: str, game: int, move: int,
+    def flag(self, kind: FlagKind, *, player: Color | None, message: str, code: str, game: int, move: int,
              sensed: Sequence[ZoneReading] | None, expected: Position | None) -> None:
         """A referee flag: journaled with the sensed zones, the expected position and a picture
         of the one beside the other; noted in the log."""

@@ -13,15 +13,14 @@ from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.turn import Choose, Commit, Flag, Turn
+from game import codes
 from game.board import Color
+from game.codes import Code, FlagKind
 from game.errors import GameError
 from game.hands import zones_position
 from game.plays import Play
 from game.reconcile import Illegal, Misplaced, Verdict
 from game.zones import Capability, ZoneReading
-
-NO_PLAY = "NP"
-"""The display when the roll cannot be played."""
 
 
 class PlayFlow:
@@ -45,13 +44,13 @@ class PlayFlow:
             return turn
         cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
         if self.traditional:
-            self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+            self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=Code.NO_PLAY,
                                     message=f"{cannot}: press done to pass the turn")
             return turn
-        self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
+        self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=Code.NO_PLAY,
                                 message=f"{cannot}: the turn passes")
         self.commit(Play((), position))
-        self.controller.flash(NO_PLAY)  # over the next prompt, for a moment: why the turn passed
+        self.controller.flash(Code.NO_PLAY)  # over the next prompt, for a moment: why the turn passed
         return None
 
     def correcting(self, verdict: Verdict) -> None:
@@ -86,13 +85,13 @@ class PlayFlow:
     def show_choice(self, turn: Turn) -> None:
         """Show which look-alike play a done press would confirm (C1, C2, ...)."""
         choice, choices = turn.choice, turn.choices
-        self.controller.show(f"C{choice + 1}"[:2])
+        self.controller.show(codes.choice(choice + 1))
         self.controller.outputs.note(f"choice {choice + 1} of {len(choices)}: {choices[choice].notation()} "
                                      "(double: next, done: confirm)")
 
     def _flag(self, player: Color, turn: Turn, verdict: Verdict) -> None:
         before = turn.position
-        kind = "illegal" if isinstance(verdict, Illegal) else "misplaced"
+        kind = FlagKind.ILLEGAL if isinstance(verdict, Illegal) else FlagKind.MISPLACED
         self.controller.flag(kind, player, verdict.describe(), verdict.short_code(), before)
         if isinstance(verdict, Illegal) and self.traditional:
             turn.illegal = verdict

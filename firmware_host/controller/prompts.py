@@ -22,6 +22,7 @@ from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.outputs import Outputs
 from game.board import Color
 from game.bot.context import MatchContext
+from game.codes import FLASH_SECONDS
 from game.cube import Cube
 from game.plays import Play
 from game.position import Position
@@ -90,8 +91,6 @@ class Prompt:
         return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")
 
 
-FLASH_SECONDS = 3.0
-"""How long a code that tells of a moment stays on the display."""
 
 # Prompts during which nobody's clock runs (a bot's roll and play: a person's hands work for the bot,
 # whose time it is not, nor the person's).

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
+from game import codes
 from game.board import Color
+from game.codes import Code
 from game.match import Match
 from game.position import Position, ResultKind
 
@@ -26,7 +28,8 @@ class Resignation:
         match = self.match
         name = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
                 ResultKind.TRIPLE: f"a {match.variant.triple_name}"}[kind]
-        self.controller.publish(Waiting.RESIGN_KIND, player=player, position=match.position, code=f"R{int(kind)}",
+        self.controller.publish(Waiting.RESIGN_KIND, player=player, position=match.position,
+                                code=codes.resignation(int(kind)),
                                 message=f"{player.value} resigns {name}?")
 
     def more(self, player: Color) -> None:
@@ -59,7 +62,7 @@ class Takeback:
         last, played = self.before, self.controller.played
         assert last is not None
         self.votes.clear()
-        self.controller.publish(Waiting.TAKEBACK, player=last.turn, position=last, code="TB",
+        self.controller.publish(Waiting.TAKEBACK, player=last.turn, position=last, code=Code.TAKEBACK,
                                 message=f"{last.turn.value} takes back the last play: both press take to agree")
         self.controller.outputs.write({"type": "takeback_request", "player": last.turn.value,
                                        "game": played.game_number})
@@ -76,5 +79,5 @@ class Takeback:
         played = self.controller.played
         self.controller.outputs.write({"type": "takeback_refused", "player": player.value, "game": played.game_number})
         self.controller.outputs.note(f"{player.value} refuses the takeback: set the board back")
-        self.controller.publish(Waiting.SET_BOARD, position=played.position, code="SC",
+        self.controller.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
                                 message="takeback refused: set the board as it was")

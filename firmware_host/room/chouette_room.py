@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.controller.cube.chouette import Asked, ChouetteDialogue, member_code
+from firmware_host.controller.cube.chouette import Asked, ChouetteDialogue
 from firmware_host.room.messages import Decided, Decision
+from game import codes
 from game.chouette import ChouetteSession, Phase, Side
 from game.cube import Cube
 
@@ -86,7 +87,7 @@ def chouette_state(session: ChouetteSession, contest: ChouetteDialogue, match: s
         for number, name in enumerate(session.team, 1):
             stake = session.stakes[name] if session.stakes is not None else None
             cube = stake.cube if stake is not None else Cube()  # between games: every cube centred at 1
-            members.append({"name": name, "code": member_code(number), "cube": cube.value,
+            members.append({"name": name, "code": codes.member(number), "cube": cube.value,
                             "owner": Side.of(cube.owner).value if cube.owner is not None else None,
                             "offered": cube.offered_by is not None,
                             "out": stake is not None and stake.result is not None,

@@ -30,6 +30,8 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from game import codes
+from game.codes import BLANK, Code
 from game.explain import DieMove, Explainer, Explanation
 from game.movegen import check_dice
 from game.plays import Play, format_moves
@@ -73,7 +75,7 @@ class Untouched(Verdict):
     """No checker has moved."""
 
     def short_code(self) -> str:
-        return "  "
+        return BLANK
 
     def describe(self) -> str:
         return "no checker moved yet"
@@ -90,7 +92,7 @@ class Partial(Verdict):
     """The board reached."""
 
     def short_code(self) -> str:
-        return f"P{len(self.dice_left)}"
+        return codes.partial(len(self.dice_left))
 
     def describe(self) -> str:
         left = ", ".join(map(str, self.dice_left)) or "no die, the hit checker to the bar"
@@ -105,7 +107,7 @@ class Legal(Verdict):
     """The play to commit; no moves when the roll cannot be played."""
 
     def short_code(self) -> str:
-        return "GO"
+        return Code.LEGAL_PLAY_STANDS
 
     def describe(self) -> str:
         return f"legal play {self.play.notation()}" if self.play.moves else "no legal play: the roll cannot be played"
@@ -118,7 +120,7 @@ class Ambiguous(Verdict):
     plays: tuple[Play, ...]
 
     def short_code(self) -> str:
-        return "CH"
+        return Code.CHOOSE
 
     def describe(self) -> str:
         names = " or ".join(play.notation() for play in self.plays)
@@ -156,7 +158,7 @@ class Misplaced(Verdict):
     are to it."""
 
     def short_code(self) -> str:
-        return "SC"
+        return Code.SET_CHECKERS
 
     def describe(self) -> str:
         wrong = "; ".join(diff.describe() for diff in self.diffs)

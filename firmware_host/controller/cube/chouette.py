@@ -35,6 +35,7 @@ from firmware_host.controller.prompts import Waiting
 from firmware_host.errors import JournalError
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
+from game import codes
 from game.board import Color
 from game.chouette import ChouetteSession, Phase, Side
 from game.chouette.events import EVENT_TYPES
@@ -62,16 +63,6 @@ class Asked:
     value: int
     game: int
     move: int
-
-
-def member_code(number: int) -> str:
-    """The display's code for the `number`-th member of the team (1 = first in team order)."""
-    return f"P{number}"
-
-
-def box_code(number: int) -> str:
-    """The display's code for the box deciding about the `number`-th member's cube (shows as b1..b8)."""
-    return f"B{number}"
 
 
 class ChouetteDialogue:
@@ -102,7 +93,7 @@ class ChouetteDialogue:
 
     def code(self, member: str) -> str:
         """`member`'s display code."""
-        return member_code(self.number(member))
+        return codes.member(self.number(member))
 
     # -- the contest -------------------------------------------------------------------
 
@@ -227,7 +218,7 @@ class ChouetteDialogue:
         else:
             who, text = s.box, (f"the box {s.box}: double {member}'s cube ({code}) to {value} (double), "
                                 f"or let it be (pass){roll}")
-            shown = box_code(self.number(member))
+            shown = codes.box(self.number(member))
         self.asked = Asked(side, who, member, shown, "turn", ("double", "pass"), s.cube(member).value,
                            s.game_number, s.move_number)
         self.controller.publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
@@ -243,11 +234,11 @@ class ChouetteDialogue:
         choice = " or ".join(a for a in ("take", "pass") if a in answers) + beaver
         offered = f"{'beavers' if cube.beavered else 'doubles'} to {2 * cube.value}"
         if side is Side.TEAM:  # the member (with one team cube, the captain) answers the box
-            text = f"{member} ({member_code(number)}): the box {offered}: {choice}"
-            code = member_code(number)
+            text = f"{member} ({codes.member(number)}): the box {offered}: {choice}"
+            code = codes.member(number)
         else:
-            text = f"the box {s.box}: {member} ({member_code(number)}) {offered}: {choice}"
-            code = box_code(number)
+            text = f"the box {s.box}: {member} ({codes.member(number)}) {offered}: {choice}"
+            code = codes.box(number)
         ordered = tuple(a for a in ("take", "pass", "beaver") if a in answers)
         self.asked = Asked(side, who, member, code, "answer", ordered, 2 * cube.value, s.game_number, s.move_number)
         self.controller.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,

@@ -19,6 +19,7 @@ from firmware_host.errors import JournalError
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from game.board import Color
+from game.codes import Code
 from game.cube import Cube
 from game.events import MATCH_EVENT_TYPES
 from game.match import Match, Phase
@@ -63,9 +64,11 @@ class MatchDialogue:
                                can_double=match.may_double(player))
         elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
             controller.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
-                               can_beaver=match.phase is Phase.DOUBLED and match.options.beavers, code="DB")
+                               can_beaver=match.phase is Phase.DOUBLED and match.options.beavers,
+                               code=Code.DOUBLE_OFFERED)
         elif match.phase is Phase.RESIGNED:
-            controller.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position, code="RE")
+            controller.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position,
+                               code=Code.RESIGNATION_OFFERED)
         else:
             return False
         return True
