@@ -35,11 +35,11 @@ from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
 from firmware_host.table_loop import write_mat
 from firmware_host.terminal import CLEAR, render
+from game.arguments import OneLineParser
 from game.board import Color, Variant
 from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
 from game.chouette.options import signed
-from game.cli import OneLineParser
 from game.errors import GameError
 from game.zones import Capability
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError
 from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
+from firmware_host.room.serve import check_listen, serve
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -44,29 +43,6 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
     if not args.table:
         raise ConfigError("--broker needs --table ID (this table's id in the room)")
     return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
-
-
-def check_listen(listen: tuple[str, int]) -> None:
-    """Refuse, in one line, an address the pages cannot be served on (in use, or not this host's),
-    before anything starts."""
-    host, port = listen
-    try:
-        with socket.create_server((host, port)):
-            pass
-    except OSError as exc:
-        raise ConfigError(f"cannot serve the pages on {host}:{port}: {exc.strerror or exc} "
-                          "(another director or demo? choose another with --listen)") from None
-
-
-def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
-    """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning",
-                                           timeout_graceful_shutdown=1))  # open pages' streams end then
-    if seconds is not None:
-        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
-    server.run()
 
 
 def cmd_director(args: argparse.Namespace) -> int:

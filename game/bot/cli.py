@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from game.arguments import OneLineParser
 from game.bot import average, train
-from game.cli import OneLineParser
 from game.errors import GameError
 
 

@@ -63,9 +63,9 @@ def play_document(position: Position, play: Any) -> dict[str, Any]:
 
 def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
     """Print the bot's play (notation, or JSON with the position after it); --batch answers a file."""
+    from game.arguments import read_dice, read_position, run_batch
     from game.bot.factory import make_bot
     from game.bot.levels import DEFAULT_LEVEL, Level
-    from game.cli import read_dice, read_position, run_batch
 
     variant = Variant(args.variant) if args.variant else None
     level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
@@ -97,9 +97,9 @@ def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     """Analyse a record or .mat: each player's error rate, luck, the biggest errors; --out the sheet."""
+    from game.arguments import image_file
     from game.bot.analysis import analyse_file
     from game.bot.levels import DEFAULT_LEVEL, Level
-    from game.cli import image_file
 
     level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
     if args.out:

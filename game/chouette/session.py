@@ -34,10 +34,11 @@ from game.plays import Play, WrittenPlay
 from game.position import Position
 
 from . import events as ev
+from .awaiting import Phase
 from .options import MAX_PLAYERS, MIN_PLAYERS, PARTNER_PLAYERS, RECORD_VERSION, ChouetteOptions, Side, number
 from .roster import Roster
 from .stakes import Stake, Stakes
-from .state import BoardState, ChouetteGame, Phase, SessionState, _name
+from .state import BoardState, ChouetteGame, SessionState, _name
 
 __all__ = ["ChouetteGame", "ChouetteSession", "Phase"]
 
