@@ -10,7 +10,6 @@ to install it.
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import select
 import shutil
@@ -34,31 +33,11 @@ from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+from needs import IN_CI, require, wait_until
+
 from firmware_host.settings import Settings
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def require(what: str, found: object, hint: str) -> None:
-    """A test's real part must be there: fail under CI, else skip with the way to install it."""
-    if found:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is missing under CI=true: {hint}")
-    pytest.skip(f"{what} is not installed: {hint}")
-
-
-def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "condition",
-               step: Callable[[], object] | None = None) -> None:
-    """Wait (calling `step` meanwhile, if given) until `condition()` is true, else fail saying what."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        if step is not None:
-            step()
-        else:
-            time.sleep(0.02)
+__all__ = ["IN_CI", "require", "wait_until"]  # the room's tests take them from here too
 
 
 @pytest.fixture

@@ -192,19 +192,7 @@ def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State],
         return {s: m for s, m in found.items() if allowed(s)} if allowed else found
 
     if a == b:
-        best: Found = {}
-        level: Found = {start: b""}
-        for _ in range(4):
-            deeper: Found = {}
-            for state, moves in level.items():
-                for new, move in step(state, a):
-                    if new not in deeper:
-                        deeper[new] = moves + move
-            if not deeper:
-                break
-            level = deeper
-            best = keep(deeper) or best
-        return best
+        return _search_doubles(start, a, step, keep)
     high, low = max(a, b), min(a, b)
     both: Found = {}
     only: dict[int, Found] = {high: {}, low: {}}
@@ -218,6 +206,23 @@ def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State],
                 if new2 not in both:
                     both[new2] = move + move2
     return keep(both) or keep(only[high]) or keep(only[low])
+
+
+def _search_doubles(start: State, die: int, step: Step, keep: Callable[[Found], Found]) -> Found:
+    """A double: up to four moves of `die`; the plays that use the most of them (that `keep` admits)."""
+    best: Found = {}
+    level: Found = {start: b""}
+    for _ in range(4):
+        deeper: Found = {}
+        for state, moves in level.items():
+            for new, move in step(state, die):
+                if new not in deeper:
+                    deeper[new] = moves + move
+        if not deeper:
+            break
+        level = deeper
+        best = keep(deeper) or best
+    return best
 
 
 def _found(state: State, variant: int, a: int, b: int) -> Found:
