@@ -10,6 +10,7 @@ to install it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import queue
 import select
@@ -68,6 +69,23 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
+    """One Mosquitto for the session (for each xdist worker): tests that never stop the broker share it,
+    each on a venue of its own (`venue`)."""
+    require("Mosquitto", find_mosquitto(), INSTALL_HINT)
+    broker = Mosquitto(tmp_path_factory.mktemp("shared-broker"))
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture
+def venue(request: pytest.FixtureRequest) -> str:
+    """A venue id no other test uses (its topics are its own on a shared broker)."""
+    return "v" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:20]
 
 
 class Proxy:
@@ -146,20 +164,22 @@ def proxy(mosquitto: Mosquitto) -> Iterator[Proxy]:
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
-    """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)`; all closed after."""
+    """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)` (`venue=` for
+    either: "test" unless given); all closed after."""
     opened: list[Any] = []
 
     def make(kind: str, url: str, table: str = "", **fields: Any) -> Any:
+        venue = fields.pop("venue", "test")
         if kind == "director":
-            director = Director(BrokerConfig.from_url(url, venue="test"), fields.get("data", tmp_path / "director"),
-                                ack_interval=0.05)
+            director = Director(BrokerConfig.from_url(url, venue=venue), fields.pop("data", tmp_path / "director"),
+                                ack_interval=0.05, **fields)
             director.start()
             opened.append(director)
             return director
         settings = fields.pop("settings", Settings(length=1))
         seed = fields.pop("seed", len(opened) + 1)
         emulated = EmulatedTable(settings, tmp_path / table, seed, broker=BrokerConfig.from_url(
-            url, venue="test", table=table), **fields)
+            url, venue=venue, table=table), **fields)
         opened.append(emulated)
         return emulated
 

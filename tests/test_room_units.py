@@ -33,10 +33,14 @@ from firmware_host.room.topics import Topics
 from game.record import GENESIS, encode_event, line_hash
 
 
+START = {"t": 1.0, "variant": "backgammon", "length": 1, "players": {"white": "Ann", "black": "Bo"}}
+
+
 def chain(count: int, start: str = "match_start") -> list[bytes]:
     lines, prev = [], GENESIS
     for number in range(count):
-        line = encode_event({"type": start if number == 0 else "clock", "n": number}, prev)
+        first = {"type": start, **(START if start == "match_start" else {})}
+        line = encode_event(first if number == 0 else {"type": "clock", "n": number}, prev)
         lines.append(line)
         prev = line_hash(line)
     return lines

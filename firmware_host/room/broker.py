@@ -84,4 +84,5 @@ def new_client(config: BrokerConfig, client_id: str, *, clean_session: bool = Tr
     client.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]
     client.max_inflight_messages_set(100)
     client.max_queued_messages_set(0)
+    client.suppress_exceptions = True  # a callback's failure is logged; paho's thread (the session) goes on
     return client

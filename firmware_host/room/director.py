@@ -174,10 +174,16 @@ class Director:
                     self._decided(table, decode_decided(payload))
                 self._touch(table)
             except MessageRejected as exc:
-                self.rejected[exc.reason] += 1
-                self.rejections.append(Rejection(self._wall(), topic[:200], exc.reason, exc.detail[:300]))
-                self._touch("")
-                _log.warning("director: rejected a message on %s: %s", topic[:200], exc)
+                self._reject(topic, exc.reason, exc.detail)
+            except Exception as exc:  # one message must never stop paho's thread, and with it the room
+                _log.exception("director: failed handling a message on %s", topic[:200])
+                self._reject(topic, "failed", f"{type(exc).__name__}: {exc}")
+
+    def _reject(self, topic: str, reason: str, detail: str) -> None:
+        self.rejected[reason] += 1
+        self.rejections.append(Rejection(self._wall(), topic[:200], reason, detail[:300]))
+        self._touch("")
+        _log.warning("director: rejected a message on %s: %s: %s", topic[:200], reason, detail[:300])
 
     def _table(self, table: str) -> TableRecord:
         if table not in self.tables:
@@ -249,7 +255,7 @@ class Director:
             record = self.tables.get(table)
             state = record.state if record else None
             chouette = (state or {}).get("chouette") or {}
-            stored = chouette.get("phones", {}).get(player)
+            stored = (chouette.get("phones") or {}).get(player)
             if state is None or not isinstance(stored, str):
                 return False
             given = phone_verifier(table, str(state["match"]), player, code)
@@ -313,7 +319,8 @@ class Director:
         """The pages' status line: broker, connected, venue, tables (and how many online), the message
         counts, the rejections (by reason, in all, the latest ten) and the problems the store found at start."""
         with self.lock:
-            return {"broker": self.config.describe(), "connected": self.connected, "venue": self.config.venue,
+            connected = self.connected and self._client.is_connected()  # paho's own word: the session is up
+            return {"broker": self.config.describe(), "connected": connected, "venue": self.config.venue,
                     "tables": len(self.tables), "online": sum(1 for t in self.tables.values() if t.online),
                     "counts": dict(self.counts), "rejected": dict(self.rejected),
                     "rejected_total": sum(self.rejected.values()),

@@ -263,10 +263,16 @@ class TablePublisher:
                     self._director = instance
                     self._cond.notify()
         except MessageRejected as exc:
-            with self._cond:
-                self.stats.rejected += 1
-                self.stats.last_rejection = f"{message.topic}: {exc}"
-            _log.warning("table %s: rejected %s: %s", self.table, message.topic, exc)
+            self._reject(message.topic, str(exc))
+        except Exception as exc:  # one message must never stop paho's thread, and with it the table's link
+            _log.exception("table %s: failed handling a message on %s", self.table, message.topic[:200])
+            self._reject(message.topic, f"failed: {type(exc).__name__}: {exc}")
+
+    def _reject(self, topic: str, why: str) -> None:
+        with self._cond:
+            self.stats.rejected += 1
+            self.stats.last_rejection = f"{topic[:200]}: {why[:300]}"
+        _log.warning("table %s: rejected %s: %s", self.table, topic[:200], why[:300])
 
     def _acknowledged(self, ack: Ack) -> None:
         with self._cond:

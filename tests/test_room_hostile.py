@@ -1,0 +1,126 @@
+"""The room against a hostile table login (issue 25): on a real Mosquitto, the real director and
+emulated tables; messages no table would send, published with a table's own topics.
+
+Whatever arrives, the director goes on: the message is a counted rejection, its session with the
+broker stays up (and its status says so truthfully), what it stores it can load again, and the
+real matches reach it whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from room_fixtures import publish, raw_client, wait_until
+from test_room_broker import assert_same, finish, link, run_until
+
+from firmware_host.room.director import Director
+from firmware_host.room.messages import EventMessage, match_id
+from firmware_host.room.mosquitto import Mosquitto
+from firmware_host.room.topics import Topics
+from firmware_host.room.views import results
+from game.record import GENESIS, encode_event, line_hash
+
+Room = Callable[..., Any]
+DEEP = b'{"v":1,"a":' + b"[" * 5000 + b"]" * 5000 + b"}"
+"""A 10 KB message nested 5,000 deep: Python's JSON parser recurses once a level."""
+
+
+def forged_match(table: str, events: list[dict[str, Any]]) -> list[EventMessage]:
+    """Journal lines a table's login could send: chained, hashed, unsigned."""
+    messages, prev, match = [], GENESIS, ""
+    for seq, event in enumerate(events, 1):
+        line = encode_event(event, prev)
+        match = match or match_id(line)
+        messages.append(EventMessage(table, match, seq, line_hash(line), line))
+        prev = line_hash(line)
+    return messages
+
+
+MALLORY = [{"type": "match_start", "t": 1.0, "variant": "backgammon", "length": 25,
+            "players": {"white": "Mallory", "black": "Victim"}, "version": 1},
+           {"type": "match_end", "t": 2.0, "winner": "white", "score": {"white": 25, "black": 0}}]
+
+
+def test_a_deeply_nested_message_on_any_topic_is_a_counted_rejection_and_the_room_goes_on(
+        shared_mosquitto: Mosquitto, room: Room, venue: str) -> None:
+    director = room("director", shared_mosquitto.url, venue=venue)
+    table = room("table", shared_mosquitto.url, "t01", seed=7, venue=venue)
+    run_until(table, 20)
+    wait_until(lambda: director.status()["connected"], 10, "the director's session")
+    topics = Topics(venue)
+    evil = raw_client(shared_mosquitto.port, f"{venue}-intruder")
+    for channel in ("state", "status", "reply", "decided", "ack"):
+        publish(evil, topics.table("t01", channel), DEEP)
+    deep_line = EventMessage("t01", link(table).match, 30, line_hash(DEEP), DEEP)
+    publish(evil, topics.table("t01", "event"), DEEP + b"\n" + DEEP)
+    publish(evil, topics.table("t01", "event"), deep_line.encode())
+    wait_until(lambda: director.rejected["payload"] >= 6, 10, "the deep messages counted", step=table.step)
+    wait_until(lambda: link(table).publisher.stats.rejected >= 1, 10, "the table's rejection of a deep ack",
+               step=table.step)
+    evil.loop_stop()
+    evil.disconnect()
+    status = director.status()
+    assert status["connected"] and status["rejected"].get("failed") is None
+    assert sum("nested 5001 deep" in r["detail"] for r in status["rejections"]) == 6
+    finish(table, director)  # the director still holds every line, the table still hears its acks
+    assert_same(table, director)
+
+
+def test_what_the_pages_read_is_typed_before_it_is_stored(shared_mosquitto: Mosquitto, room: Room,
+                                                           venue: str, tmp_path: Path) -> None:
+    data = tmp_path / "copies"
+    director = room("director", shared_mosquitto.url, venue=venue, data=data)
+    wait_until(lambda: director.status()["connected"], 10, "the director's session")
+    topics = Topics(venue)
+    evil = raw_client(shared_mosquitto.port, f"{venue}-intruder")
+    soon = forged_match("t01", [{**MALLORY[0], "t": "soon"}])
+    bad_players = forged_match("t02", [{**MALLORY[0], "players": "x"}, MALLORY[1]])
+    bad_score = forged_match("t03", [MALLORY[0], {**MALLORY[1], "score": {"white": "25", "black": 0}}])
+    for message in (*soon, *bad_players, *bad_score):
+        publish(evil, topics.table(message.table, "event"), message.encode())
+    evil.loop_stop()
+    evil.disconnect()
+    wait_until(lambda: director.rejected["schema"] >= 3, 10, "the three bad lines refused")
+    assert director.store.find("t01", soon[0].match) is None
+    assert all(r["match"] != bad_players[0].match for r in results(director)["matches"])
+    director.close()
+    again = Director(director.config, data)  # what was stored loads again
+    assert not again.store.problems
+    again.store.close()
+
+
+def test_a_start_never_fails_on_what_is_on_disk(shared_mosquitto: Mosquitto, room: Room, venue: str,
+                                                tmp_path: Path) -> None:
+    data = tmp_path / "copies"
+    bad = forged_match("t01", [{**MALLORY[0], "t": "soon"}])[0]
+    good = forged_match("t02", MALLORY)
+    (data / "t01").mkdir(parents=True)
+    (data / "t01" / f"{bad.match}.jsonl").write_bytes(bad.line + b"\n")  # written by an older director
+    (data / "t01" / "0123456789abcdef.jsonl").write_bytes(b"[[[[\n")
+    (data / "t02").mkdir()
+    (data / "t02" / f"{good[0].match}.jsonl").write_bytes(b"".join(m.line + b"\n" for m in good))
+    director = room("director", shared_mosquitto.url, venue=venue, data=data)
+    assert len(director.store.problems) == 2 and all("moved to" in p for p in director.store.problems)
+    assert sorted(p.name for p in (data / "quarantine").iterdir()) == sorted(
+        [f"t01-{bad.match}.jsonl", "t01-0123456789abcdef.jsonl"])
+    assert director.store.find("t02", good[0].match) is not None
+    assert director.status()["store_problems"] == director.store.problems
+    json.dumps(results(director))  # the results answer
+
+
+def test_the_status_tells_the_truth_about_the_broker_and_the_director_comes_back(room: Room,
+                                                                                   tmp_path: Path) -> None:
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    try:
+        director = room("director", broker.url)
+        wait_until(lambda: director.status()["connected"], 10, "the director's session")
+        broker.kill()
+        wait_until(lambda: not director.status()["connected"], 30, "the status to say the broker is gone")
+        broker.start()
+        wait_until(lambda: director.status()["connected"], 30, "the director to reconnect by itself")
+    finally:
+        broker.stop()
