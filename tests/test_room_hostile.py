@@ -13,9 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from room_fixtures import publish, raw_client, wait_until
 from test_room_broker import assert_same, finish, link, run_until
 
+from firmware_host.room import store
 from firmware_host.room.director import Director
 from firmware_host.room.messages import EventMessage, match_id
 from firmware_host.room.mosquitto import Mosquitto
@@ -124,3 +126,31 @@ def test_the_status_tells_the_truth_about_the_broker_and_the_director_comes_back
         wait_until(lambda: director.status()["connected"], 30, "the director to reconnect by itself")
     finally:
         broker.stop()
+
+
+def test_what_one_table_login_can_make_the_director_hold_is_bounded_and_counted(
+        shared_mosquitto: Mosquitto, room: Room, venue: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "MAX_AHEAD_BYTES", 1_000_000)
+    monkeypatch.setattr(store, "MAX_MATCHES", 5)
+    data = tmp_path / "copies"
+    director = room("director", shared_mosquitto.url, venue=venue, data=data)
+    wait_until(lambda: director.status()["connected"], 10, "the director's session")
+    topics = Topics(venue)
+    evil = raw_client(shared_mosquitto.port, f"{venue}-intruder")
+    pad = "x" * 100_000
+    for number in range(30):  # 3 MB of lines ahead of a gap
+        line = encode_event({"type": "note", "t": 1.0, "pad": pad}, "ab" * 32)
+        message = EventMessage("t01", "0" * 16, 5 + number, line_hash(line), line)
+        publish(evil, topics.table("t01", "event"), message.encode())
+    for number in range(10):  # 10 new matches, one line each
+        first = forged_match("t02", [{**MALLORY[0], "t": float(number)}])[0]
+        publish(evil, topics.table("t02", "event"), first.encode())
+    evil.loop_stop()
+    evil.disconnect()
+    wait_until(lambda: director.counts["messages"] >= 40, 10, "every message taken")
+    assert director.store.ahead.used <= 1_000_000
+    assert director.store.refused["ahead-dropped"] >= 20
+    assert len(director.store.copies["t02"]) == 5 and director.rejected["too-many-matches"] == 5
+    assert len(list((data / "t02").iterdir())) == 5
+    assert director.status()["refused"] == dict(director.store.refused)

@@ -12,7 +12,6 @@ import argparse
 import getpass
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -58,17 +57,6 @@ def check_listen(listen: tuple[str, int]) -> None:
                           "(another director or demo? choose another with --listen)") from None
 
 
-def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
-    """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning",
-                                           timeout_graceful_shutdown=1))  # open pages' streams end then
-    if seconds is not None:
-        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
-    server.run()
-
-
 def cmd_director(args: argparse.Namespace) -> int:
     """`director`: run the director on --broker and serve its pages on --listen until Ctrl-C, then close it.
     With --hash-password, print the stored form of a password (asked for, or one line of stdin) instead.
@@ -83,6 +71,7 @@ def cmd_director(args: argparse.Namespace) -> int:
         raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
     from firmware_host.room.auth import DirectorConfig, Sessions
     from firmware_host.room.director import Director
+    from firmware_host.room.serving import serve
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()

@@ -111,9 +111,9 @@ def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str
              directory: Path | None, seconds: float | None) -> int:
     """The whole room; prints the page's address and a referee login; runs until Ctrl-C (or `seconds`)."""
     from firmware_host.room.auth import Sessions
-    from firmware_host.room.cli import serve
     from firmware_host.room.director import Director
     from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
+    from firmware_host.room.serving import serve
     from firmware_host.room.web import create_app
 
     work = directory or Path(tempfile.mkdtemp(prefix="room-demo-"))

@@ -317,7 +317,8 @@ class Director:
 
     def status(self) -> dict[str, Any]:
         """The pages' status line: broker, connected, venue, tables (and how many online), the message
-        counts, the rejections (by reason, in all, the latest ten) and the problems the store found at start."""
+        counts, the rejections (by reason, in all, the latest ten), the problems the store found at start and
+        what its bounds refused (`Store.refused`)."""
         with self.lock:
             connected = self.connected and self._client.is_connected()  # paho's own word: the session is up
             return {"broker": self.config.describe(), "connected": connected, "venue": self.config.venue,
@@ -325,4 +326,4 @@ class Director:
                     "counts": dict(self.counts), "rejected": dict(self.rejected),
                     "rejected_total": sum(self.rejected.values()),
                     "rejections": [vars(r) for r in list(self.rejections)[-10:]],
-                    "store_problems": list(self.store.problems)}
+                    "store_problems": list(self.store.problems), "refused": dict(self.store.refused)}

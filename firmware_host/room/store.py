@@ -46,7 +46,7 @@ ROTATE_BYTES = 32 * 1024 * 1024
 class AheadBudget:
     """The bytes of lines held ahead of a gap, over every copy of a store, within `limit`."""
 
-    def __init__(self, limit: int = MAX_AHEAD_BYTES) -> None:
+    def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
 
@@ -212,7 +212,7 @@ class Store:
         """What was wrong on disk at start: a copy cut where its chain broke, a file moved to quarantine."""
         self.refused: Counter[str] = Counter()
         """Lines not held by the store's bounds: `ahead-dropped`, `too-many-matches`."""
-        self.ahead = AheadBudget()
+        self.ahead = AheadBudget(MAX_AHEAD_BYTES)
         for table_dir in sorted(p for p in self.directory.iterdir() if p.is_dir() and NAME.fullmatch(p.name)):
             loaded = [self._load_or_quarantine(table_dir.name, path) for path in table_dir.glob("*.jsonl")]
             for copy in sorted((c for c in loaded if c is not None), key=lambda c: float(c.summary.get("t") or 0)):
