@@ -8,21 +8,29 @@ real matches reach it whole.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from room_fixtures import publish, raw_client, wait_until
+from room_fixtures import publish, raw_client, serving, wait_until
 from test_room_broker import assert_same, finish, link, run_until
 
-from firmware_host.room import store
+from firmware_host.errors import LoginThrottled
+from firmware_host.room import auth, store
+from firmware_host.room.auth import Sessions, hash_password
+from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import EventMessage, match_id
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.topics import Topics
 from firmware_host.room.views import results
+from firmware_host.room.web import create_app
 from game.record import GENESIS, encode_event, line_hash
 
 Room = Callable[..., Any]
@@ -154,3 +162,89 @@ def test_what_one_table_login_can_make_the_director_hold_is_bounded_and_counted(
     assert len(director.store.copies["t02"]) == 5 and director.rejected["too-many-matches"] == 5
     assert len(list((data / "t02").iterdir())) == 5
     assert director.status()["refused"] == dict(director.store.refused)
+
+
+# -- logins ---------------------------------------------------------------------------------------
+
+def http(url: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+         timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
+    """One request (POST with a JSON body, else GET): status, headers (names in lower case), body."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+@pytest.fixture
+def pages(tmp_path: Path) -> Iterator[tuple[str, Sessions]]:
+    """The director's pages served by uvicorn (a director with no broker), and their logins."""
+    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")
+    sessions = Sessions({"Anna Berg": hash_password("right password")})
+    with serving(create_app(director, sessions)) as url:
+        yield url, sessions
+    director.store.close()
+
+
+def test_a_password_is_checked_off_the_event_loop(pages: tuple[str, Sessions],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = pages
+    checking, release = threading.Event(), threading.Event()
+
+    def slow_check(stored: str, password: str) -> bool:
+        checking.set()
+        release.wait(20)
+        return False
+
+    monkeypatch.setattr(auth, "check_password", slow_check)
+    login = threading.Thread(target=http, args=(f"{url}/login", {"name": "Anna Berg", "password": "a guess!"}))
+    login.start()
+    assert checking.wait(10)
+    try:
+        status, _, body = http(f"{url}/api/me", timeout=5)  # answered while the password is being checked
+        assert status == 200 and json.loads(body) == {"referee": None}
+    finally:
+        release.set()
+        login.join(10)
+
+
+def test_an_unknown_name_costs_the_same_work_as_a_known_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    sessions = Sessions({"Anna Berg": hash_password("right password")})
+    calls: list[int] = []
+    real = hashlib.scrypt
+
+    def counted(*args: Any, **kwargs: Any) -> bytes:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hashlib, "scrypt", counted)
+    for name in ("Anna Berg", "Nobody", "Anna Berg", "Somebody"):
+        before = len(calls)
+        assert sessions.login(name, "wrong password", f"10.0.0.{len(calls)}") is None
+        assert len(calls) - before == 1, name
+
+
+def test_wrong_logins_make_the_address_and_then_the_name_wait(pages: tuple[str, Sessions]) -> None:
+    url, _ = pages
+    for _ in range(auth.FREE_FAILURES):
+        assert http(f"{url}/login", {"name": "Anna Berg", "password": "a wrong one"})[0] == 401
+    status, headers, body = http(f"{url}/login", {"name": "Anna Berg", "password": "right password"})
+    assert status == 429 and int(headers["retry-after"]) >= 1 and b"too many wrong logins" in body
+    assert http(f"{url}/login", {"name": "Anna Berg", "password": ""})[0] == 400  # never checked
+
+    now = [0.0]
+    sessions = Sessions({"Anna Berg": hash_password("right password")}, clock=lambda: now[0])
+    for number in range(auth.FREE_FAILURES_PER_NAME):  # one guess from each of many addresses
+        assert sessions.login("Anna Berg", "a wrong one", f"10.0.0.{number}") is None
+    with pytest.raises(LoginThrottled) as caught:
+        sessions.login("Anna Berg", "right password", "10.0.1.1")
+    first_wait = caught.value.retry_after
+    now[0] += first_wait + 0.1
+    assert sessions.login("Anna Berg", "yet another", "10.0.1.2") is None  # the wait doubles
+    with pytest.raises(LoginThrottled) as caught:
+        sessions.login("Anna Berg", "right password", "10.0.1.3")
+    assert caught.value.retry_after > first_wait
+    now[0] += auth.MAX_BACKOFF
+    assert sessions.login("Anna Berg", "right password", "10.0.1.4") is not None

@@ -73,7 +73,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 @pytest.fixture
 def client(played: dict[str, Any]) -> Iterator[TestClient]:
-    sessions = Sessions({"Anna Berg": hash_password("s3cret")})
+    sessions = Sessions({"Anna Berg": hash_password("s3cret-pass")})
     with TestClient(create_app(played["director"], sessions)) as test_client:
         yield test_client
 
@@ -94,7 +94,8 @@ def test_a_spectator_cannot_act_and_a_referee_can(client: TestClient, played: di
     refused = client.post("/api/table/t02/ruling", json=ruling)
     assert refused.status_code == 403 and "spectators" in refused.json()["error"]
     assert client.post("/login", json={"name": "Anna Berg", "password": "wrong"}).status_code == 401
-    assert client.post("/login", json={"name": "Anna Berg", "password": "s3cret"}).json() == {"referee": "Anna Berg"}
+    right = {"name": "Anna Berg", "password": "s3cret-pass"}
+    assert client.post("/login", json=right).json() == {"referee": "Anna Berg"}
     assert client.get("/api/me").json()["referee"] == "Anna Berg"
     assert client.post("/api/table/t02/ruling", json={"action": "overrule"}).status_code == 400
     elsewhere = {"Origin": "http://evil.example"}

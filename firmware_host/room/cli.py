@@ -57,6 +57,19 @@ def check_listen(listen: tuple[str, int]) -> None:
                           "(another director or demo? choose another with --listen)") from None
 
 
+def ask_password() -> str:
+    """A new referee's password: asked twice at a terminal (ConfigError if the two differ), else one line
+    of stdin; ConfigError if it is shorter than `auth.MIN_PASSWORD`."""
+    from firmware_host.room.auth import check_new_password
+
+    if not sys.stdin.isatty():
+        return check_new_password(sys.stdin.readline().rstrip("\n"))
+    password = check_new_password(getpass.getpass("password: "))
+    if getpass.getpass("the same password again: ") != password:
+        raise ConfigError("the two passwords differ: nothing stored")
+    return password
+
+
 def cmd_director(args: argparse.Namespace) -> int:
     """`director`: run the director on --broker and serve its pages on --listen until Ctrl-C, then close it.
     With --hash-password, print the stored form of a password (asked for, or one line of stdin) instead.
@@ -64,8 +77,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     if args.hash_password:
         from firmware_host.room.auth import hash_password
 
-        password = getpass.getpass("password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
-        print(hash_password(password))
+        print(hash_password(ask_password()))
         return 0
     if not args.broker:
         raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
