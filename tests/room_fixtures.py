@@ -36,6 +36,7 @@ from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 from firmware_host.settings import Settings
+from firmware_host.signing import TableKey
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -162,15 +163,22 @@ def proxy(mosquitto: Mosquitto) -> Iterator[Proxy]:
     forward.close()
 
 
+def session_key() -> str:
+    """The public key every emulated table of the test session signs with (tests/conftest.py)."""
+    return TableKey.load_or_create().public
+
+
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)` (`venue=` for
-    either: "test" unless given); all closed after."""
+    either: "test" unless given; the director enrols t01 to t09 with the session's key unless `enrolled=`
+    says otherwise); all closed after."""
     opened: list[Any] = []
 
     def make(kind: str, url: str, table: str = "", **fields: Any) -> Any:
         venue = fields.pop("venue", "test")
         if kind == "director":
+            fields.setdefault("enrolled", {f"t{n:02d}": session_key() for n in range(1, 10)})
             director = Director(BrokerConfig.from_url(url, venue=venue), fields.pop("data", tmp_path / "director"),
                                 ack_interval=0.05, **fields)
             director.start()

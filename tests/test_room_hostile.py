@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from room_fixtures import publish, raw_client, serving, wait_until
+from room_fixtures import publish, raw_client, serving, text, wait_until
 from test_room_broker import assert_same, finish, link, run_until
 
 from firmware_host.errors import LoginThrottled
+from firmware_host.journal import Journal
 from firmware_host.room import auth, store
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
@@ -31,6 +32,7 @@ from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.topics import Topics
 from firmware_host.room.views import results
 from firmware_host.room.web import create_app
+from firmware_host.signing import TableKey
 from game.record import GENESIS, encode_event, line_hash
 
 Room = Callable[..., Any]
@@ -248,3 +250,84 @@ def test_wrong_logins_make_the_address_and_then_the_name_wait(pages: tuple[str, 
     assert caught.value.retry_after > first_wait
     now[0] += auth.MAX_BACKOFF
     assert sessions.login("Anna Berg", "right password", "10.0.1.4") is not None
+
+
+# -- results a referee can sign off ---------------------------------------------------------------
+
+def signed_journal(directory: Path, key: TableKey, events: list[dict[str, Any]], *,
+                   corrupt_signature: bool = False) -> list[bytes]:
+    """A journal as a table writes it: its key named first, `events`, then a signature of them all."""
+    journal = Journal(directory, fsync=False, key=key)
+    journal.write({"type": "table_key", "key": key.public, "t": 1.0})
+    for event in events:
+        journal.write(event)
+    journal.sign(3.0)
+    lines = journal.path.read_bytes().splitlines()
+    if corrupt_signature:  # another signature, valid base64, of something else
+        doc = json.loads(lines[-1])
+        doc["signature"] = key.sign(1, GENESIS, 3.0)
+        lines[-1] = encode_event({k: v for k, v in doc.items() if k != "prev"}, doc["prev"])
+    return lines
+
+
+def send_lines(client: Any, topics: Topics, table: str, lines: list[bytes]) -> str:
+    match = match_id(lines[0])
+    for seq, line in enumerate(lines, 1):
+        publish(client, topics.table(table, "event"), EventMessage(table, match, seq, line_hash(line), line).encode())
+    return match
+
+
+def test_only_a_match_signed_by_the_tables_enrolled_key_and_legal_counts(
+        shared_mosquitto: Mosquitto, room: Room, venue: str, tmp_path: Path) -> None:
+    enrolled = TableKey.load_or_create(tmp_path / "enrolled.pem")
+    other = TableKey.load_or_create(tmp_path / "other.pem")
+    director = room("director", shared_mosquitto.url, venue=venue,
+                    enrolled={t: enrolled.public for t in ("t01", "t02", "t03", "t04", "t05")})
+    wait_until(lambda: director.status()["connected"], 10, "the director's session")
+    evil = raw_client(shared_mosquitto.port, f"{venue}-intruder")
+    topics = Topics(venue)
+    start = {**MALLORY[0], "length": 1}
+    end = {**MALLORY[1], "score": {"white": 1, "black": 0}}
+    sent = {
+        "t01": [line.line for line in forged_match("t01", MALLORY)],  # chained, unsigned
+        "t02": signed_journal(tmp_path / "t02", other, [start, end]),  # signed, but not by t02's key
+        "t03": signed_journal(tmp_path / "t03", enrolled, [start, end]),  # signed by t03's key, but illegal
+        "t04": signed_journal(tmp_path / "t04", enrolled, [start, end], corrupt_signature=True),
+        "t06": signed_journal(tmp_path / "t06", enrolled, [start, end]),  # a table not enrolled
+    }
+    matches = {table: send_lines(evil, topics, table, lines) for table, lines in sent.items()}
+    evil.loop_stop()
+    evil.disconnect()
+    wait_until(lambda: len(results(director)["unverified"]) == 5
+               and all(u["reason"] != "being checked" for u in results(director)["unverified"]), 10,
+               "every forged match judged")
+    shown = results(director)
+    assert shown["matches"] == [] and shown["standings"] == []
+    reasons = {u["table"]: u["reason"] for u in shown["unverified"]}
+    assert {u["match"] for u in shown["unverified"]} == set(matches.values())
+    assert reasons["t01"].startswith("unsigned")
+    assert "not table t02's enrolled key" in reasons["t02"]
+    assert reasons["t03"].startswith("the rules")
+    assert "does not verify" in reasons["t04"]
+    assert "t06 is not enrolled" in reasons["t06"]
+
+
+def test_a_real_tables_match_counts_once_judged(shared_mosquitto: Mosquitto, room: Room, venue: str) -> None:
+    director = room("director", shared_mosquitto.url, venue=venue)
+    table = room("table", shared_mosquitto.url, "t01", seed=5, venue=venue)
+    finish(table, director)
+    wait_until(lambda: results(director)["matches"], 10, "the match judged", step=table.step)
+    [counted] = results(director)["matches"]
+    assert counted["match"] == link(table).match and results(director)["unverified"] == []
+    assert director.counts["verified"] == 1
+
+
+def test_the_results_page_shows_a_match_not_counted_and_why(tmp_path: Path, browser: Any) -> None:
+    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")
+    for message in forged_match("t01", MALLORY):
+        director.receive(Topics("test").table("t01", "event"), message.encode())
+    with serving(create_app(director, Sessions({}))) as url:
+        browser.get(url + "/results")
+        wait_until(lambda: "Mallory" in text(browser, "#unverified"), 10, "the match not counted")
+        assert "unsigned" in text(browser, "#unverified") and "Mallory" not in text(browser, "#standings")
+    director.store.close()

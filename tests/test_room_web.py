@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from room_fixtures import session_key
 from starlette.testclient import TestClient
 
 from drivers.events import ButtonKind
@@ -63,8 +64,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     standing.wait(0.3)
     standing.press("white", ButtonKind.DONE)
     standing.wait(0.6)
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), root / "director")
+    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), root / "director",
+                        enrolled={"t01": session_key(), "t02": session_key()})
     matches = {"t01": feed(director, finished, "t01"), "t02": feed(director, standing, "t02")}
+    director.judge_due()
     yield {"director": director, "tables": {"t01": finished, "t02": standing}, "matches": matches}
     finished.close()
     standing.close()

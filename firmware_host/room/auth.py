@@ -6,6 +6,9 @@
     [[referee]]
     name = "Anna Berg"
     password = "scrypt$16384$8$1$<salt>$<hash>"   # python -m firmware_host director --hash-password
+    [[table]]
+    id = "t01"
+    key = "ed25519:<base64>"        # the table's public key: the `key` of its journal's first line (table_key)
 
 A password is stored as scrypt (RFC 7914, from Python's hashlib) with a random 16-byte salt;
 a login gets a random session token (a cookie, HttpOnly, SameSite=Strict) that lasts
@@ -35,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError, LoginThrottled
+from firmware_host.room.topics import NAME
+from game.errors import GameError
 
 SESSION_SECONDS = 12 * 3600
 _N, _R, _P = 2 ** 14, 8, 1
@@ -97,6 +102,8 @@ class DirectorConfig:
     """Where the director keeps its copies (--data wins over it; without either, room-data/VENUE)."""
     referees: dict[str, str] = field(default_factory=dict)
     """Name -> stored password."""
+    tables: dict[str, str] = field(default_factory=dict)
+    """Table id -> its public signing key: the tables whose matches can count (firmware_host/room/judge.py)."""
 
     @classmethod
     def load(cls, path: str | Path) -> DirectorConfig:
@@ -120,9 +127,9 @@ class DirectorConfig:
         ...
         firmware_host.errors.ConfigError: director config: [[referee]] 'Anna': password must be a hash from ...
         """
-        unknown = set(raw) - {"venue", "data", "referee"}
+        unknown = set(raw) - {"venue", "data", "referee", "table"}
         if unknown:
-            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]], [[table]])")
         referees: dict[str, str] = {}
         for number, entry in enumerate(raw.get("referee", []), 1):
             if not isinstance(entry, dict) or set(entry) != {"name", "password"}:
@@ -137,7 +144,26 @@ class DirectorConfig:
         venue, data = raw.get("venue"), raw.get("data")
         if venue is not None and not isinstance(venue, str) or data is not None and not isinstance(data, str):
             raise ConfigError(f"{where}: venue and data are strings")
-        return cls(venue, Path(data) if data else None, referees)
+        return cls(venue, Path(data) if data else None, referees, _tables(raw.get("table", []), where))
+
+
+def _tables(entries: Any, where: str) -> dict[str, str]:
+    """The [[table]] entries: id -> public key; ConfigError for a bad id or key, or an id twice."""
+    from game.integrity import read_trusted
+
+    tables: dict[str, str] = {}
+    for number, entry in enumerate(entries if isinstance(entries, list) else [entries], 1):
+        if not isinstance(entry, dict) or set(entry) != {"id", "key"}:
+            raise ConfigError(f"{where}: [[table]] {number} needs exactly id and key")
+        table, key = entry["id"], entry["key"]
+        if not isinstance(table, str) or not NAME.fullmatch(table) or table in tables:
+            raise ConfigError(f"{where}: [[table]] {number}: id {table!r} is not a new table id (A-Z a-z 0-9 _ -)")
+        try:
+            tables[table] = next(iter(read_trusted(key if isinstance(key, str) else "")))
+        except (GameError, StopIteration):
+            raise ConfigError(f"{where}: [[table]] {table!r}: key must be ed25519:... "
+                              "(the table's public key)") from None
+    return tables
 
 
 class Backoff:

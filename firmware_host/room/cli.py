@@ -90,10 +90,12 @@ def cmd_director(args: argparse.Namespace) -> int:
     check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
-    director = Director(BrokerConfig.from_url(args.broker, venue=venue), data)
+    director = Director(BrokerConfig.from_url(args.broker, venue=venue), data, enrolled=config.tables)
     director.start()
     referees = ", ".join(config.referees) or "none configured (--config): spectators only"
-    print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}")
+    tables = ", ".join(config.tables) or "NONE enrolled (--config [[table]]): no match will count in the results"
+    print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}; "
+          f"tables: {tables}")
     print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
     try:
         serve(create_app(director, Sessions(config.referees)), args.listen)
@@ -120,7 +122,8 @@ def add_commands(commands: Any) -> None:
     director = commands.add_parser("director", help="the room's director: every table's match, live, on a web page")
     director.add_argument("--broker", help="the room's broker, e.g. mqtt://192.168.1.10:1883")
     director.add_argument("--listen", type=listen_address, default=("127.0.0.1", 8080), help="HOST:PORT of the page")
-    director.add_argument("--config", help="director.toml: venue, data, [[referee]] name and password hash")
+    director.add_argument("--config", help="director.toml: venue, data, [[referee]] name and password hash, "
+                          "[[table]] id and public key")
     director.add_argument("--venue", help=f"the venue's id (default: the config's, else {DEFAULT_VENUE!r})")
     director.add_argument("--data", help="where the director keeps its copies (default room-data/VENUE)")
     director.add_argument("--hash-password", action="store_true", help="print a password's stored form and exit")

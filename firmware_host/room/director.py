@@ -16,13 +16,14 @@ import secrets
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.errors import ConfigError, MessageRejected
 from firmware_host.room.broker import BrokerConfig, new_client
+from firmware_host.room.judge import VERIFIED, judge
 from firmware_host.room.messages import (
     ACTIONS,
     ANSWERS,
@@ -82,9 +83,12 @@ class Director:
     read it under `lock`. `start` it, `close` it."""
 
     def __init__(self, config: BrokerConfig, data: str | Path, *, ack_interval: float = 0.2,
+                 enrolled: Mapping[str, str] | None = None,
                  client_factory: Callable[..., mqtt.Client] = new_client,
                  wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config
+        self.enrolled = dict(enrolled or {})
+        """Table id -> its public signing key (director.toml's [[table]]): only their matches can count."""
         self.topics = Topics(config.venue)
         self.store = Store(data)
         self.ack_interval = ack_interval
@@ -98,6 +102,8 @@ class Director:
         self._changed: dict[str, int] = {}
         self._acks_due: set[tuple[str, str]] = set()
         self._pending: dict[str, tuple[str, Ruling | Decision, float]] = {}  # id -> (table, message, last sent)
+        self._judging = {(t, c.match) for t, matches in self.store.copies.items() for c in matches.values() if c.sealed}
+        """Sealed matches to judge (`judge_due`), on the director's own thread."""
         self.connected = False
         self.instance = secrets.token_hex(8)
         self._closed = threading.Event()
@@ -203,6 +209,28 @@ class Director:
             self._acks_due.add((record.id, message.match))
         self.counts[outcome] += 1
         self.counts["events"] += added
+        copy = self.store.find(record.id, message.match)
+        if added and copy is not None and copy.finished:
+            copy.verdict = None  # judged again with its new lines (a table adds none after its seal)
+            if copy.sealed:
+                self._judging.add((record.id, copy.match))
+
+    def judge_due(self) -> int:
+        """Judge the matches sealed since the last call (`judge.judge`: the enrolled key, every signature,
+        the rules' replay), outside the lock; returns how many were judged."""
+        with self.lock:
+            due, self._judging = self._judging, set()
+            work = [(t, copy, copy.key, copy.flaw, self.enrolled.get(t)) for t, m in sorted(due)
+                    if (copy := self.store.find(t, m)) is not None and "chouette" not in copy.summary]
+        verdicts = [(t, copy, copy.held, judge(t, copy.match, copy.read_bytes(), key, flaw, enrolled))
+                    for t, copy, key, flaw, enrolled in work]
+        with self.lock:
+            for table, copy, held, verdict in verdicts:
+                if copy.held == held:  # else it grew meanwhile, and is queued again
+                    copy.verdict = verdict
+                    self.counts["verified" if verdict == VERIFIED else "unverified"] += 1
+                    self._touch(table)
+        return len(verdicts)
 
     def _own_ack(self, table: str, ack: Ack) -> None:
         """A retained ack, ours from before a restart: if it claims more than we hold, correct it."""
@@ -278,6 +306,7 @@ class Director:
     def _run(self) -> None:
         while not self._closed.wait(self.ack_interval):
             self._send_acks()
+            self.judge_due()
             now = time.monotonic()
             with self.lock:
                 due = [(rid, t, r) for rid, (t, r, sent) in self._pending.items() if now - sent > RULING_RESEND]

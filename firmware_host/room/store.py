@@ -29,6 +29,7 @@ from typing import IO, Any
 from firmware_host.errors import MessageRejected
 from firmware_host.room.messages import EventMessage, check_event, loads, match_id
 from firmware_host.room.topics import NAME
+from game.integrity import signature_verifies
 from game.record import GENESIS, line_hash
 
 MAX_AHEAD = 2000
@@ -77,6 +78,14 @@ class MatchCopy:
     session's (chouette_start): variant, `chouette` (the players), t."""
     flags: list[int] = field(default_factory=list)
     """The line numbers of the flag events (flag n is flags[n - 1])."""
+    key: str | None = None
+    """The public key the first line names (`table_key`): the one every signature must verify with."""
+    signed: int = 0
+    """Lines 1 to `signed` are covered by a signature that verifies with `key`."""
+    flaw: str | None = None
+    """Why the copy cannot be the table's own, seen as its lines arrived (no key, a bad signature)."""
+    verdict: str | None = None
+    """The director's judgement of a sealed match (`Director.judge_due`): VERIFIED or why not; None before."""
     pending: dict[int, EventMessage] = field(default_factory=dict)
     budget: AheadBudget | None = None
     """The store's bound on lines held ahead of a gap, shared by every copy."""
@@ -91,6 +100,11 @@ class MatchCopy:
     def finished(self) -> bool:
         """Whether the copy holds the match's end (its score is known)."""
         return "score" in self.summary
+
+    @property
+    def sealed(self) -> bool:
+        """Finished, and its last line a signature that covers every line: ready to be judged."""
+        return self.finished and self.held > 0 and self.signed == self.held
 
     def last_hash(self) -> str:
         """The hash of the last line held (GENESIS before the first): the `prev` the next line must carry."""
@@ -156,6 +170,7 @@ class MatchCopy:
         self.offsets.append(self.size)
         self.size += len(line) + 1
         self.hashes += bytes.fromhex(line_hash(line))
+        self._check_signing(event)
         if event["type"] in ("match_start", "match_end", "flag", "chouette_start"):
             if event["type"] == "match_start":
                 self.summary.update({k: event.get(k) for k in ("variant", "length", "players", "t")})
@@ -165,6 +180,21 @@ class MatchCopy:
                 self.summary.update(score=event.get("score"), winner=event.get("winner"))
             elif event["type"] == "flag":
                 self.flags.append(self.held)
+
+    def _check_signing(self, event: dict[str, Any]) -> None:
+        """The table's signing, line by line as it arrives: the first line names the key, each
+        signature must verify with it (the chain was checked before)."""
+        number = self.held
+        if number == 1:
+            key = event.get("key") if event["type"] == "table_key" else None
+            self.key = key if isinstance(key, str) else None
+            if self.key is None:
+                self.flaw = "unsigned: its first line names no table key"
+        elif event["type"] == "signature" and self.key is not None:
+            if signature_verifies(self.key, event, number):
+                self.signed = number
+            elif self.flaw is None:
+                self.flaw = f"the signature on line {number} does not verify with the key its first line names"
 
     def sync(self) -> None:
         """Force the copy to disk."""
