@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from room_fixtures import publish, raw_client, serving, text, wait_until
+from room_fixtures import NO_BROKER, documented_acl_broker, publish, raw_client, serving, text, wait_until
 from test_room_broker import assert_same, finish, link, run_until
 
 from firmware_host.errors import LoginThrottled
@@ -27,7 +28,7 @@ from firmware_host.room import auth, store
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
-from firmware_host.room.messages import EventMessage, match_id
+from firmware_host.room.messages import Decision, EventMessage, Ruling, match_id, seal
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.topics import Topics
 from firmware_host.room.views import results
@@ -183,7 +184,7 @@ def http(url: str, body: dict[str, Any] | None = None, headers: dict[str, str] |
 @pytest.fixture
 def pages(tmp_path: Path) -> Iterator[tuple[str, Sessions]]:
     """The director's pages served by uvicorn (a director with no broker), and their logins."""
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")
+    director = Director(NO_BROKER, tmp_path / "director")
     sessions = Sessions({"Anna Berg": hash_password("right password")})
     with serving(create_app(director, sessions)) as url:
         yield url, sessions
@@ -323,7 +324,7 @@ def test_a_real_tables_match_counts_once_judged(shared_mosquitto: Mosquitto, roo
 
 
 def test_the_results_page_shows_a_match_not_counted_and_why(tmp_path: Path, browser: Any) -> None:
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")
+    director = Director(NO_BROKER, tmp_path / "director")
     for message in forged_match("t01", MALLORY):
         director.receive(Topics("test").table("t01", "event"), message.encode())
     with serving(create_app(director, Sessions({}))) as url:
@@ -331,3 +332,88 @@ def test_the_results_page_shows_a_match_not_counted_and_why(tmp_path: Path, brow
         wait_until(lambda: "Mallory" in text(browser, "#unverified"), 10, "the match not counted")
         assert "unsigned" in text(browser, "#unverified") and "Mallory" not in text(browser, "#standings")
     director.store.close()
+
+
+# -- the documented broker, and only the director's instructions -----------------------------------
+
+def test_no_login_can_take_over_another_clients_connection(tmp_path: Path) -> None:
+    with documented_acl_broker(tmp_path, {"director": "dpw", "t01": "p1"}) as broker:
+        director = Director(BrokerConfig.from_url(f"mqtt://director:dpw@127.0.0.1:{broker.port}", venue="hall"),
+                            tmp_path / "data")
+        director.start()
+        try:
+            wait_until(lambda: director.status()["connected"], 10, "the director's session")
+            intruder = raw_client(broker.port, "smartgammon-director-hall", "t01", "p1")  # the director's client id
+            samples = []
+            for _ in range(100):
+                samples.append(director.status()["connected"])
+                time.sleep(0.02)
+            intruder.loop_stop()
+            intruder.disconnect()
+            assert all(samples)
+        finally:
+            director.close()
+
+
+def test_a_packet_over_the_documented_limit_never_reaches_the_director(tmp_path: Path) -> None:
+    with documented_acl_broker(tmp_path, {"director": "dpw", "t01": "p1", "t02": "p2"}) as broker:
+        director = Director(BrokerConfig.from_url(f"mqtt://director:dpw@127.0.0.1:{broker.port}", venue="hall"),
+                            tmp_path / "data")
+        director.start()
+        try:
+            wait_until(lambda: director.status()["connected"], 10, "the director's session")
+            topics = Topics("hall")
+            big = raw_client(broker.port, "big", "t01", "p1")
+            big.publish(topics.table("t01", "state"), b"{" + b" " * 400_000 + b"}", qos=1)
+            time.sleep(1.0)
+            small = raw_client(broker.port, "small", "t02", "p2")
+            publish(small, topics.table("t02", "state"), b"{}")  # the same path, under the limit: it arrives
+            wait_until(lambda: director.rejected["schema"] == 1, 5, "the small message")
+            assert dict(director.rejected) == {"schema": 1}  # the big one never arrived
+            for client in (big, small):
+                client.loop_stop()
+                client.disconnect()
+        finally:
+            director.close()
+
+
+def test_a_table_follows_only_instructions_signed_by_its_director(shared_mosquitto: Mosquitto, room: Room,
+                                                                  venue: str, tmp_path: Path) -> None:
+    director = room("director", shared_mosquitto.url, venue=venue)
+    table = room("table", shared_mosquitto.url, "t01", seed=2, venue=venue)
+    run_until(table, 25)
+    topics = Topics(venue)
+    other = TableKey.load_or_create(tmp_path / "not-the-director.pem")
+    penalty = Ruling("forged1", "Mallory", "time_penalty", player="white", seconds=3600.0)
+    forged = [penalty.encode(),  # unsigned
+              seal(penalty.encode(), venue, "t01", other.sign_bytes),  # signed by another key
+              seal(penalty.encode(), venue, "t02", director.key.sign_bytes)]  # the director's, for another table
+    evil = raw_client(shared_mosquitto.port, f"{venue}-intruder")
+    for payload in forged:
+        publish(evil, topics.table("t01", "ruling"), payload)
+    decision = Decision("forged2", "t01", "ask", "Bob", "take")
+    publish(evil, topics.table("t01", "decision"), decision.encode())
+    evil.loop_stop()
+    evil.disconnect()
+    wait_until(lambda: link(table).publisher.stats.rejected >= 4, 10, "the forged instructions refused",
+               step=table.step)
+    assert "signature" in link(table).publisher.stats.last_rejection
+    sent = director.rule("t01", "Anna Berg", "time_penalty", player="white", seconds=30.0)
+    wait_until(lambda: any(r["id"] == sent.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
+               "the director's own ruling answered", step=table.step)
+    referee = [json.loads(line) for line in table.journal.path.read_bytes().splitlines() if b'"referee"' in line]
+    assert [(e["referee"], e["ruling"]) for e in referee if e["type"] == "referee"] == [("Anna Berg", sent.id)]
+
+
+def test_the_commands_refuse_a_broker_anyone_can_use(shared_mosquitto: Mosquitto, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host import cli
+
+    port = shared_mosquitto.port
+    assert cli.main(["director", "--broker", f"mqtt://127.0.0.1:{port}", "--data", str(tmp_path)]) == 2
+    assert "has no login" in capsys.readouterr().err
+    assert cli.main(["director", "--broker", f"mqtt://someone:pw@127.0.0.1:{port}", "--data", str(tmp_path)]) == 2
+    assert "lets anyone in without a login" in capsys.readouterr().err
+    assert cli.main(["simulate", "--record", str(tmp_path / "t"), "--broker", f"mqtt://127.0.0.1:{port}",
+                     "--table", "t01"]) == 2
+    assert "has no login" in capsys.readouterr().err

@@ -257,7 +257,7 @@ def _deliver(client: FakeClient, topic: str, payload: bytes) -> None:
 
 
 def test_the_outbox_sends_in_order_within_its_window_and_again_from_the_last_ack() -> None:
-    publisher = TablePublisher(BrokerConfig.from_url("mqtt://h", table="t01"), window=3,
+    publisher = TablePublisher(BrokerConfig.from_url("mqtt://h", table="t01", insecure_anonymous=True), window=3,
                                client_factory=FakeClient)  # type: ignore[arg-type]
     lines = chain(6)
     match = match_id(lines[0])

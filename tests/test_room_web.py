@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from room_fixtures import session_key
+from room_fixtures import NO_BROKER, session_key
 from starlette.testclient import TestClient
 
 from drivers.events import ButtonKind
 from firmware_host.emulated import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
-from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.flags import FlagBook
 from firmware_host.room.messages import EventMessage, encode_state, match_id
@@ -64,7 +63,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     standing.wait(0.3)
     standing.press("white", ButtonKind.DONE)
     standing.wait(0.6)
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), root / "director",
+    director = Director(NO_BROKER, root / "director",
                         enrolled={"t01": session_key(), "t02": session_key()})
     matches = {"t01": feed(director, finished, "t01"), "t02": feed(director, standing, "t02")}
     director.judge_due()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError
-from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
+from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig, accepts_anonymous
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -27,11 +27,18 @@ def listen_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+INSECURE_HELP = ("connect to a broker without a login, or one that lets anyone in: anyone on the network can "
+                 "then read the room and write its topics (a test's broker only)")
+
+
 def add_table_options(parser: argparse.ArgumentParser) -> None:
-    """--broker, --table, --venue: publish this table to the room."""
-    parser.add_argument("--broker", help="publish to the room on this broker, e.g. mqtt://192.168.1.10:1883")
+    """--broker, --table, --venue, --director-key, --insecure-anonymous-broker: publish this table to the room."""
+    parser.add_argument("--broker", help="publish to the room on this broker, e.g. mqtts://t07:PASSWORD@10.0.0.2")
     parser.add_argument("--table", help="this table's id in the room (with --broker)")
     parser.add_argument("--venue", default=None, help=f"the room's venue id (default {DEFAULT_VENUE!r})")
+    parser.add_argument("--director-key", help="the director's public key (ed25519:..., it prints it at start): "
+                        "the table follows only rulings and decisions it signed")
+    parser.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
 
 
 def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
@@ -42,7 +49,10 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
         return None
     if not args.table:
         raise ConfigError("--broker needs --table ID (this table's id in the room)")
-    return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
+    config = BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue, director_key=args.director_key,
+                                   insecure_anonymous=args.insecure_anonymous_broker or None)
+    config.require_login()
+    return config
 
 
 def check_listen(listen: tuple[str, int]) -> None:
@@ -90,12 +100,18 @@ def cmd_director(args: argparse.Namespace) -> int:
     check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
-    director = Director(BrokerConfig.from_url(args.broker, venue=venue), data, enrolled=config.tables)
+    broker = BrokerConfig.from_url(args.broker, venue=venue, insecure_anonymous=args.insecure_anonymous_broker or None)
+    broker.require_login()
+    if not broker.insecure_anonymous and accepts_anonymous(broker):
+        raise ConfigError(f"broker {broker.describe()} lets anyone in without a login: set allow_anonymous false "
+                          "(hardware_docs/room.md, The broker), or --insecure-anonymous-broker")
+    director = Director(broker, data, enrolled=config.tables)
     director.start()
     referees = ", ".join(config.referees) or "none configured (--config): spectators only"
     tables = ", ".join(config.tables) or "NONE enrolled (--config [[table]]): no match will count in the results"
     print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}; "
           f"tables: {tables}")
+    print(f"the director's key (each table's [broker] director_key): {director.key.public}")
     print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
     try:
         serve(create_app(director, Sessions(config.referees)), args.listen)
@@ -127,6 +143,7 @@ def add_commands(commands: Any) -> None:
     director.add_argument("--venue", help=f"the venue's id (default: the config's, else {DEFAULT_VENUE!r})")
     director.add_argument("--data", help="where the director keeps its copies (default room-data/VENUE)")
     director.add_argument("--hash-password", action="store_true", help="print a password's stored form and exit")
+    director.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
     director.set_defaults(run=cmd_director)
     demo = commands.add_parser("room-demo", help="a whole room on this machine: broker, tables, director")
     demo.add_argument("--tables", type=int, default=8)

@@ -41,15 +41,19 @@ from firmware_host.room.messages import (
     decode_status,
     encode_status,
     phone_verifier,
+    seal,
 )
 from firmware_host.room.store import Store
 from firmware_host.room.topics import Topics
+from firmware_host.signing import TableKey
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
 _log = logging.getLogger(__name__)
 RULING_RESEND = 3.0
+KEY_NAME = "director-ed25519.pem"
+"""The director's signing key, made in its data directory on the first start unless one is given."""
 
 
 @dataclass
@@ -83,12 +87,15 @@ class Director:
     read it under `lock`. `start` it, `close` it."""
 
     def __init__(self, config: BrokerConfig, data: str | Path, *, ack_interval: float = 0.2,
-                 enrolled: Mapping[str, str] | None = None,
+                 enrolled: Mapping[str, str] | None = None, key: TableKey | None = None,
                  client_factory: Callable[..., mqtt.Client] = new_client,
                  wall_clock: Callable[[], float] = time.time) -> None:
+        config.require_login()
         self.config = config
         self.enrolled = dict(enrolled or {})
         """Table id -> its public signing key (director.toml's [[table]]): only their matches can count."""
+        self.key = key or TableKey.load_or_create(Path(data) / KEY_NAME)
+        """Signs every ruling and decision; the tables know its public half ([broker] director_key)."""
         self.topics = Topics(config.venue)
         self.store = Store(data)
         self.ack_interval = ack_interval
@@ -123,7 +130,10 @@ class Director:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop: acknowledge what arrived, say offline (retained), disconnect, force the copies to disk."""
+        """Stop: acknowledge what arrived, say offline (retained), disconnect, force the copies to disk
+        (nothing the second time)."""
+        if self._closed.is_set():
+            return
         self._closed.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
@@ -273,7 +283,7 @@ class Director:
                                    "player": player, "seconds": seconds, "at": self._wall(), "outcome": None})
             self._pending[ruling.id] = (table, ruling, time.monotonic())
             self._touch(table)
-        self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
+        self._client.publish(self.topics.table(table, "ruling"), self._sealed(table, ruling), qos=1)
         return ruling
 
     def member_may_decide(self, table: str, player: str, code: str) -> bool:
@@ -300,8 +310,12 @@ class Director:
                                                  "at": self._wall(), "outcome": None})
             self._pending[decision.id] = (table, decision, time.monotonic())
             self._touch(table)
-        self._client.publish(self.topics.table(table, "decision"), decision.encode(), qos=1)
+        self._client.publish(self.topics.table(table, "decision"), self._sealed(table, decision), qos=1)
         return decision
+
+    def _sealed(self, table: str, message: Ruling | Decision) -> bytes:
+        """`message`'s payload with the director's signature, for `table` only."""
+        return seal(message.encode(), self.config.venue, table, self.key.sign_bytes)
 
     def _run(self) -> None:
         while not self._closed.wait(self.ack_interval):
@@ -314,7 +328,7 @@ class Director:
                     self._pending[rid] = (table, ruling, now)
             for _, table, message in due:
                 topic = self.topics.table(table, "decision" if isinstance(message, Decision) else "ruling")
-                self._client.publish(topic, message.encode(), qos=1)
+                self._client.publish(topic, self._sealed(table, message), qos=1)
 
     def _send_acks(self) -> None:
         """Make what arrived durable (one fsync), then tell each table how much of its match is held."""
@@ -351,6 +365,7 @@ class Director:
         with self.lock:
             connected = self.connected and self._client.is_connected()  # paho's own word: the session is up
             return {"broker": self.config.describe(), "connected": connected, "venue": self.config.venue,
+                    "key": self.key.public,
                     "tables": len(self.tables), "online": sum(1 for t in self.tables.values() if t.online),
                     "counts": dict(self.counts), "rejected": dict(self.rejected),
                     "rejected_total": sum(self.rejected.values()),

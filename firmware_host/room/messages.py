@@ -7,6 +7,8 @@ line, one LF, then the journal line exactly as it stands in the table's journal.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import math
@@ -506,6 +508,48 @@ def decode_decided(payload: bytes) -> Decided:
                    _get(doc, "applied", lambda v: isinstance(v, bool), what, "true or false"),
                    _get(doc, "outcome", _is_text(1000), what, "text"),
                    _get(doc, "seq", _optional(lambda v: _is_int(v) and v >= 1), what, "null or a line number"))
+
+
+# -- the director's signature on what it sends a table to do ---------------------------------
+
+INSTRUCTION_CONTEXT = b"smartgammon room instruction v1\n"
+"""Signed before an instruction, so that it is never a signature of anything else."""
+
+
+def instruction_message(venue: str, table: str, unsigned: bytes) -> bytes:
+    """What the director signs for a ruling or a decision: the context, the venue and the table it is for
+    (so it cannot be replayed to another), and the payload without its `sig`."""
+    return INSTRUCTION_CONTEXT + f"{venue}\n{table}\n".encode() + unsigned
+
+
+def seal(payload: bytes, venue: str, table: str, sign: Callable[[bytes], str]) -> bytes:
+    """`payload` (a ruling's or a decision's, from its `encode`) with `sig`: the director's signature
+    (`sign`, base64 Ed25519) of `instruction_message`."""
+    return payload[:-1] + b',"sig":"' + sign(instruction_message(venue, table, payload)).encode("ascii") + b'"}'
+
+
+def check_seal(payload: bytes, venue: str, table: str, director_key: str | None) -> None:
+    """Nothing if `payload` carries the signature of the director whose public key is `director_key` (as
+    records write keys, ed25519:...) for this venue and table; MessageRejected ("signature") otherwise,
+    and for every instruction when the table knows no director key."""
+    if director_key is None:
+        raise MessageRejected("signature", f"table {table} has no director key configured ([broker] director_key): "
+                                           "it follows nobody's instructions")
+    head, marker, tail = payload.rpartition(b',"sig":"')
+    if not marker or not tail.endswith(b'"}'):
+        raise MessageRejected("signature", f"table {table}: an instruction without the director's signature")
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+        from game.integrity import KEY_PREFIX
+
+        raw = base64.b64decode(director_key[len(KEY_PREFIX):], validate=True)
+        Ed25519PublicKey.from_public_bytes(raw).verify(base64.b64decode(tail[:-2], validate=True),
+                                                       instruction_message(venue, table, head + b"}"))
+    except (InvalidSignature, binascii.Error, ValueError):
+        raise MessageRejected("signature", f"table {table}: the instruction's signature is not the director's "
+                                           f"({director_key[:20]}...)") from None
 
 
 def phone_verifier(table: str, match: str, name: str, code: str) -> str:

@@ -34,6 +34,7 @@ from firmware_host.room.messages import (
     EventMessage,
     Reply,
     Ruling,
+    check_seal,
     decode_ack,
     decode_decision,
     decode_ruling,
@@ -95,6 +96,7 @@ class TablePublisher:
     def __post_init__(self) -> None:
         if not self.config.table:
             raise ConfigError("a table on the broker needs a table id ([broker] table, or --table)")
+        self.config.require_login()
         self.table = self.config.table
         self.topics = Topics(self.config.venue)
         self._cond = threading.Condition()
@@ -247,10 +249,12 @@ class TablePublisher:
             if message.topic == self._topic("ack"):
                 self._acknowledged(decode_ack(payload))
             elif message.topic == self._topic("ruling"):
+                check_seal(payload, self.config.venue, self.table, self.config.director_key)
                 ruling = decode_ruling(payload)
                 with self._cond:
                     self._rulings.append(ruling)
             elif message.topic == self._topic("decision"):
+                check_seal(payload, self.config.venue, self.table, self.config.director_key)
                 decision = decode_decision(payload)
                 with self._cond:
                     self._decisions.append(decision)
