@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from room_fixtures import NO_BROKER, documented_acl_broker, publish, raw_client, serving, text, wait_until
+from room_fixtures import NO_BROKER, documented_acl_broker, publish, raw_client, require, serving, text, wait_until
 from test_room_broker import assert_same, finish, link, run_until
 
 from firmware_host.errors import LoginThrottled
@@ -29,7 +32,7 @@ from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import Decision, EventMessage, Ruling, match_id, seal
-from firmware_host.room.mosquitto import Mosquitto
+from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
 from firmware_host.room.topics import Topics
 from firmware_host.room.views import results
 from firmware_host.room.web import create_app
@@ -417,3 +420,38 @@ def test_the_commands_refuse_a_broker_anyone_can_use(shared_mosquitto: Mosquitto
     assert cli.main(["simulate", "--record", str(tmp_path / "t"), "--broker", f"mqtt://127.0.0.1:{port}",
                      "--table", "t01"]) == 2
     assert "has no login" in capsys.readouterr().err
+
+
+# -- the demo as a real room -----------------------------------------------------------------------
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_sigterm_stops_the_demo_its_mosquitto_and_its_temporary_folder() -> None:
+    require("Mosquitto", find_mosquitto(), INSTALL_HINT)
+    demo = subprocess.Popen([sys.executable, "-m", "firmware_host", "room-demo", "--tables", "1", "--listen",
+                             f"127.0.0.1:{free_port()}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert demo.stdout is not None
+        said = [demo.stdout.readline() for _ in range(3)]
+        assert "the director's page" in said[-1], said
+        work = Path(said[0].split("records in ", 1)[1].split(" (", 1)[0])
+        [broker] = [pid for pid in children(demo.pid) if "mosquitto" in Path(f"/proc/{pid}/cmdline").read_text()]
+        assert work.is_dir() and "allow_anonymous false" in (work / "broker" / "broker" / "mosquitto.conf").read_text()
+        demo.send_signal(signal.SIGTERM)
+        assert demo.wait(30) == 0
+        assert not Path(f"/proc/{broker}").exists() and not work.exists()
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()

@@ -93,7 +93,7 @@ def cmd_director(args: argparse.Namespace) -> int:
         raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
     from firmware_host.room.auth import DirectorConfig, Sessions
     from firmware_host.room.director import Director
-    from firmware_host.room.serving import serve
+    from firmware_host.room.serving import serve, sigterm_as_interrupt
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
@@ -114,8 +114,9 @@ def cmd_director(args: argparse.Namespace) -> int:
     print(f"the director's key (each table's [broker] director_key): {director.key.public}")
     print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
     try:
-        serve(create_app(director, Sessions(config.referees)), args.listen)
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():
+            serve(create_app(director, Sessions(config.referees)), args.listen)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM
         pass
     finally:
         director.close()
@@ -130,7 +131,7 @@ def cmd_room_demo(args: argparse.Namespace) -> int:
         raise ConfigError(f"--tables {args.tables}: 1 to 99")
     check_listen(args.listen)
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
-                    args.seconds)
+                    args.seconds, insecure_anonymous=args.insecure_anonymous_broker)
 
 
 def add_commands(commands: Any) -> None:
@@ -152,4 +153,5 @@ def add_commands(commands: Any) -> None:
     demo.add_argument("--broker", help="use this broker instead of starting Mosquitto")
     demo.add_argument("--dir", help="where the tables' records and the director's copies go (default: a temp dir)")
     demo.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    demo.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
     demo.set_defaults(run=cmd_room_demo)
