@@ -95,7 +95,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "broker": {"url": Key("str", None), "table": Key("str", None), "venue": Key("str", None),
                "username": Key("str", None), "password": Key("str", None), "ca_file": Key("str", None),
                "cert_file": Key("str", None), "key_file": Key("str", None),
-               "keepalive": Key("int", None, _at_least(1))},
+               "keepalive": Key("int", None, _at_least(1)), "director_key": Key("str", None),
+               "insecure_anonymous": Key("bool", None)},
 }
 """[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/controller/bot_seat.py);
 [chouette] players (optional) makes the table a chouette's (firmware_host/controller/cube/chouette.py);

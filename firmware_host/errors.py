@@ -57,6 +57,15 @@ class NotAvailable(TableError, LookupError):
     """A page or file of the room's director that does not exist (or not for this match); the message says why."""
 
 
+class LoginThrottled(TableError, PermissionError):
+    """Too many wrong logins from this address or for this name: no password is checked until
+    `retry_after` seconds have passed (the wait doubles with each further failure)."""
+
+    def __init__(self, detail: str, retry_after: float) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class MessageRejected(TableError, ValueError):
     """A message on the room's broker that the room does not accept.
 

@@ -58,6 +58,8 @@ class EmulatedTable:
     """Where the table's key is (None: `default_key_path()`)."""
     broker: BrokerConfig | None = None
     """Publish to the room on this broker (None: the table stands alone)."""
+    start_time: float = 1000.0
+    """Where the table's clock (and its record's time stamps) begins: a room gives each table its own."""
 
     def __post_init__(self) -> None:
         key = TableKey.load_or_create(self.key_path) if self.signed else None
@@ -65,7 +67,7 @@ class EmulatedTable:
         history = self.journal.history()
         # a resumed match goes on from the time its journal stopped, so the record's times only grow
         earlier = [float(e.get("t", 0.0)) for e in history]
-        self.clock = ManualClock(max([1000.0, *earlier]) + 1.0)
+        self.clock = ManualClock(max([self.start_time, *earlier]) + 1.0)
         self.started = self.clock.now()
         rng = random.Random(self.seed)
         name = f"table-{self.seed}-{next(_names)}"

@@ -78,4 +78,9 @@ class TableKey:
     def sign(self, lines: int, head: str, t: float) -> str:
         """The signature (base64) of a journal's first `lines` lines, whose last hashes to `head`,
         by a signature line stamped `t`."""
-        return base64.b64encode(self._private.sign(signed_message(lines, head, t))).decode("ascii")
+        return self.sign_bytes(signed_message(lines, head, t))
+
+    def sign_bytes(self, message: bytes) -> str:
+        """The signature (base64) of `message`, which the caller has prefixed with its own context (the
+        director signs its rulings and decisions with a key of this kind: firmware_host/room/messages.py)."""
+        return base64.b64encode(self._private.sign(message)).decode("ascii")

@@ -21,7 +21,7 @@ from drivers.events import ButtonKind
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
-from firmware_host.room.messages import EventMessage, match_id
+from firmware_host.room.messages import EventMessage, match_id, seal
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
@@ -147,7 +147,8 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     assert [e["text"] for e in shown[referee_at:] if e["type"] == "display"][:1] == ["RF"]  # for a moment
     accepted = director.rule("t01", "Anna Berg", "accept", flag=1)
     again = raw_client(mosquitto.port, "resender")  # the same ruling delivered a second time
-    publish(again, Topics("test").table("t01", "ruling"), accepted.encode())
+    resent = seal(accepted.encode(), "test", "t01", director.key.sign_bytes)
+    publish(again, Topics("test").table("t01", "ruling"), resent)
     wait_until(lambda: any(r["id"] == accepted.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
                "the reply to the acceptance", step=table.step)
     table.wait(0.5)
@@ -214,11 +215,8 @@ def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path: Path) -
         try:
             finish(table, director)  # its own topics work: events out, acks in
             assert_same(table, director)
+            table.close()  # its login is one connection: the intruder below takes it (use_username_as_clientid)
             topics = Topics("hall")
-            seen: list[bytes] = []
-            watcher = raw_client(broker.port, "watcher", "director", "dpw")
-            watcher.on_message = lambda client, userdata, message: seen.append(bytes(message.payload))
-            watcher.subscribe(topics.table("t01", "ack"), qos=1)
             lines = table.journal.path.read_bytes().splitlines()
             intruder = raw_client(broker.port, "t01-evil", "t01", "p1")
             forged = EventMessage("t02", match_id(lines[0]), 1, line_hash(lines[0]), lines[0])
@@ -228,10 +226,17 @@ def test_the_documented_acl_keeps_each_table_to_its_own_topics(tmp_path: Path) -
             wait_until(lambda: director.rejected.get("payload", 0) >= 1, 5, "t01's own garbage counted")
             time.sleep(0.3)
             assert "t02" not in director.tables and dict(director.rejected) == {"payload": 1}
-            assert seen and all(b"0000000000000000" not in payload for payload in seen)  # only the director's acks
-            for client in (intruder, watcher):
-                client.loop_stop()
-                client.disconnect()
+            intruder.loop_stop()
+            intruder.disconnect()
+            director.close()  # its login is one connection too: the watcher takes it to read the retained ack
+            seen: list[bytes] = []
+            watcher = raw_client(broker.port, "watcher", "director", "dpw")
+            watcher.on_message = lambda client, userdata, message: seen.append(bytes(message.payload))
+            watcher.subscribe(topics.table("t01", "ack"), qos=1)
+            wait_until(lambda: seen, 5, "the retained ack")
+            assert all(b"0000000000000000" not in payload for payload in seen)  # only the director's ack
+            watcher.loop_stop()
+            watcher.disconnect()
         finally:
             table.close()
             director.close()
@@ -244,13 +249,16 @@ def test_a_second_venue_sees_every_table_through_a_mosquitto_bridge(mosquitto: M
                                                       if line.strip() and not line.startswith("#")))
     venue.start()
     try:
-        here = Director(BrokerConfig.from_url(venue.url, venue="hall"), tmp_path / "here", ack_interval=0.05)
-        central = Director(BrokerConfig.from_url(mosquitto.url, venue="hall"), tmp_path / "central",
+        here = Director(BrokerConfig.from_url(venue.url, venue="hall", insecure_anonymous=True), tmp_path / "here",
+                        ack_interval=0.05)
+        central = Director(BrokerConfig.from_url(mosquitto.url, venue="hall", insecure_anonymous=True),
+                           tmp_path / "central",
                            ack_interval=0.05)
         here.start()
         central.start()
         table = EmulatedTable(Settings(length=1), tmp_path / "t01", 6,
-                              broker=BrokerConfig.from_url(venue.url, venue="hall", table="t01"))
+                              broker=BrokerConfig.from_url(venue.url, venue="hall", table="t01",
+                                                           insecure_anonymous=True))
         try:
             finish(table, here)
             wait_until(lambda: held(central, table) == table.journal.sequence, 20,

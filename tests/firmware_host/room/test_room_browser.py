@@ -28,7 +28,7 @@ def site(mosquitto: Mosquitto, room: Callable[..., Any]) -> Iterator[dict[str, A
     director = room("director", mosquitto.url)
     tables = [room("table", mosquitto.url, name, players=False, settings=Settings(length=3, players=(w, b)))
               for name, (w, b) in (("t01", ("Anna", "Bram")), ("t02", ("Chen", "Dara")))]
-    app = create_app(director, Sessions({"Anna Berg": hash_password("s3cret")}))
+    app = create_app(director, Sessions({"Anna Berg": hash_password("s3cret-pass")}))
     with serving(app) as url:
         runner = Runner(tables)
         yield {"url": url, "director": director, "tables": tables, "runner": runner}
@@ -91,7 +91,7 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
 
     # the referee logs in and acknowledges; the table journals it with her name
     browser.find_element(By.ID, "login-name").send_keys("Anna Berg")
-    browser.find_element(By.ID, "login-password").send_keys("s3cret")
+    browser.find_element(By.ID, "login-password").send_keys("s3cret-pass")
     browser.find_element(By.ID, "login-button").click()
     until(lambda d: d.find_elements(By.CSS_SELECTOR, "#flag-1 button.acknowledge"))
     browser.execute_script("document.querySelector('#flag-1 button.acknowledge').click()")

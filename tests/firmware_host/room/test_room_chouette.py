@@ -18,7 +18,7 @@ from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
-from firmware_host.room.messages import Decision
+from firmware_host.room.messages import Decision, seal
 from firmware_host.room.mosquitto import Mosquitto
 from firmware_host.room.table_link import TableLink
 from firmware_host.room.topics import Topics
@@ -148,7 +148,8 @@ def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
 
     # the same decision delivered again (a resend) is answered as before, counted, not applied
     again = raw_client(mosquitto.port, "resender")
-    publish(again, Topics("test").table("t01", "decision"), late.encode())
+    resent = seal(late.encode(), "test", "t01", director.key.sign_bytes)
+    publish(again, Topics("test").table("t01", "decision"), resent)
     wait_until(lambda: link(table).decisions.refused["duplicate"] == 1, 10, "the resend refused", step=pace(table))
     assert len(of_type(table, "take", "pass")) == 2 and outcome(director, "t01", late.id) == answer
     again.loop_stop()
@@ -214,7 +215,7 @@ def test_behind_the_documented_acl_only_the_director_decides_for_a_member(tmp_pa
         director.start()
         table = EmulatedTable(CHOUETTE, tmp_path / "t01", 1, players=False, line_noise=0.0, flicker_rate=0.0,
                               broker=BrokerConfig.from_url(f"mqtt://t01:p1@127.0.0.1:{broker.port}", venue="hall",
-                                                           table="t01"))
+                                                           table="t01", director_key=director.key.public))
         try:
             table.wait(1.0)
             box_doubles_bob_and_cy(table)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from chouette_builders import box_doubles_bob_and_cy, journal, of_type, play_first
+from room_fixtures import NO_BROKER
 from starlette.testclient import TestClient
 
 from drivers.events import LinkDown
@@ -18,7 +19,6 @@ from firmware_host.controller.cube.chouette import ChouetteDialogue
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import MessageRejected
 from firmware_host.room.auth import Sessions
-from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
 from firmware_host.room.director import Director
 from firmware_host.room.messages import (
@@ -186,7 +186,7 @@ def test_the_page_sends_a_decision_only_with_the_members_own_code(asked_of_bob: 
     assert isinstance(session, ChouetteSession) and isinstance(contest, ChouetteDialogue)
     codes = {name: phone_code(bytes(32), MATCH, name) for name in session.totals}
     verifiers = {name: phone_verifier("t01", MATCH, name, code) for name, code in codes.items()}
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), tmp_path / "director")
+    director = Director(NO_BROKER, tmp_path / "director")
     state = {"table": "t01", "match": MATCH, "seq": 9, **table_state(controller, 1.0), "flags": [], "sent": 1.0,
              "chouette": chouette_state(session, contest, MATCH, verifiers)}
     director.receive(Topics("test").table("t01", "state"), encode_state(state))

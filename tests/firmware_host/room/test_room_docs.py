@@ -24,6 +24,7 @@ from firmware_host.room.messages import (
     encode_state,
     phone_verifier,
 )
+from firmware_host.room.mosquitto import ROOM_ACL, ROOM_SETTINGS
 from firmware_host.room.topics import TableChannel, Topics
 
 pytestmark = pytest.mark.room
@@ -86,3 +87,9 @@ def test_the_chouette_examples_are_the_codes() -> None:
     decision = block("decision").strip().encode()
     assert f"{len(decision)} bytes; its first bytes `7b 22 76 22 3a 31 2c 22 69 64 22 3a`" in DOC
     assert decision.startswith(bytes.fromhex("7b 22 76 22 3a 31 2c 22 69 64 22 3a"))
+
+
+def test_the_documented_acl_and_settings_are_the_ones_room_demo_runs() -> None:
+    assert block("acl") == ROOM_ACL
+    settings = [line.split("#")[0].strip() for line in block("mosquitto").splitlines()]
+    assert all(line in settings for line in ROOM_SETTINGS) and "allow_anonymous false" in settings

@@ -35,11 +35,14 @@ from game.record import GENESIS, encode_event, line_hash
 
 pytestmark = pytest.mark.room
 
+START = {"t": 1.0, "variant": "backgammon", "length": 1, "players": {"white": "Ann", "black": "Bo"}}
+
 
 def chain(count: int, start: str = "match_start") -> list[bytes]:
     lines, prev = [], GENESIS
     for number in range(count):
-        line = encode_event({"type": start if number == 0 else "clock", "n": number}, prev)
+        first = {"type": start, **(START if start == "match_start" else {})}
+        line = encode_event(first if number == 0 else {"type": "clock", "n": number}, prev)
         lines.append(line)
         prev = line_hash(line)
     return lines
@@ -188,7 +191,8 @@ def test_passwords_are_stored_hashed_and_checked() -> None:
 
 
 def test_a_director_config_refuses_a_plain_password() -> None:
-    config = DirectorConfig.parse({"venue": "hall", "referee": [{"name": "Anna", "password": hash_password("x")}]})
+    stored = hash_password("x-password")
+    config = DirectorConfig.parse({"venue": "hall", "referee": [{"name": "Anna", "password": stored}]})
     assert config.venue == "hall" and list(config.referees) == ["Anna"]
     with pytest.raises(ConfigError, match="must be a hash"):
         DirectorConfig.parse({"referee": [{"name": "Anna", "password": "hunter2"}]})
@@ -256,7 +260,7 @@ def _deliver(client: FakeClient, topic: str, payload: bytes) -> None:
 
 
 def test_the_outbox_sends_in_order_within_its_window_and_again_from_the_last_ack() -> None:
-    publisher = TablePublisher(BrokerConfig.from_url("mqtt://h", table="t01"), window=3,
+    publisher = TablePublisher(BrokerConfig.from_url("mqtt://h", table="t01", insecure_anonymous=True), window=3,
                                client_factory=FakeClient)  # type: ignore[arg-type]
     lines = chain(6)
     match = match_id(lines[0])
@@ -306,6 +310,19 @@ def test_without_a_broker_nothing_of_the_room_is_loaded(tmp_path: Path) -> None:
     assert out.strip().splitlines()[-1] == "True None []"
 
 
+def test_hash_password_at_a_terminal_asks_twice(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host import cli
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    answers = iter(["long enough", "long enuogh", "long enough", "long enough"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
+    assert cli.main(["director", "--hash-password"]) == 2
+    assert "the two passwords differ" in capsys.readouterr().err
+    assert cli.main(["director", "--hash-password"]) == 0
+    assert check_password(capsys.readouterr().out.strip(), "long enough")
+
+
 def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     import io
@@ -313,9 +330,13 @@ def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeyp
     from firmware_host import cli
     from firmware_host.room import demo, mosquitto
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("s3cret\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("s3cret-pass\n"))
     assert cli.main(["director", "--hash-password"]) == 0
-    assert check_password(capsys.readouterr().out.strip(), "s3cret")
+    assert check_password(capsys.readouterr().out.strip(), "s3cret-pass")
+    for short in ("\n", "short\n"):  # an empty or short password is never stored
+        monkeypatch.setattr("sys.stdin", io.StringIO(short))
+        assert cli.main(["director", "--hash-password"]) == 2
+        assert "at least 8 characters" in capsys.readouterr().err
     assert cli.main(["director"]) == 2
     assert "director needs --broker" in capsys.readouterr().err
     assert cli.main(["simulate", "--record", str(tmp_path), "--broker", "mqtt://h"]) == 2

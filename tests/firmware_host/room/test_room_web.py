@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from room_fixtures import NO_BROKER, session_key
 from starlette.testclient import TestClient
 
 from drivers.events import ButtonKind
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions, hash_password
-from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.flags import FlagBook
 from firmware_host.room.messages import EventMessage, encode_state, match_id
@@ -65,8 +65,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     standing.wait(0.3)
     standing.press("white", ButtonKind.DONE)
     standing.wait(0.6)
-    director = Director(BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test"), root / "director")
+    director = Director(NO_BROKER, root / "director",
+                        enrolled={"t01": session_key(), "t02": session_key()})
     matches = {"t01": feed(director, finished, "t01"), "t02": feed(director, standing, "t02")}
+    director.judge_due()
     yield {"director": director, "tables": {"t01": finished, "t02": standing}, "matches": matches}
     finished.close()
     standing.close()
@@ -75,7 +77,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 @pytest.fixture
 def client(played: dict[str, Any]) -> Iterator[TestClient]:
-    sessions = Sessions({"Anna Berg": hash_password("s3cret")})
+    sessions = Sessions({"Anna Berg": hash_password("s3cret-pass")})
     with TestClient(create_app(played["director"], sessions)) as test_client:
         yield test_client
 
@@ -96,7 +98,8 @@ def test_a_spectator_cannot_act_and_a_referee_can(client: TestClient, played: di
     refused = client.post("/api/table/t02/ruling", json=ruling)
     assert refused.status_code == 403 and "spectators" in refused.json()["error"]
     assert client.post("/login", json={"name": "Anna Berg", "password": "wrong"}).status_code == 401
-    assert client.post("/login", json={"name": "Anna Berg", "password": "s3cret"}).json() == {"referee": "Anna Berg"}
+    right = {"name": "Anna Berg", "password": "s3cret-pass"}
+    assert client.post("/login", json=right).json() == {"referee": "Anna Berg"}
     assert client.get("/api/me").json()["referee"] == "Anna Berg"
     assert client.post("/api/table/t02/ruling", json={"action": "overrule"}).status_code == 400
     elsewhere = {"Origin": "http://evil.example"}
