@@ -101,7 +101,7 @@ class CarryOut:
             board[step.target - 1] += checker
             boards.append(tuple(board))
         self.views = [view_of(b, self.capability) for b in boards]
-        self.final = sensed_view(self.play.position, self.capability)
+        self.final = sensed_view(self.play.after_moves, self.capability)
         self._reconciler = TurnReconciler(self.before, self.dice, self.capability)
         self._checkers = sum(reading.count for reading in self.views[0])
 
@@ -277,7 +277,7 @@ class BotSeat:
         what = f" ({verdict.describe()})" if verdict is not None else ""
         name, notation = carry.bot.name, carry.play.notation()
         self.desk.flag("bot_play", carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
-                       NOT_THE_PLAY, carry.play.position)
+                       NOT_THE_PLAY, carry.play.after_moves)
         self._show(carry, NOT_THE_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 

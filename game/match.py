@@ -354,7 +354,7 @@ class Match:
         except MatchActionError:
             s.move_number -= 1
             raise
-        after = chosen.position if chosen else s.position
+        after = chosen.after_moves if chosen else s.position
         self._played(mover, [[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen
 
@@ -638,22 +638,22 @@ class Match:
 
 
 def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play | None:
-    """The legal play leading to `play.position`, its moves (if given) agreeing."""
-    if play.moves and play.position.turn is position.turn:
+    """The legal play leading to `play.after_moves`, its moves (if given) agreeing."""
+    if play.moves and play.after_moves.turn is position.turn:
         done = complete_play(position, dice, play.moves)
-        if done is not None and done[0] == encode(play.position):
-            return Play(done[1], play.position)  # legal single moves using every die: no search needed
+        if done is not None and done[0] == encode(play.after_moves):
+            return Play(done[1], play.after_moves)  # legal single moves using every die: no search needed
     legal = legal_states(position, dice)
-    if not legal and not play.moves and play.position == position:
+    if not legal and not play.moves and play.after_moves == position:
         return None
-    moves = legal.get(encode(play.position)) if play.position.turn is position.turn else None
+    moves = legal.get(encode(play.after_moves)) if play.after_moves.turn is position.turn else None
     if moves is None:
         raise IllegalMove(f"{play.notation()} (to the recorded position) is not a legal play of "
                           f"{dice[0]}{dice[1]}")
     if play.moves and _flow(moves) != _flow(play.moves):
         raise IllegalMove(f"the moves {play.notation()} do not lead to the recorded position "
                           f"(the legal play to it is {format_moves(moves)})")
-    return Play(moves, play.position)
+    return Play(moves, play.after_moves)
 
 
 def _score_doc(score: Score) -> ScoreDoc:

@@ -29,7 +29,7 @@ DRAW = np.array([0.5, 0.0, 0.0, 0.0, 0.0], dtype=np.float32)  # a Catchgammon Re
 
 def after_states(plays: Sequence[Play]) -> U8:
     """The state of each play's resulting position, read from the mover's side."""
-    return states_array([encode(play.position) for play in plays])
+    return states_array([encode(play.after_moves) for play in plays])
 
 
 def final_estimate(position: Position) -> F32 | None:
@@ -56,7 +56,7 @@ def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
 def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
     """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
     the opponent then rolls in (for training)."""
-    return estimate_after_states(net, states, lambda row: plays[row].position)
+    return estimate_after_states(net, states, lambda row: plays[row].after_moves)
 
 
 def estimate_after_states(net: Network, states: U8, position_of: Callable[[int], Position]) -> tuple[F32, F32]:
@@ -76,7 +76,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     (each judged at 0-ply by the opponent's own equity). The replies are the move generator's
     states (no `Play` objects), and all replies of all 21 rolls, with the position the mover rolls
     in when the opponent cannot move, go through the network in one batch."""
-    final = final_estimate(play.position)
+    final = final_estimate(play.after_moves)
     if final is not None:
         return final
     variant, after = net.variant, play.next_position
@@ -89,7 +89,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         replies.extend(found)
     states = states_array(replies)
     # The replies read from the mover's side (the mover then on roll), and the play's own position.
-    rows = np.concatenate([flip(variant, states), states_array([encode(play.position)])])
+    rows = np.concatenate([flip(variant, states), states_array([encode(play.after_moves)])])
     estimates = consistent(net.forward(features(variant, rows))[1])
     stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
     theirs = mirror(estimates[:-1])

@@ -176,7 +176,7 @@ class ChouetteSession(SessionState):
             raise IllegalMove(exc.reason, self._context()) from None
         except IllegalPlayError as exc:
             raise IllegalMove(str(exc), self._context()) from None
-        after = chosen.position if chosen else b.position
+        after = chosen.after_moves if chosen else b.position
         self._played([[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen
 

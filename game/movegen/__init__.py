@@ -253,7 +253,7 @@ def play_allowed(variant: Variant, state: State) -> bool:
 
 def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[Move, ...]]:
     """The legal plays as the states they produce (see `encode`) and their moves, without building
-    positions: for checking a play's result fast. `encode(play.position)` is a play's state."""
+    positions: for checking a play's result fast. `encode(play.after_moves)` is a play's state."""
     a, b = check_dice(dice)
     states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
     return dict(zip(states, map(moves_of, raw), strict=True))
