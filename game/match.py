@@ -10,6 +10,7 @@ dict, see `game/RECORD.md`) to `Match.events`. Derived events (`game_start`,
 from __future__ import annotations
 
 import enum
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -55,6 +56,12 @@ Score = tuple[int, int]
 Steps = Sequence[tuple[int, int]]
 
 RECORD_VERSION = 1
+_DICE = random.SystemRandom()
+
+
+def throw_dice() -> tuple[int, int]:
+    """Two dice thrown by the operating system's randomness: what `roll()` rolls when it is given none."""
+    return _DICE.randint(1, 6), _DICE.randint(1, 6)
 
 
 class Phase(enum.Enum):
@@ -180,6 +187,12 @@ class Match:
                               options=options.to_document(), players={"white": players[0], "black": players[1]},
                               version=RECORD_VERSION))
         self._start_game()
+
+    def __repr__(self) -> str:
+        kind = "money session" if self.length is None else f"{self.length}-point match"
+        white, black = self._score
+        state = "over" if self.is_over else self._awaiting()
+        return f"<Match {self.variant.value} {kind}, game {self._game}, score {white}-{black}: {state}>"
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Time-stamp the events from now on with `clock` (a replayed match goes on live)."""
@@ -325,14 +338,28 @@ class Match:
         s.dice = (max(white_die, black_die), min(white_die, black_die))
         s.phase = Phase.MOVE
 
-    def roll(self, d1: int, d2: int) -> None:
-        """The player on roll rolls (instead of doubling)."""
+    def roll(self, d1: int | None = None, d2: int | None = None) -> tuple[int, int]:
+        """The player on roll rolls (instead of doubling): the dice given, or two thrown here
+        (`random`) when none are; returns the dice.
+
+            >>> match = Match()
+            >>> match.opening_roll(3, 1)
+            >>> match.play("8/5 6/5").notation()
+            '8/5 6/5'
+            >>> match.roll(6, 2)
+            (6, 2)
+        """
         self._require(Phase.ROLL)
+        if d1 is None and d2 is None:
+            d1, d2 = throw_dice()
+        elif d1 is None or d2 is None:
+            raise InvalidDice(f"roll: give both dice or none, got {d1!r} and {d2!r}", self._context())
         self._check_dice((d1, d2), "roll")
         self._s.dice = (d1, d2)
         self._s.phase = Phase.MOVE
         self._emit(Roll(type="roll", t=self._clock(), game=self._game, player=_name(self._s.position.turn),
                         dice=[d1, d2]))
+        return d1, d2
 
     def play(self, moves: Play | Steps | str, hits: Iterable[int] | None = None) -> Play | None:
         """The player on roll plays the dice: a `Play`, (source, target) steps, or notation.

@@ -85,17 +85,23 @@ class Position:
     # -- construction ---------------------------------------------------
 
     @classmethod
-    def initial(cls, variant: Variant = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
-        """The starting position of `variant` with `turn` to play (White by default; the opening roll decides)."""
+    def initial(cls, variant: Variant | str = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
+        """The starting position of `variant` (a `Variant` or its name) with `turn` to play (White
+        by default; the opening roll decides).
+
+            >>> Position.initial("rungammon").stack(12)
+            'bbbbbbbbbbbbbbb'
+        """
+        chosen: Variant = variant if isinstance(variant, Variant) else _enum(Variant, variant, "variant")
         points = [""] * 24
-        if variant is Variant.BACKGAMMON:
+        if chosen is Variant.BACKGAMMON:
             for own, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
                 for color in Color:
-                    points[OWN_TO_BOARD[variant, color][own] - 1] = color.char * n
+                    points[OWN_TO_BOARD[chosen, color][own] - 1] = color.char * n
         else:
             for color in Color:
-                points[OWN_TO_BOARD[variant, color][24] - 1] = color.char * CHECKERS
-        return cls(variant, turn, tuple(points))
+                points[OWN_TO_BOARD[chosen, color][24] - 1] = color.char * CHECKERS
+        return cls(chosen, turn, tuple(points))
 
     @classmethod
     def from_document(cls, doc: Any) -> Position:
@@ -273,8 +279,33 @@ class Position:
 
         return read_play(self, check_dice(dice), text)
 
+    def play(self, text: str, dice: tuple[int, int] | list[int]) -> Position:
+        """The position after the play `text` stands for, the opponent on roll: one step of a game.
+
+        Raises as `parse_play` does when the text names no legal play or several; a roll that
+        cannot be played is written as nothing ("") and passes the turn.
+
+            >>> Position.initial().play("8/5 6/5", (3, 1)).play("24/18 13/11", (6, 2)).turn
+            <Color.WHITE: 'white'>
+        """
+        play = self.parse_play(text, dice)
+        return self.pass_turn() if play is None else play.next_position
+
     def __str__(self) -> str:
-        return self.to_json()
+        """The board as text (`game.text.draw`); `to_json()` gives the position document."""
+        from game.text import draw
+
+        return draw(self)
+
+    def _repr_png_(self) -> bytes:
+        """The board as a PNG picture, for notebooks (Jupyter shows a position as a picture)."""
+        from io import BytesIO
+
+        from game.pictures.board import draw_board
+
+        buffer = BytesIO()
+        draw_board(self).save(buffer, format="PNG")
+        return buffer.getvalue()
 
     def __repr__(self) -> str:
         text = self.xgid() if self.variant is Variant.BACKGAMMON else self.to_json()
