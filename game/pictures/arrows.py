@@ -86,9 +86,7 @@ def find_play(position: Position, play: str | Sequence[Move | Step],
             found.setdefault(candidate.after_moves, (candidate, []))[1].append(roll)
     if not found:
         raise problems[0] if dice else IllegalPlayError(
-            f"no legal play for {position.turn.value} with any roll matches {written.text!r} in {position.xgid()}"
-            if position.variant is Variant.BACKGAMMON else
-            f"no legal play for {position.turn.value} with any roll matches {written.text!r}")
+            f"no legal play for {position.turn.value} with any roll matches {written.text!r} in {position.notation()}")
     if len(found) > 1:
         plays = tuple(p for p, _ in found.values())
         where = f"with {dice[0]}{dice[1]}" if dice else "with the rolls that fit"
