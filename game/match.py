@@ -401,7 +401,7 @@ class Match:
         except MatchActionError:
             s.move_number -= 1
             raise
-        after = chosen.after_moves if chosen else s.position
+        after = (chosen.after_moves if chosen else s.position).with_rules(s.position.rules)  # a play read elsewhere
         self._played(mover, [[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen
 
