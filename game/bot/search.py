@@ -34,7 +34,8 @@ def after_states(plays: Sequence[Play]) -> U8:
 
 def final_estimate(position: Position) -> F32 | None:
     """The exact outcome for the side that just made the play that left `position`, if the game
-    is over (borne off, or a Catchgammon Remi); None while it goes on."""
+    is over (borne off, a Catchgammon Remi, a mother checker trapped under that rule); None while
+    it goes on."""
     result = position.result()
     if result is not None:
         kind = result.kind
@@ -46,10 +47,12 @@ def final_estimate(position: Position) -> F32 | None:
 
 
 def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
-    """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
+    """Rows that may end the game: all borne off, or (Catchgammon) the opponent's starting checker
+    trapped: a Remi when mine is trapped too, a win under the mother-checker rule when it is not
+    (`final_estimate` tells, from the position and its rules)."""
     done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
-        done |= (states[:, 24] > 48) & (states[:, 1] > 32) & (states[:, 1] < 48)
+        done |= (states[:, 1] > 32) & (states[:, 1] < 48)
     return done
 
 
@@ -84,7 +87,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     replies: list[bytes] = []
     bounds: list[tuple[int, int]] = []  # each roll's slice of `replies`; (n, n) when it cannot be played
     for dice in ROLLS:
-        found, _ = state_plays(start, variant, dice)
+        found, _ = state_plays(start, variant, dice, after.rules)
         bounds.append((len(replies), len(replies) + len(found)))
         replies.extend(found)
     states = states_array(replies)
