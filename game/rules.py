@@ -69,6 +69,8 @@ class RuleOptions:
 
     def check(self, variant: Variant) -> None:
         """Refuse an option that belongs to another variant."""
+        if self == STANDARD:
+            return  # every position made is checked: the common case costs one comparison
         for name in self._on():
             if _VARIANT[name] is not variant:
                 raise RuleOptionError(f"the rule option {name.replace('_', '-')} is for {_VARIANT[name].value}, "
@@ -88,7 +90,7 @@ class RuleOptions:
 
     def __bool__(self) -> bool:
         """Whether any option is on."""
-        return bool(self._on())
+        return self != STANDARD
 
 
 STANDARD = RuleOptions()
