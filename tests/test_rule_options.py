@@ -6,6 +6,7 @@ checker, which no program here plays, against the rule as RULES.md states it, in
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections.abc import Iterator
@@ -104,7 +105,8 @@ def test_validate_replays_the_rules_the_first_line_names(tmp_path: Path) -> None
     lines = record_bytes(match, chain=False).splitlines()
     path = tmp_path / "nack.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    assert validate_file(str(path), None).problems == []
+    verdict = validate_file(str(path), None)
+    assert verdict.problems == [] and "\nrules: nackgammon (game/RULES.md" in verdict.render()
     start = json.loads(lines[0])
     del start["options"]["rules"]  # the same plays claimed under the standard rules: the start differs
     path.write_bytes(b"\n".join([json.dumps(start).encode(), *lines[1:]]) + b"\n")
@@ -270,3 +272,15 @@ def test_the_table_takes_rules_from_its_configuration(tmp_path: Path) -> None:
     path.write_text('[board]\nport = "/dev/null"\n[match]\nvariant = "rungammon"\nrules = "nackgammon"\n')
     with pytest.raises(ConfigError, match=r"\[match\] rules: the rule option nackgammon is for backgammon"):
         load_config(path)
+
+
+def test_the_plays_command_takes_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from game.cli import main
+
+    position = mother_position(STANDARD).to_json()
+    for rules, listed in (("mother-checker", True), ("standard", False)):
+        out = io.StringIO()
+        assert main(["plays", "--position", position, "--dice", "41", "--rules", rules], out) == 0
+        assert ("\n5/1*\n" in out.getvalue()) is listed
+    assert main(["plays", "--position", position, "--dice", "41", "--rules", "nackgammon"], io.StringIO()) == 2
+    assert "nackgammon is for backgammon, not catchgammon" in capsys.readouterr().err
