@@ -284,3 +284,17 @@ def test_the_plays_command_takes_rules(capsys: pytest.CaptureFixture[str]) -> No
         assert ("\n5/1*\n" in out.getvalue()) is listed
     assert main(["plays", "--position", position, "--dice", "41", "--rules", "nackgammon"], io.StringIO()) == 2
     assert "nackgammon is for backgammon, not catchgammon" in capsys.readouterr().err
+
+
+def test_the_emulated_table_plays_a_whole_match_by_the_mother_checker_rule(tmp_path: Path) -> None:
+    from firmware_host.cli import main as table_main
+    from game.cli import main as game_main
+
+    record = tmp_path / "mother"
+    assert table_main(["simulate", "--variant", "catchgammon", "--rules", "mother-checker", "--seed", "2",
+                       "--match-to", "2", "--record", str(record), "--quiet"]) == 0
+    journal = record / "journal.jsonl"
+    events = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert next(e for e in events if e["type"] == "match_start")["options"]["rules"] == {"mother_checker": True}
+    assert [e["points"] for e in events if e.get("reason") == "mother_checker"]  # the people played the rule
+    assert game_main(["validate", str(journal)], io.StringIO()) == 0
