@@ -19,7 +19,8 @@ GNU Backgammon's notation); a roll that cannot be played is the dice alone. Mone
 " 0 point match". The options of money play are not in the format: the reader takes them as an
 argument, and automatic doubles cannot be written at all. A Nackgammon match (`RuleOptions`) is
 written with GNU Backgammon's header `; [Variation "NackGammon"]`, which it reads back. Reading is
-`game.transcripts`, which takes every dialect real servers and programs write (game/TRANSCRIPTS.md).
+`game.transcripts`, which takes every dialect real servers and programs write (game/TRANSCRIPTS.md);
+the public reader of any match file, a record or a `.mat`, is `game.read_match`.
 """
 
 from __future__ import annotations

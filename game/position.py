@@ -50,7 +50,9 @@ class Position:
     rule options played (`game.rules`: Nackgammon, the mother checker), none by default.
 
     Make one field by field, or from any of its notations (`Position("XGID=...")`, a Position
-    ID, a JSON position document), as `repr` writes it:
+    ID, a JSON position document), as `repr` writes it; `print(position)` draws the board as text.
+    The methods that read or write notations, list plays or draw import their modules when called
+    (a lazy facade: a position alone costs nothing more to import):
 
         >>> from game import Position
         >>> start = Position.initial()
