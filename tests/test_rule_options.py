@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 from gnubg_reader import INSTALL_HINT, compare, gnubg_found, gnubg_import, gnubg_self_play, our_boards
+from hypothesis import HealthCheck, given, settings
 from room_fixtures import require
+from strategies import dice, positions
 
 from firmware_host.cli import _settings, build_parser
 from firmware_host.config import load_config
@@ -243,6 +245,16 @@ def test_both_kernels_give_the_same_plays_under_the_mother_checker_rule() -> Non
     for roll in ROLLS:
         assert kernel_case(compiled, start, roll) == kernel_case(pure_kernel, start, roll), roll
     assert compiled.count(start, 1 | MOTHER_CHECKER, 4, 1) == state_count(start, Variant.CATCHGAMMON, (4, 1), MOTHER)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(Variant.CATCHGAMMON), dice)
+def test_both_kernels_agree_under_the_rule_on_arbitrary_positions(position: Position, roll: tuple[int, int]) -> None:
+    require("the compiled move-generator kernel", "compiled" in available_kernels(), "pip install -e .")
+    from game.movegen import _kernel as compiled
+
+    state = encode(position)
+    assert kernel_case(compiled, state, roll) == kernel_case(pure_kernel, state, roll), (position, roll)
 
 
 @pytest.mark.parametrize("kernel", ["pure", "compiled"])
