@@ -310,3 +310,12 @@ def test_the_emulated_table_plays_a_whole_match_by_the_mother_checker_rule(tmp_p
     assert next(e for e in events if e["type"] == "match_start")["options"]["rules"] == {"mother_checker": True}
     assert [e["points"] for e in events if e.get("reason") == "mother_checker"]  # the people played the rule
     assert game_main(["validate", str(journal)], io.StringIO()) == 0
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_the_bot_sees_the_trap_win_under_the_rule(level: str) -> None:
+    from game.bot import MONEY, make_bot
+
+    bot = make_bot(Variant.CATCHGAMMON, level, seed=1)
+    chosen = bot.choose_play(mother_position(), (4, 1), MONEY)
+    assert chosen is not None and chosen.after_moves.mother_trapped() is Color.BLACK
