@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from game.match import Match, MatchOptions, Phase
     from game.plays import Move, Play, format_moves, parse_moves
     from game.position import GameResult, Position, ResultKind
+    from game.rules import RuleOptions
 
 _HOMES = {
     "BAR": "board", "OFF": "board", "Color": "board", "Variant": "board", "Cube": "cube",
@@ -39,13 +40,13 @@ _HOMES = {
     "NotationError": "errors", "PositionError": "errors", "parse_position": "formats", "read_match": "formats",
     "Match": "match", "MatchOptions": "match", "Phase": "match", "Move": "plays", "Play": "plays",
     "format_moves": "plays", "parse_moves": "plays", "GameResult": "position", "Position": "position",
-    "ResultKind": "position",
+    "ResultKind": "position", "RuleOptions": "rules",
 }
 
 __all__ = [
     "BAR", "OFF", "AmbiguousPlayError", "Color", "Cube", "DiceError", "GameError", "GameResult",
     "IllegalPlayError", "Match", "MatchOptions", "Move", "NotationError", "Phase", "Play", "Position",
-    "PositionError", "ResultKind", "Variant", "format_moves", "parse_moves", "parse_position",
+    "PositionError", "ResultKind", "RuleOptions", "Variant", "format_moves", "parse_moves", "parse_position",
     "read_match",
 ]
 
