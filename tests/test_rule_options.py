@@ -319,3 +319,8 @@ def test_the_bot_sees_the_trap_win_under_the_rule(level: str) -> None:
     bot = make_bot(Variant.CATCHGAMMON, level, seed=1)
     chosen = bot.choose_play(mother_position(), (4, 1), MONEY)
     assert chosen is not None and chosen.after_moves.mother_trapped() is Color.BLACK
+
+
+def test_the_state_functions_refuse_an_option_of_another_variant() -> None:
+    with pytest.raises(RuleOptionError, match="mother-checker is for catchgammon, not backgammon"):
+        state_plays(encode(Position.initial()), Variant.BACKGAMMON, (3, 1), MOTHER)

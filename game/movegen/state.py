@@ -39,7 +39,9 @@ MOTHER_CHECKER = 4
 
 def kernel_rules(variant: Variant, rules: RuleOptions) -> int:
     """The number both kernels take for the rules: the variant's index, plus a bit for each rule
-    option that changes which plays are legal (Nackgammon changes only the start)."""
+    option that changes which plays are legal (Nackgammon changes only the start). An option of
+    another variant is refused (`RuleOptionError`)."""
+    rules.check(variant)
     return VARIANT_INDEX[variant] | (MOTHER_CHECKER if rules.mother_checker else 0)
 
 
