@@ -52,7 +52,7 @@ def over(corpus: Corpus, list_plays: Callable[[Position, tuple[int, int]], objec
 
 
 def built(position: Position, dice: tuple[int, int]) -> object:
-    return [play.position for play in legal_plays(position, dice)]
+    return [play.after_moves for play in legal_plays(position, dice)]
 
 
 def worst_ms(corpus: Corpus, list_plays: Callable[[Position, tuple[int, int]], object],

@@ -41,6 +41,8 @@ from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
 from game.chouette.options import signed
 from game.errors import GameError
+from game.match import MatchOptions
+from game.rules import RuleOptions
 from game.zones import Capability
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
@@ -53,11 +55,17 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.chouette:
         if args.bots or args.opponent == "bot":
             raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")
+        if args.rules:
+            raise ConfigError(f"--rules {args.rules.words()}: rule options are for a match, not a chouette")
         options = ChouetteOptions(**{name: True for name in args.house})
         return Settings(variant=Variant(args.variant), profile=Profile(args.profile), timed=False,
                         chouette=ChouetteSettings(args.chouette, options, args.games))
     sides = set(args.bots or ()) | ({Color.BLACK} if args.opponent == "bot" else set())
-    return Settings(variant=Variant(args.variant), length=args.match_to or None,
+    try:
+        args.rules.check(Variant(args.variant))
+    except GameError as exc:
+        raise ConfigError(f"--rules: {exc}") from None
+    return Settings(variant=Variant(args.variant), length=args.match_to or None, options=MatchOptions(rules=args.rules),
                     profile=Profile(args.profile), timed=not args.no_clock,
                     bots={color: args.level for color in Color if color in sides}, bot_seed=args.seed or 0,
                     analyse=args.analyse)
@@ -121,6 +129,13 @@ def _speed(text: str) -> float:
     return speed
 
 
+def _rules(text: str) -> RuleOptions:
+    try:
+        return RuleOptions.parse(text)
+    except GameError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _points(text: str) -> int:
     if not text.isascii() or not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r}: a match length is a whole number of points, 0 for money")
@@ -129,6 +144,8 @@ def _points(text: str) -> int:
 
 def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
     parser.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon")
+    parser.add_argument("--rules", type=_rules, default=RuleOptions(), metavar="OPTIONS",
+                        help=f"rule options, comma-separated ({', '.join(RuleOptions.known())}; game/RULES.md)")
     parser.add_argument("--match-to", type=_points, default=3, help="match length in points (0: money session)")
     parser.add_argument("--seed", type=int, default=seed, help="makes the whole match reproducible")
     parser.add_argument("--capability", choices=[c.name.lower() for c in Capability], default="stacks",

@@ -29,6 +29,10 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     if not args.position or not args.dice:
         raise UsageError("plays needs --position and --dice, or --batch FILE.jsonl")
     position = read_position(args.position, variant)
+    if args.rules:
+        from game.rules import RuleOptions
+
+        position = position.with_rules(RuleOptions.parse(args.rules))
     dice = read_dice(args.dice)
     if args.json:
         import json
@@ -186,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
     plays.add_argument("--dice", help="the roll, e.g. 31")
     plays.add_argument("--variant", choices=variants)
+    plays.add_argument("--rules", metavar="OPTIONS",
+                       help="rule options, comma-separated: mother-checker, nackgammon (game/RULES.md)")
     plays.add_argument("--json", action="store_true", help="print the plays as JSON")
     plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
     plays.add_argument("--count", action="store_true", help="with --batch: print only {\"count\": n}")

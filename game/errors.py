@@ -22,6 +22,10 @@ class PositionError(GameError, ValueError):
     """A position that is malformed or impossible in its variant."""
 
 
+class RuleOptionError(PositionError):
+    """A rule option that does not exist, or that belongs to another variant (game/rules.py)."""
+
+
 class NotationError(GameError, ValueError):
     """Text that is not a valid position, play or record notation."""
 

@@ -17,8 +17,10 @@ player 1, White (the player XGID and GNU Backgammon show at the bottom). Plays a
 mover's own numbering, written by the project's one formatter (`game.plays.format_moves`,
 GNU Backgammon's notation); a roll that cannot be played is the dice alone. Money sessions are
 " 0 point match". The options of money play are not in the format: the reader takes them as an
-argument, and automatic doubles cannot be written at all. Reading is `game.transcripts`, which
-takes every dialect real servers and programs write (game/TRANSCRIPTS.md).
+argument, and automatic doubles cannot be written at all. A Nackgammon match (`RuleOptions`) is
+written with GNU Backgammon's header `; [Variation "NackGammon"]`, which it reads back. Reading is
+`game.transcripts`, which takes every dialect real servers and programs write (game/TRANSCRIPTS.md);
+the public reader of any match file, a record or a `.mat`, is `game.read_match`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from game.replay import Replayer
 from game.transcripts import read_transcript, replay_transcript
 
 LEFT, RIGHT = Color.BLACK, Color.WHITE
+NACKGAMMON = "NackGammon"
+"""The `; [Variation "..."]` header of a Nackgammon match, as GNU Backgammon writes it."""
 
 
 # -- writing ------------------------------------------------------------------------
@@ -47,6 +51,8 @@ def export_mat(match: Match) -> str:
         raise MatFormatError(".mat transcripts cannot show automatic doubles")
     white, black = match.players
     out = [f" {match.length or 0} point match\n\n"]
+    if match.options.rules.nackgammon:  # as GNU Backgammon writes it, and reads it back
+        out.insert(0, f'; [Variation "{NACKGAMMON}"]\n\n')
     games: list[list[Mapping[str, Any]]] = []
     for event in match.events:
         if event["type"] == "game_start":

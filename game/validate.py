@@ -71,8 +71,11 @@ class Verdict:
             white, black = m.players
             length = f"{m.length}-point match" if m.length else "money session"
             lines[0] += f", {m.variant.value} {length}, white {white} v black {black}"
-            if m.options.jacoby or m.options.beavers or m.options.automatic_doubles or m.options.max_cube:
-                lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()))
+            if m.options.money_only:
+                lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()
+                                                     if k != "rules"))
+            if m.options.rules:
+                lines.append(f"rules: {m.options.rules.words()} (game/RULES.md, \"Rule options\")")
         if self.dialect is not None:
             lines.append(self.dialect.describe())
         rows = [(game.number, _game_line(game)) for game in self.games]

@@ -185,6 +185,7 @@ for player in (0, 1):
 for job in jobs:
     gnubg.command("set rng mersenne")
     gnubg.command("set seed %d" % job["seed"])
+    gnubg.command("set variation %s" % job["variation"])
     gnubg.command("new match %d" % job["length"])
     for _ in range(20000):
         match = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
@@ -200,14 +201,16 @@ for job in jobs:
 '''
 
 
-def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path,
-                    timeout: float = 600.0) -> list[tuple[Path, list[list[tuple[Color, tuple[int, int], str]]]]]:
+def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path, timeout: float = 600.0,
+                    variation: str = "standard") -> list[tuple[Path, list[list[tuple[Color, tuple[int, int], str]]]]]:
     """GNU Backgammon plays a `length`-point match against itself for each seed (0-ply, fast) and
-    exports it as .mat; returns each file with the boards gnubg itself recorded while playing."""
+    exports it as .mat; returns each file with the boards gnubg itself recorded while playing.
+    `variation` is GNU Backgammon's (`standard`, `nackgammon`)."""
     program = gnubg_found()
     if program is None:
         raise FileNotFoundError(INSTALL_HINT)
-    jobs: list[dict[str, Any]] = [{"seed": seed, "length": length, "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
+    jobs: list[dict[str, Any]] = [{"seed": seed, "length": length, "variation": variation,
+                                   "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
                                    "boards": str(folder / f"gnubg-{length}p-{seed}.json")} for seed in seeds]
     (folder / "play.py").write_text(_PLAY)
     (folder / "jobs.json").write_text(json.dumps(jobs))

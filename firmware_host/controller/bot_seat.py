@@ -90,7 +90,7 @@ class CarryOut:
             board[step.target - 1] += checker
             boards.append(tuple(board))
         self.views = [view_of(b, self.capability) for b in boards]
-        self.final = sensed_view(self.play.position, self.capability)
+        self.final = sensed_view(self.play.after_moves, self.capability)
         self._reconciler = TurnReconciler(self.before, self.dice, self.capability)
         self._checkers = sum(reading.count for reading in self.views[0])
 
@@ -268,7 +268,7 @@ class BotSeat:
         name, notation = carry.bot.name, carry.play.notation()
         self.controller.flag(FlagKind.BOT_PLAY, carry.player,
                              f"the board is not {name}'s play {notation}{what}: {wrong}",
-                             Code.NOT_THE_BOT_PLAY, carry.play.position)
+                             Code.NOT_THE_BOT_PLAY, carry.play.after_moves)
         self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 

@@ -62,8 +62,8 @@ class Session(Protocol):
     def opening_roll(self, white: int, black: int, /) -> None:
         """Each side throws one die (White's first); equal dice throw again."""
 
-    def roll(self, d1: int, d2: int, /) -> None:
-        """The side on roll rolls."""
+    def roll(self, d1: int, d2: int, /) -> tuple[int, int]:
+        """The side on roll rolls; returns the dice."""
 
     def play(self, play: Play, /) -> Play | None:
         """The side on roll plays `play`."""

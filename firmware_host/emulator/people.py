@@ -263,7 +263,7 @@ class SimulatedTable:
         self._goal = (layout(before), done)
         if plays:
             play = self._choose(before, plays, prompt.dice, prompt)
-            self._goal = (layout(play.position), done)
+            self._goal = (layout(play.after_moves), done)
             if self.rng.random() < self.habits.mistake_rate:
                 at = self._mistake(before, play, at)
             else:
@@ -277,9 +277,9 @@ class SimulatedTable:
         until then) is done pressed."""
         assert prompt.position is not None and prompt.play is not None
         before, play = prompt.position, prompt.play
-        self._goal = (layout(play.position), None)
+        self._goal = (layout(play.after_moves), None)
         if tuple(self.emulator.zones()) != layout(before) or not play.moves:
-            at = self._arrange(layout(play.position), at)
+            at = self._arrange(layout(play.after_moves), at)
         elif self.rng.random() < self.habits.mistake_rate:
             at = self._mistake(before, play, at)
         else:
@@ -290,7 +290,7 @@ class SimulatedTable:
     def _correct(self, prompt: Prompt, at: float) -> None:
         assert prompt.player is not None and prompt.position is not None and prompt.dice is not None
         plays = prompt.position.legal_plays(prompt.dice)
-        wanted = self._choose(prompt.position, plays, prompt.dice, prompt).position if plays else prompt.position
+        wanted = self._choose(prompt.position, plays, prompt.dice, prompt).after_moves if plays else prompt.position
         done = partial(self.press, _name(prompt.player), ButtonKind.DONE)
         self._goal = (layout(wanted), done)
         at = self._arrange(layout(wanted), at)
@@ -336,7 +336,7 @@ class SimulatedTable:
         """A die left unused (the play's last move not made), or a checker one point off."""
         self.mistakes += 1
         if len(play.moves) > 1 and self.rng.random() < 0.5:
-            return self._make(before, Play(play.moves[:-1], play.position), at)
+            return self._make(before, Play(play.moves[:-1], play.after_moves), at)
         at = self._make(before, play, at)
         wrong = self._one_point_off(play)
         if wrong is not None:
@@ -349,7 +349,7 @@ class SimulatedTable:
 
     def _one_point_off(self, play: Play) -> tuple[int, int] | None:
         """A checker the play put on a point, moved on by one more point (a miscount)."""
-        after, mover = play.position, play.position.turn
+        after, mover = play.after_moves, play.after_moves.turn
         table = OWN_TO_BOARD[after.variant, mover]
         for move in reversed(play.moves):
             if 2 <= move.target <= 24:
@@ -373,8 +373,8 @@ class SimulatedTable:
         if bot is not None:
             chosen = bot.choose_play(before, dice, _context(prompt))
             if chosen is not None:
-                return next(p for p in plays if p.position == chosen.position)
-        scored = sorted(plays, key=lambda p: _score(p.position, mover) + self.rng.random())
+                return next(p for p in plays if p.after_moves == chosen.after_moves)
+        scored = sorted(plays, key=lambda p: _score(p.after_moves, mover) + self.rng.random())
         return scored[-1]
 
     # -- timing -----------------------------------------------------------------------

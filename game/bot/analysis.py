@@ -213,7 +213,7 @@ def _decisions(index: int, kind: Any, event: Mapping[str, Any], match: Match, bo
         after = Position.from_document(made[0]["position"])
         dice = match_dice(made[0])
         ranked = bot.rank_plays(position, dice, context)
-        made_play = next((r for r in ranked if r.play.position == after), None)
+        made_play = next((r for r in ranked if r.play.after_moves == after), None)
         if made_play is None or not ranked:
             return
         error = max(0.0, ranked[0].equity - made_play.equity)

@@ -137,7 +137,7 @@ class GnubgBot(Bot):
         entry may fit several plays: such entries and plays are paired in order, the plays ranked
         by GNU Backgammon's 0-ply equity of the position each leaves."""
         groups: dict[tuple[int, ...], list[float]] = {}
-        index_of = {play.position: i for i, play in enumerate(plays)}
+        index_of = {play.after_moves: i for i, play in enumerate(plays)}
         for entry in found:
             steps, whole = gnubg_steps(entry["move"])
             if whole:
@@ -170,7 +170,7 @@ class GnubgBot(Bot):
         equities: list[float | None] = []
         asked: list[list[Any]] = []
         for play in plays:
-            final = play.position.result()
+            final = play.after_moves.result()
             equities.append(None if final is None else float(int(final.kind)))
             if final is None:
                 asked.append([_board(play.next_position), MONEY_CUBE, ZERO_PLY])
@@ -187,11 +187,11 @@ class GnubgBot(Bot):
                context: MatchContext) -> list[tuple[float, float, float, float, float]]:
         """The mover's outcome estimates after each play, GNU Backgammon at 0-ply (one round trip)."""
         asked = [[_board(play.next_position), self.cube_info(play.next_position, context), ZERO_PLY]
-                 for play in plays if play.position.result() is None]
+                 for play in plays if play.after_moves.result() is None]
         theirs = iter(self.worker.call("evaluate_many", asked) if asked else [])
         out: list[tuple[float, float, float, float, float]] = []
         for play in plays:
-            final = play.position.result()
+            final = play.after_moves.result()
             if final is not None:
                 kind = int(final.kind)
                 out.append((1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0))

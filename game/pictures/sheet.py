@@ -200,7 +200,7 @@ def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
     if not isinstance(notation, str):
         notation = resolved.notation() if resolved else " ".join(f"{a}/{b}" for a, b in steps) or "(no play)"
     doc = event.get("position")
-    game.position = (Position.from_document(doc) if doc else resolved.position if resolved else None)
+    game.position = (Position.from_document(doc) if doc else resolved.after_moves if resolved else None)
     extra = _analysis(event)
     if before and dice and event.get("better"):
         try:

@@ -127,7 +127,7 @@ class Ambiguous(Verdict):
         return f"the sensors cannot tell which legal play this is: {names}; ask the player"
 
     def zones(self) -> frozenset[int]:
-        boards = [layout(play.position) for play in self.plays]
+        boards = [layout(play.after_moves) for play in self.plays]
         return frozenset(z for z in range(1, ZONE_COUNT + 1) if len({b[z - 1] for b in boards}) > 1)
 
 

@@ -67,10 +67,17 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
 
 
 def _header_rules(layout: Layout, options: MatchOptions) -> MatchOptions:
-    """A money session's rules as its header states them: eXtreme Gammon writes `; [Jacoby "On"]`,
-    under which a gammon won with the cube never turned counts single (match play has no Jacoby)."""
+    """The rules as the header states them: eXtreme Gammon writes `; [Jacoby "On"]` for a money
+    session under which a gammon won with the cube never turned counts single (match play has no
+    Jacoby); GNU Backgammon writes `; [Variation "NackGammon"]` for a Nackgammon match. Another
+    variation (GNU Backgammon's Hypergammon) is refused: its games cannot be replayed."""
     if layout.length == 0 and layout.headers.get("Jacoby", "").strip().lower() == "on":
-        return replace(options, jacoby=True)
+        options = replace(options, jacoby=True)
+    variation = layout.headers.get("Variation", "Standard").strip()
+    if variation.lower() == "nackgammon":
+        return replace(options, rules=replace(options.rules, nackgammon=True))
+    if variation.lower() not in ("standard", "backgammon", ""):
+        raise MatFormatError(f"the header's variation {variation!r} is not played here (Standard or NackGammon)")
     return options
 
 

@@ -172,7 +172,7 @@ class _Driver:
             r.report(f"Snowie's record of an illegal play by {mover.value} cannot follow from the position "
                      f"before it: {impossible}", line)
             return
-        legal = [p for p in m.position.legal_plays(m.dice) if p.position == after]
+        legal = [p for p in m.position.legal_plays(m.dice) if p.after_moves == after]
         if legal:
             r.note(f"Snowie records an 'illegal play' that is the legal play {legal[0].notation()}", line)
             r.feed({"type": "play", "player": mover.value, "resolved": legal[0]}, line)

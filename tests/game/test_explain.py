@@ -160,7 +160,7 @@ CASES = {
 def test_each_rule_is_named_with_its_message(case: str) -> None:
     position, roll, notation, expected, message = CASES[case]
     target = hand(position, notation)
-    assert target not in {layout(p.position) for p in position.legal_plays(roll)}
+    assert target not in {layout(p.after_moves) for p in position.legal_plays(roll)}
     explanation = explain(position, roll, target)
     assert breaches(explanation) == expected
     assert explanation is not None and explanation.broken[0].message == message
@@ -187,11 +187,11 @@ def test_messages_use_the_movers_numbering_and_light_the_board_points() -> None:
 def test_a_legal_plays_result_is_explained_with_no_broken_rule() -> None:
     start = Position.initial(BG)
     for play in start.legal_plays((6, 1)):
-        explanation = explain(start, (6, 1), play.position)
+        explanation = explain(start, (6, 1), play.after_moves)
         assert explanation is not None and explanation.legal
         assert explanation.short_code() == "  "
         assert explanation.describe() == f"legal play {explanation.notation()}"
-        assert explanation.result == layout(play.position)
+        assert explanation.result == layout(play.after_moves)
 
 
 def test_when_no_play_is_legal_the_unmoved_board_is_legal() -> None:
@@ -285,7 +285,7 @@ def _name(point: int) -> str:
 def _check_outcomes(position: Position, roll: tuple[int, int]) -> None:
     explainer = Explainer(position, roll)
     outcomes = explainer.outcomes()
-    legal = {layout(p.position) for p in explainer.plays} or {layout(position)}
+    legal = {layout(p.after_moves) for p in explainer.plays} or {layout(position)}
     assert {b for b, e in outcomes.items() if e.legal} == legal
     all_dice = sorted(roll * 2 if roll[0] == roll[1] else roll)
     for result, explanation in outcomes.items():
@@ -329,4 +329,4 @@ def test_the_hands_moves_that_break_no_rule_are_the_legal_single_moves(position:
     explainer = Explainer(position, (die, die))
     found = [(board, move) for board, move, broken in explainer.hand_moves(layout(position), die) if not broken]
     assert sorted(found, key=repr) == sorted(
-        ((layout(p.position), DieMove(p.moves[0], die)) for p in single_moves(position, die)), key=repr)
+        ((layout(p.after_moves), DieMove(p.moves[0], die)) for p in single_moves(position, die)), key=repr)

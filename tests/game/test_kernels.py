@@ -203,8 +203,8 @@ def test_legal_plays_is_a_sequence_equal_to_the_tuple_of_its_plays() -> None:
     assert plays[-1] is plays[15] is built[15] and plays[2:5] == built[2:5] and plays[::-1] == built[::-1]
     with pytest.raises(IndexError):
         plays[16]
-    assert all(plays.find(play.position) is play and play in plays for play in built)
-    assert plays.find(start) is None and plays.find(built[0].position.pass_turn()) is None
+    assert all(plays.find(play.after_moves) is play and play in plays for play in built)
+    assert plays.find(start) is None and plays.find(built[0].after_moves.pass_turn()) is None
     assert plays.index_of(plays.states[7]) == 7 and plays.index_of(b"") is None
     assert [play.notation() for play in built] == [format_raw(raw) for raw in plays.raw_moves]
     assert "16 [" in repr(plays) and "24/23 24/21" in repr(plays)
@@ -228,12 +228,12 @@ def test_the_state_functions_agree_with_the_positions(position: Position, roll: 
     assert state_plays(state, position.variant, roll) == (plays.states, plays.raw_moves)
     assert state_count(state, position.variant, roll) == len(plays)
     for play, result, raw in zip(plays, plays.states, plays.raw_moves, strict=True):
-        assert decode(result, position) == play.position and moves_of(raw) == play.moves
+        assert decode(result, position) == play.after_moves and moves_of(raw) == play.moves
         assert opponent_view(result, position.variant) == encode(play.next_position)
     assert opponent_view(opponent_view(state, position.variant), position.variant) == state
     for die in set(roll):
         assert [(decode(new, position), moves_of(raw)) for new, raw in state_steps(state, position.variant, die)] \
-            == [(p.position, p.moves) for p in single_moves(position, die)]
+            == [(p.after_moves, p.moves) for p in single_moves(position, die)]
 
 
 def test_use_kernel_switches_and_refuses_what_is_not_here() -> None:

@@ -134,7 +134,7 @@ def test_a_play_is_accepted_as_a_play_steps_or_notation() -> None:
         match = new()
         match.opening_roll(3, 1)
         made = match.play(given)
-        assert made is not None and made.position.turn is W
+        assert made is not None and made.after_moves.turn is W
         assert match.position.turn is B
 
 
@@ -171,8 +171,8 @@ def test_a_play_not_found_legal_in_this_position_and_roll_is_checked() -> None:
     with pytest.raises(IllegalMove):
         match.play(elsewhere)
     with pytest.raises(IllegalMove):  # derived from a legal play: not the rules engine's any more
-        match.play(replace(found, position=elsewhere.position))
-    made = match.play(Play(found.moves, found.position))  # built by hand: checked, and legal
+        match.play(replace(found, after_moves=elsewhere.after_moves))
+    made = match.play(Play(found.moves, found.after_moves))  # built by hand: checked, and legal
     assert made == found and match.position == found.next_position
 
 
@@ -204,8 +204,8 @@ def test_resolve_play_needs_the_hit_to_tell_two_paths_apart() -> None:
     via_18 = resolve_play(position, (6, 4), [(24, 14)], frozenset({18}))
     via_20 = resolve_play(position, (6, 4), [(24, 14)], frozenset({20}))
     assert via_18 is not None and via_20 is not None
-    assert via_18.position.stack(18) == "" and via_18.position.stack(20) == "b"
-    assert via_20.position.stack(20) == "" and via_20.position.stack(18) == "b"
+    assert via_18.after_moves.stack(18) == "" and via_18.after_moves.stack(20) == "b"
+    assert via_20.after_moves.stack(20) == "" and via_20.after_moves.stack(18) == "b"
     assert resolve_play(position, (6, 4), [(24, 18), (18, 14)], frozenset({18})) == via_18
 
 

@@ -78,7 +78,7 @@ def _sequences(position: Position, dice: tuple[int, int], plays: Sequence[Play])
     """Every order of single moves that plays a legal play (plays keep only one order)."""
     if not plays:
         return []
-    targets = {p.position for p in plays}
+    targets = {p.after_moves for p in plays}
     length = len(plays[0].moves)
     all_dice = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     found: list[list[Step]] = []
@@ -93,7 +93,7 @@ def _sequences(position: Position, dice: tuple[int, int], plays: Sequence[Play])
             rest.remove(die)
             for step in single_moves(here, die):
                 move = step.moves[0]
-                walk(step.position, rest, [*done, (move.source, move.target)])
+                walk(step.after_moves, rest, [*done, (move.source, move.target)])
 
     walk(position, all_dice, [])
     return found

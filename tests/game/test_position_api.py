@@ -45,5 +45,5 @@ def test_a_position_needs_all_its_fields_or_one_notation() -> None:
 def test_the_next_position_passes_the_turn() -> None:
     start = Position.initial()
     play = start.legal_plays((3, 1))[0]
-    assert play.position.turn is Color.WHITE and play.next_position.turn is Color.BLACK
-    assert play.next_position.points == play.position.points
+    assert play.after_moves.turn is Color.WHITE and play.next_position.turn is Color.BLACK
+    assert play.next_position.points == play.after_moves.points

@@ -27,8 +27,8 @@ def _total(position: Position, color: Color) -> int:
 @given(any_position, dice)
 def test_fifteen_checkers_a_side_are_conserved(position: Position, roll: tuple[int, int]) -> None:
     for play in position.legal_plays(roll):
-        assert _total(play.position, Color.WHITE) == _total(play.position, Color.BLACK) == CHECKERS
-        assert play.position.turn is position.turn
+        assert _total(play.after_moves, Color.WHITE) == _total(play.after_moves, Color.BLACK) == CHECKERS
+        assert play.after_moves.turn is position.turn
 
 
 def _deepest(position: Position, dice_left: tuple[int, ...]) -> int:
@@ -37,7 +37,7 @@ def _deepest(position: Position, dice_left: tuple[int, ...]) -> int:
     for i, die in enumerate(dice_left):
         rest = dice_left[:i] + dice_left[i + 1:]
         for play in _single_step(position, die):
-            best = max(best, 1 + _deepest(play.position, rest))
+            best = max(best, 1 + _deepest(play.after_moves, rest))
             if best == len(dice_left):
                 return best
     return best
@@ -51,22 +51,22 @@ def test_every_play_uses_the_most_dice_possible(position: Position, roll: tuple[
     deepest = _deepest(position, all_dice)
     assert {len(p.moves) for p in plays} == ({deepest} if deepest else set())
     if deepest == 1 and roll[0] != roll[1]:
-        larger = {p.position for p in _single_step(position, max(roll))}
+        larger = {p.after_moves for p in _single_step(position, max(roll))}
         if larger:
-            assert {p.position for p in plays} == larger
+            assert {p.after_moves for p in plays} == larger
 
 
 @SETTINGS
 @given(any_position, dice)
 def test_plays_agree_with_the_reference_rules(position: Position, roll: tuple[int, int]) -> None:
-    assert {p.position for p in position.legal_plays(roll)} == reference_results(position, roll)
+    assert {p.after_moves for p in position.legal_plays(roll)} == reference_results(position, roll)
 
 
 @SETTINGS
 @given(any_position, dice)
 def test_plays_are_distinct_by_position_and_counted_alike(position: Position, roll: tuple[int, int]) -> None:
     plays = position.legal_plays(roll)
-    assert len({p.position for p in plays}) == len(plays) == count_plays(position, roll)
+    assert len({p.after_moves for p in plays}) == len(plays) == count_plays(position, roll)
 
 
 @SETTINGS
@@ -76,11 +76,11 @@ def test_moves_replayed_one_by_one_reach_the_plays_position(position: Position,
     for play in position.legal_plays(roll):
         step = position
         for move in play.moves:
-            nexts = [p.position for die in set(roll) for p in _single_step(step, die)
+            nexts = [p.after_moves for die in set(roll) for p in _single_step(step, die)
                      if p.moves[0] == move]
             assert nexts, f"{move} does not follow from {step.to_json()}"
             step = nexts[0]
-        assert step == play.position
+        assert step == play.after_moves
 
 
 def _single_step(position: Position, die: int) -> tuple[Play, ...]:

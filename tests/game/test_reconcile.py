@@ -63,7 +63,7 @@ def read(emulator: BoardEmulator) -> tuple[ZoneReading, ...]:
 def play_named(position: Position, dice: tuple[int, int], notation: str) -> Play:
     named = position.parse_play(notation, dice)
     assert named is not None
-    (play,) = [p for p in position.legal_plays(dice) if p.position == named.position]
+    (play,) = [p for p in position.legal_plays(dice) if p.after_moves == named.after_moves]
     return play
 
 
@@ -221,7 +221,7 @@ def test_catchgammon_trap_is_legal_and_a_trapped_checker_moved_is_not(capability
 
 def emulated_position(position: Position, dice: tuple[int, int], notation: str) -> Position:
     """The position after the named play, the other player to move."""
-    return play_named(position, dice, notation).position.pass_turn()
+    return play_named(position, dice, notation).after_moves.pass_turn()
 
 
 # -- two plays alike to the sensors --------------------------------------------------
@@ -411,7 +411,7 @@ def test_a_checker_held_briefly_is_never_reported() -> None:
     table.wait(0.5)
     start = Position.initial(BG)
     after = single_moves(start, 6)
-    (moved,) = [p.position for p in after if str(p.moves[0]) == "13/7"]
+    (moved,) = [p.after_moves for p in after if str(p.moves[0]) == "13/7"]
     assert table.reported == [sensed_view(start, Capability.STACKS), sensed_view(moved, Capability.STACKS)]
 
 
@@ -488,7 +488,7 @@ def test_every_legal_result_is_legal(turn: tuple[Position, tuple[int, int]], cap
     position, dice = turn
     reconciler = TurnReconciler(position, dice, capability)
     for play in position.legal_plays(dice):
-        verdict = reconciler.judge(sensed_view(play.position, capability))
+        verdict = reconciler.judge(sensed_view(play.after_moves, capability))
         if capability is Capability.STACKS:
             assert verdict == Legal(play)
         else:
@@ -505,10 +505,10 @@ def test_every_prefix_of_a_legal_play_is_partial(turn: tuple[Position, tuple[int
         return
     play = rng.choice(plays)
     reconciler = TurnReconciler(position, dice, capability)
-    legal_views = {sensed_view(p.position, capability) for p in plays}
+    legal_views = {sensed_view(p.after_moves, capability) for p in plays}
     step = position
     for done, move in enumerate(play.moves[:-1], start=1):
-        step = next(p.position for die in set(dice) for p in single_moves(step, die) if p.moves[0] == move)
+        step = next(p.after_moves for die in set(dice) for p in single_moves(step, die) if p.moves[0] == move)
         view = sensed_view(step, capability)
         verdict = reconciler.judge(view)
         if view in legal_views:  # another play's result (4/off on the way, 4/3/off done), or alike to one
@@ -523,7 +523,7 @@ def test_a_checker_put_on_a_wrong_zone_is_never_legal(turn: tuple[Position, tupl
                                                       rng: random.Random) -> None:
     position, dice = turn
     plays = position.legal_plays(dice)
-    results = {layout(p.position) for p in plays} or {layout(position)}
+    results = {layout(p.after_moves) for p in plays} or {layout(position)}
     stacks = list(rng.choice(sorted(results)))
     source = rng.choice([z for z, stack in enumerate(stacks) if stack])
     target = rng.choice([z for z in range(ZONE_COUNT) if z != source])

@@ -28,7 +28,7 @@ def test_checker_on_the_bar_must_enter_before_any_other_move() -> None:
 
 def test_entering_hits_a_blot_and_sends_it_to_the_bar() -> None:
     pos = board(BG, W, {13: 5, 6: 5, 8: 4}, {22: 1, 1: 14}, bar=(1, 0))
-    after = {p.notation(): p.position for p in pos.legal_plays((3, 6))}
+    after = {p.notation(): p.after_moves for p in pos.legal_plays((3, 6))}
     hit = after["bar/22* 13/7"]
     assert hit.bar == (0, 1) and hit.stack(22) == "w"
 
@@ -97,4 +97,4 @@ def test_black_moves_the_other_way() -> None:
     plays = Position.initial(BG, B).legal_plays((6, 5))
     lover = [p for p in plays if p.notation() == "24/13"]
     assert len(lover) == 1
-    assert lover[0].position.stack(1) == "b" and lover[0].position.stack(12) == "bbbbbb"
+    assert lover[0].after_moves.stack(1) == "b" and lover[0].after_moves.stack(12) == "bbbbbb"

@@ -26,10 +26,10 @@ def test_start_all_checkers_on_the_opponents_one_point() -> None:
 
 
 def test_seed_example_white_traps_the_red_checker_on_point_7() -> None:
-    after_white = _play(Position.initial(CG), (3, 2), "24/21 21/19").position.pass_turn()
-    after_black = _play(after_white, (6, 5), "24/19 24/18").position
+    after_white = _play(Position.initial(CG), (3, 2), "24/21 21/19").after_moves.pass_turn()
+    after_black = _play(after_white, (6, 5), "24/19 24/18").after_moves
     assert after_black.stack(7) == "b" and after_black.stack(6) == "b"
-    trapped = _play(after_black.pass_turn(), (3, 3), "19/16 16/13 13/10 10/7*").position
+    trapped = _play(after_black.pass_turn(), (3, 3), "19/16 16/13 13/10 10/7*").after_moves
     assert trapped.stack(7) == "bw"
     assert trapped.trapped(B) == (7,)
     black_to_play = trapped.pass_turn()
@@ -40,7 +40,7 @@ def test_seed_example_white_traps_the_red_checker_on_point_7() -> None:
 
 def test_a_lone_checker_is_trapped_not_sent_to_a_bar() -> None:
     pos = board(CG, W, {24: 14, 10: 1}, {7: 1, 1: 14})
-    after = _play(pos, (2, 1), "10/8 8/7*").position
+    after = _play(pos, (2, 1), "10/8 8/7*").after_moves
     assert after.stack(7) == "bw" and after.bar == (0, 0)
     assert after.pip_count(B) == pos.pip_count(B)  # the trapped checker keeps its place
 
@@ -49,10 +49,10 @@ def test_trapped_checker_is_freed_when_every_trapper_has_left() -> None:
     pos = board(CG, B, {7: 2, 24: 13}, {7: 1, 1: 14}, trapped={7: "b"})
     # Black's own 18 is board 7, under two white checkers: no black play moves it
     assert all(m.source != 18 for p in pos.legal_plays((6, 5)) for m in p.moves)
-    one_left = _play(pos.pass_turn(), (3, 1), "24/21 7/6").position
+    one_left = _play(pos.pass_turn(), (3, 1), "24/21 7/6").after_moves
     assert one_left.stack(7) == "bw"  # one trapper still holds it
     assert all(m.source != 18 for p in one_left.pass_turn().legal_plays((2, 1)) for m in p.moves)
-    both_left = _play(pos.pass_turn(), (2, 1), "7/6 7/5").position
+    both_left = _play(pos.pass_turn(), (2, 1), "7/6 7/5").after_moves
     assert both_left.stack(7) == "b"  # free again, alone
     freed_black = both_left.pass_turn()
     assert any(m.source == 18 for p in freed_black.legal_plays((2, 1)) for m in p.moves)
@@ -71,7 +71,7 @@ def test_cannot_land_on_a_trapper_holding_your_own_checker() -> None:
 
 def test_may_add_checkers_on_top_of_your_own_trap() -> None:
     pos = board(CG, W, {20: 1, 24: 14}, {20: 1, 1: 14}, trapped={20: "b"})
-    after = _play(pos, (4, 3), "24/21 24/20").position
+    after = _play(pos, (4, 3), "24/21 24/20").after_moves
     assert after.stack(20) == "bww"
 
 

@@ -19,12 +19,12 @@ def test_start_diagonally_opposite_and_both_run_anticlockwise() -> None:
     black = start.pass_turn()
     (play,) = black.legal_plays((2, 1))
     assert play.notation() == "24/21"
-    assert play.position.stack(9) == "b"  # Black runs 12 -> 1 -> 24 -> 13
+    assert play.after_moves.stack(9) == "b"  # Black runs 12 -> 1 -> 24 -> 13
 
 
 def test_black_path_crosses_from_point_1_to_24() -> None:
     pos = board(RG, B, {24: 15}, {1: 1, 12: 14})  # Black's own 13 is board 1
-    after = {p.notation(): p.position for p in pos.legal_plays((3, 1))}
+    after = {p.notation(): p.after_moves for p in pos.legal_plays((3, 1))}
     # 13/12 would land on board 24, White's start; 13/10 lands on board 22
     assert set(after) == {"13/9", "24/23 13/10"}
     assert after["13/9"].stack(21) == "b"
@@ -37,7 +37,7 @@ def test_one_checker_holds_a_point_and_nothing_is_hit() -> None:
     assert not any("/8" in n for n in plays)
     for play in pos.legal_plays((2, 1)):
         assert not any(m.hit for m in play.moves)
-        assert play.position.stack(8) == "b"
+        assert play.after_moves.stack(8) == "b"
 
 
 def test_only_one_checker_leaves_the_start_until_one_has_passed_the_opponents_start() -> None:
@@ -51,7 +51,7 @@ def test_only_one_checker_leaves_the_start_until_one_has_passed_the_opponents_st
 def test_may_not_hold_all_six_points_of_the_starting_table() -> None:
     pos = board(RG, W, {24: 10, 23: 1, 22: 1, 21: 1, 20: 1, 5: 1}, {12: 15})
     for play in pos.legal_plays((5, 1)):
-        held = [bool(play.position.stack(p)) for p in range(19, 25)]
+        held = [bool(play.after_moves.stack(p)) for p in range(19, 25)]
         assert not all(held), play.notation()
     assert "24/19 20/19" in notations(pos, (5, 1))
     assert "24/19 5/4" not in notations(pos, (5, 1))

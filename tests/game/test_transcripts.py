@@ -120,7 +120,7 @@ def test_entering_is_read_in_every_form(written: str) -> None:
     doc["bar"] = {"white": 1, "black": 0}
     position = Position.from_document(doc)
     play = position.parse_play(written, (3, 4))
-    assert play is not None and play.position.bar == (0, 0) and play.notation() == "bar/22 13/9"
+    assert play is not None and play.after_moves.bar == (0, 0) and play.notation() == "bar/22 13/9"
 
 
 @pytest.mark.parametrize("written", ["6/off 5/off", "6/0 5/0", "6/o 5/o", "6/OFF 5/Off"])
@@ -129,7 +129,7 @@ def test_bearing_off_is_read_in_every_form(written: str) -> None:
     points[5], points[4], points[23] = "w", "w", "b" * 15
     position = Position(Variant.BACKGAMMON, W, tuple(points), off=(13, 0))
     play = position.parse_play(written, (6, 5))
-    assert play is not None and play.position.off == (15, 0)
+    assert play is not None and play.after_moves.off == (15, 0)
 
 
 def test_repeated_steps_and_counts_are_read() -> None:

@@ -39,7 +39,7 @@ def opening_carry_out(capability: Capability = Capability.STACKS) -> CarryOut:
 def board_after(carry: CarryOut, notation: str) -> tuple[str, ...]:
     play = carry.before.parse_play(notation, carry.dice)
     assert play is not None
-    return layout(play.position)
+    return layout(play.after_moves)
 
 
 # -- carrying out the bot's play --------------------------------------------------------------
@@ -52,7 +52,7 @@ def test_the_carry_out_lights_one_move_after_another_and_knows_the_play_when_it_
     assert carry.zones(0) == {carry.steps[0].source, carry.steps[0].target}
     assert carry.reached(carry.views[1]) == 1 and carry.zones(1) == {carry.steps[1].source, carry.steps[1].target}
     assert carry.zones(2) == frozenset()
-    assert carry.is_the_play(sensed_view(carry.play.position, capability))
+    assert carry.is_the_play(sensed_view(carry.play.after_moves, capability))
     assert not carry.is_the_play(carry.views[1])
 
 

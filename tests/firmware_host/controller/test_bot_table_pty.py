@@ -120,7 +120,7 @@ def carried_out_move_by_move(pty: PtyTable) -> Play:
         lit_on_the_board(pty, frozenset({step.source, step.target}), f"move {step_number + 1}")
         pty.emulator.move(step.source, step.target)
     pty.pump(lambda: len(pty.journal("play")) == plays_before + 1, "the bot's play committed without a press")
-    assert pty.journal("play")[-1]["position"] == carry_out.play.position.to_document()
+    assert pty.journal("play")[-1]["position"] == carry_out.play.after_moves.to_document()
     return carry_out.play
 
 
@@ -152,16 +152,16 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
 
     # a wrong carry-out: another legal play of the roll is flagged, never committed
     before = match.position
-    other = next(p for p in before.legal_plays((3, 1)) if p.position != chosen.position)
+    other = next(p for p in before.legal_plays((3, 1)) if p.after_moves != chosen.after_moves)
     by_hand(pty, before, other)
     pty.pump(lambda: bool(pty.journal("flag")), "the wrong board flagged")
     flag = pty.journal("flag")[-1]
     assert (flag["kind"], flag["code"], flag["player"]) == ("bot_play", "AE", "black")
-    assert flag["expected"] == chosen.position.to_document() and chosen.notation() in flag["message"]
+    assert flag["expected"] == chosen.after_moves.to_document() and chosen.notation() in flag["message"]
     assert now(pty).waiting is Waiting.BOT_PLAY and now(pty).code == "AE"
     assert pty.journal("play") == [] and pty.controller.match.position == before
     pty.pump(lambda: shown(pty, "AE") and bool(pty.emulator.port().lit_zones), "AE and the zones to set right")
-    set_board(pty, chosen.position)  # corrected: the turn passes when the board is the bot's play, no press
+    set_board(pty, chosen.after_moves)  # corrected: the turn passes when the board is the bot's play, no press
     pty.waiting(Waiting.ROLL_OR_DOUBLE, Color.WHITE)
     assert pty.journal("play")[-1]["player"] == "black" and pty.controller.flags == 1
 
@@ -183,7 +183,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     before = pty.controller.match.position
     mine = legal(before, (6, 4), "24/18 13/9")
     by_hand(pty, before, mine)
-    pty.settled_on(mine.position)
+    pty.settled_on(mine.after_moves)
     pty.press("white", ButtonKind.DONE)
 
     # the bot rolls: the person throws for it, then carries its play out move by move
@@ -201,7 +201,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     before = pty.controller.match.position
     mine = legal(before, (3, 1), "8/5 6/5")
     by_hand(pty, before, mine)
-    pty.settled_on(mine.position)
+    pty.settled_on(mine.after_moves)
     pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.CUBE_RESPONSE, Color.WHITE)
     assert pty.journal("double")[-1]["player"] == "black"
@@ -233,10 +233,10 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     lit_on_the_board(pty, zones, "the hint")
     assert any(d["text"] == "HI" for d in pty.journal("display"))
     by_hand(pty, match.position, best)  # the person follows it, and presses done as after any play
-    pty.settled_on(best.position)
+    pty.settled_on(best.after_moves)
     pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
-    assert pty.journal("play")[-1]["position"] == best.position.to_document()
+    assert pty.journal("play")[-1]["position"] == best.after_moves.to_document()
 
 
 # -- run --config: a bot seat on a roll-button board, the view in a terminal ------------------------
@@ -264,7 +264,7 @@ def bot_turn(terminal: Terminal, board: BoardEmulator, position: Position) -> Po
     assert play is not None, (found[3], dice, position)
     for step in hand_moves(position, play.moves):
         board.move(step.source, step.target)
-    return play.position.pass_turn()
+    return play.after_moves.pass_turn()
 
 
 def person_turn(terminal: Terminal, board: BoardEmulator, position: Position, dice: tuple[int, int]) -> Position:
@@ -275,7 +275,7 @@ def person_turn(terminal: Terminal, board: BoardEmulator, position: Position, di
         board.move(step.source, step.target)
     terminal.read_until(r"display: \[GO\]")
     terminal.type("a")
-    return play.position.pass_turn()
+    return play.after_moves.pass_turn()
 
 
 def test_run_with_a_bot_seat_on_a_roll_button_board_the_host_throws_the_bots_dice(

@@ -232,7 +232,7 @@ def test_a_takeback_between_the_captain_and_the_box(make: Make) -> None:
     table.emulator.move(6, 5)
     table.wait(0.6)
     press(table, "white", ButtonKind.DONE)
-    assert s.position == play.position.pass_turn()
+    assert s.position == play.after_moves.pass_turn()
     table.emulator.move(5, 8)  # the captain puts the checkers back before the box rolls
     table.emulator.move(5, 6)
     table.wait(0.6)

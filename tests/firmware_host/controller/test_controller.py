@@ -106,7 +106,7 @@ def test_every_variant_at_every_sensing_level(make: Callable[..., EmulatedTable]
     hand(table, *steps[1:])
     press(table, "white", ButtonKind.DONE)
     [done] = of_type(table, "play")
-    assert done["position"] == play.position.to_document()
+    assert done["position"] == play.after_moves.to_document()
     assert of_type(table, "flag") == []
 
 
@@ -368,7 +368,7 @@ def test_plays_the_sensors_cannot_tell_apart_are_chosen_on_the_display(
     press(table, "white", ButtonKind.DONE)
     [choice] = of_type(table, "choice")
     assert choice["play"] == choices[1].notation() and choice["among"] == [p.notation() for p in choices]
-    assert of_type(table, "play")[0]["position"] == choices[1].position.to_document()
+    assert of_type(table, "play")[0]["position"] == choices[1].after_moves.to_document()
 
 
 def test_resigning_a_gammon_chosen_on_the_display_and_cancelling(make: Callable[..., EmulatedTable]) -> None:

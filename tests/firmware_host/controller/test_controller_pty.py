@@ -150,7 +150,7 @@ def open_table(tmp_path: Path) -> Iterator[Callable[..., PtyTable]]:
 def legal(position: Position, dice: tuple[int, int], notation: str) -> Play:
     named = position.parse_play(notation, dice)
     assert named is not None, f"{notation} is no play for {dice}"
-    (play,) = [p for p in position.legal_plays(dice) if p.position == named.position]
+    (play,) = [p for p in position.legal_plays(dice) if p.after_moves == named.after_moves]
     return play
 
 
@@ -188,8 +188,8 @@ def roll(pty: PtyTable, player: Color, dice: tuple[int, int]) -> None:
 
 def done_and_committed(pty: PtyTable, play: Play) -> None:
     """Once the controller sees the play's board, done; the play must be committed as it is."""
-    mover = play.position.turn
-    pty.settled_on(play.position)
+    mover = play.after_moves.turn
+    pty.settled_on(play.after_moves)
     plays_before = len(pty.journal("play"))
     pty.press(name(mover), ButtonKind.DONE)
     pty.pump(lambda: pty.controller.prompt.waiting is not Waiting.PLAY, "judged after done")
@@ -198,8 +198,8 @@ def done_and_committed(pty: PtyTable, play: Play) -> None:
     assert len(plays) == plays_before + 1
     assert plays[-1]["player"] == mover.value
     assert sorted(plays[-1]["moves"]) == sorted([m.source, m.target] for m in play.moves)
-    assert plays[-1]["position"] == play.position.to_document()
-    assert pty.controller.match.position == play.position.pass_turn()
+    assert plays[-1]["position"] == play.after_moves.to_document()
+    assert pty.controller.match.position == play.after_moves.pass_turn()
 
 
 def play_turn(pty: PtyTable, dice: tuple[int, int], notation: str, *, slide: bool = False) -> Play:

@@ -271,13 +271,13 @@ def test_a_controller_dropped_mid_play_is_replaced_on_the_board_as_it_stands(tab
     # the mover finishes the play by hand, from the checkers as they stand, and presses done
     zones = table.emulator.zones()
     play = min(before.legal_plays(dice),
-               key=lambda p: (len(rearrangement(zones, layout(p.position))), p.notation()))
-    for step in rearrangement(zones, layout(play.position)):
+               key=lambda p: (len(rearrangement(zones, layout(p.after_moves))), p.notation()))
+    for step in rearrangement(zones, layout(play.after_moves)):
         if isinstance(step, Lift):
             table.emulator.lift(step.zone)
         elif isinstance(step, Place):
             table.emulator.place_from_hand(step.zone, step.colour)
-    view = view_of(layout(play.position), Capability.STACKS)
+    view = view_of(layout(play.after_moves), Capability.STACKS)
     step_until(table, lambda: resumed.stable == view, people=False)
     table.press(player(mover), ButtonKind.DONE)
     step_until(table, lambda: resumed.prompt.waiting is not Waiting.PLAY, people=False)
@@ -287,7 +287,7 @@ def test_a_controller_dropped_mid_play_is_replaced_on_the_board_as_it_stands(tab
     assert new[0]["type"] == "resume" and [e["type"] for e in new].count("flag") == 0
     [played] = [e for e in new if e["type"] == "play"]
     assert (played["player"], played["dice"]) == (mover.value, list(dice))
-    assert played["position"] == play.position.to_document()
+    assert played["position"] == play.after_moves.to_document()
 
     assert table.run()  # and the simulated players play the match out
     verdict = validate_file(str(table.journal.path))

@@ -46,7 +46,7 @@ def check_play(variant: Variant, level: Level, position: Position, roll: tuple[i
     if not legal:
         assert play is None
     else:
-        assert play is not None and play.position in {p.position for p in legal}, (position, roll, play)
+        assert play is not None and play.after_moves in {p.after_moves for p in legal}, (position, roll, play)
 
 
 def check_cube(variant: Variant, position: Position, context: MatchContext) -> None:

@@ -29,7 +29,7 @@ def test_the_flipped_state_is_the_opponents_state(variant: Variant) -> None:
         plays = position.legal_plays(dice)
         if not plays:
             continue
-        after = states_array([encode(p.position) for p in plays])
+        after = states_array([encode(p.after_moves) for p in plays])
         theirs = states_array([encode(p.next_position) for p in plays])
         assert np.array_equal(flip(variant, after), theirs)
         assert features(variant, after).shape == (len(plays), input_size(variant))
@@ -139,15 +139,15 @@ def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: 
     checked = 0
     for position, dice in random_positions(variant, 10, 8):
         for play in list(position.legal_plays(dice))[:2]:
-            if final_estimate(play.position) is not None:
+            if final_estimate(play.after_moves) is not None:
                 continue
             expected = np.zeros(5)
             for roll in ROLLS:
                 replies = play.next_position.legal_plays(roll)
                 if not replies:
-                    reading = net.evaluate(states_array([encode(play.position)]))[0]
+                    reading = net.evaluate(states_array([encode(play.after_moves)]))[0]
                 else:
-                    theirs = np.stack([_reply_estimate(net, r.position) for r in replies])
+                    theirs = np.stack([_reply_estimate(net, r.after_moves) for r in replies])
                     best = int(np.argmax(bot.equity_of(theirs, MONEY, play.next_position.turn)))
                     reading = mirror(theirs[best:best + 1])[0]
                 expected += (1 if roll[0] == roll[1] else 2) / 36 * reading

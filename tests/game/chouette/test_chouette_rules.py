@@ -620,7 +620,7 @@ def test_checker_play_is_the_two_player_games() -> None:
         with pytest.raises(IllegalMove, match="game 1, box Ann, line Bob Cy"):
             s.play("1/0")
         play = s.legal_plays()[-1]
-        assert s.play(play) == play and s.position == play.position.pass_turn()
+        assert s.play(play) == play and s.position == play.after_moves.pass_turn()
 
 
 def test_a_play_may_be_taken_back_before_anything_else_happens() -> None:
@@ -641,7 +641,7 @@ def test_a_play_may_be_taken_back_before_anything_else_happens() -> None:
 def test_an_accepted_illegal_play_stands_under_the_traditional_rule() -> None:
     s = seated("Ann", "Bob", "Cy")
     s.opening_roll(3, 1)
-    after = s.legal_plays()[0].position
+    after = s.legal_plays()[0].after_moves
     s.accept_illegal_play(after, [(24, 20)], "the 3 and 1 played as 4 from the bar point")
     assert last(s, "play")["accepted_illegal"] == "the 3 and 1 played as 4 from the bar point"
     assert s.position == after.pass_turn()

@@ -205,7 +205,7 @@ def _count(image: Image.Image, colour: tuple[int, int, int], box: tuple[int, int
 def test_a_play_draws_blue_arrows_and_marks_its_hit() -> None:
     play, _ = find_play(BACKGAMMON_BLOT, "24/22*/20 13/9", (2, 2))
     field = Geometry().field()
-    plain = draw_board(play.position)
+    plain = draw_board(play.after_moves)
     drawn = draw_play(BACKGAMMON_BLOT, play, dice=(2, 2))
     assert _count(plain, style.BLUE, field) == 0 and _count(plain, style.VERMILLION, field) == 0
     assert _count(drawn, style.BLUE, field) > 500
@@ -233,7 +233,7 @@ def test_no_move_is_the_play_of_a_roll_that_cannot_be_played() -> None:
         points[point] = "bb"
     closed = Position(Variant.BACKGAMMON, Color.WHITE, tuple(points), (1, 0), (0, 0))
     play, roll = find_play(closed, [], (6, 5))
-    assert (play.moves, play.position, roll) == ((), closed, (6, 5))
+    assert (play.moves, play.after_moves, roll) == ((), closed, (6, 5))
     with pytest.raises(IllegalPlayError, match="must be played"):
         find_play(Position.initial(Variant.BACKGAMMON), [], (6, 5))
 
@@ -246,7 +246,7 @@ def test_the_hit_mark_chooses_between_two_ways_to_the_same_point() -> None:
         find_play(position, [(24, 15)], (6, 3))  # bare steps say nothing of hits
     hitting, _ = find_play(position, "24/21*/15", (6, 3))
     quiet, _ = find_play(position, "24/18/15", (6, 3))
-    assert hitting.position.bar == (0, 1) and quiet.position.bar == (0, 0)
+    assert hitting.after_moves.bar == (0, 1) and quiet.after_moves.bar == (0, 0)
     assert find_play(position, "24/15", (6, 3))[0] == quiet  # no star: no hit
 
 
