@@ -50,6 +50,9 @@ HOUSE = tuple(name for name in ChouetteOptions().to_document() if name != "box_p
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    if args.house and not args.chouette:
+        raise ConfigError("--house sets a chouette's house options: give --chouette too "
+                          f"(--house {','.join(args.house)} was given for a match)")
     if args.chouette:
         if args.bots or args.opponent == "bot":
             raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")

@@ -13,6 +13,7 @@ from typing import Any, NoReturn, TextIO
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
 from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
+from game.plays import format_roll
 from game.position import Position
 
 
@@ -39,10 +40,10 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
 
 
 def read_dice(text: str) -> tuple[int, int]:
-    """DICE as the commands take it: two faces, `31` or `3,1` (ASCII digits only)."""
-    digits = [c for c in text if not c.isspace() and c != ","]
+    """DICE as the commands take it: two faces, `31`, `3-1` or `3,1` (ASCII digits only)."""
+    digits = [c for c in text if not c.isspace() and c not in ",-"]
     if len(digits) != 2 or not all(c in "0123456789" for c in digits):
-        raise DiceError(f"dice must be two faces like 31 or 3,1, got {text!r}")
+        raise DiceError(f"dice must be two faces like 31, 3-1 or 3,1, got {text!r}")
     return check_dice([int(c) for c in digits])
 
 
@@ -77,8 +78,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
-    out.write(f"{len(plays)} legal plays for {dice[0]}{dice[1]}, {position.turn.value} to play\n")
-    for play in sorted(plays, key=lambda p: p.notation()):
+    out.write(f"{len(plays)} legal plays for {format_roll(dice)}, {position.turn.value} to play\n")
+    for play in plays:  # in the order `legal_plays` (and --json) gives them
         out.write(play.notation() + "\n")
     return 0
 

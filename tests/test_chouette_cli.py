@@ -102,6 +102,7 @@ def test_the_live_view_of_a_chouette(tmp_path: Path, capsys: pytest.CaptureFixtu
     (["--chouette", "3", "--house", "box_partner"], "'box_partner' is not a house option"),
     (["--chouette", "3", "--house", "team_cube,box_takes_half"], "the box-takes-half rule is about members' own"),
     (["--chouette", "3", "--games", "-1"], "the number of games is a whole number"),
+    (["--house", "beavers"], "--house sets a chouette's house options: give --chouette too"),
 ])
 def test_bad_chouette_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str], message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
