@@ -31,7 +31,7 @@ from game.board import Color, Variant
 from game.bot.context import CubeAction, MatchContext
 from game.errors import EngineUnavailable
 from game.match import Match
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.position import Position, ResultKind
 from game.zones import Capability, View, layout, normalised, sensed_view, view_diff, view_of
 
@@ -223,7 +223,7 @@ class BotSeat:
         if play is None:
             return False
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
-        self.desk.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
+        self.desk.outputs.note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
                                f"({self.seconds['play'][-1]:.3f} s to choose)")
         self._show(carry, CARRY_OUT, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
         return True

@@ -65,7 +65,7 @@ from game.board import Color
 from game.bot.context import MatchContext
 from game.errors import MatchActionError
 from game.match import Match
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.position import Position
 from game.zones import View, ZoneReading, zone_diff
 
@@ -90,6 +90,7 @@ class Controller:
         self.played = played
         """What is played: a `Match`, or a chouette session (`firmware_host.played`)."""
         self.outputs = outputs
+        outputs.chouette = settings.chouette is not None
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
@@ -376,7 +377,7 @@ class Controller:
             elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
                 self.act(lambda: played.opening_roll(first, second))
                 if played.dice is None and not played.is_over:
-                    self._republish(f"equal dice {first}-{second}: roll again")
+                    self._republish(f"equal dice {format_roll((first, second))}: roll again")
                 self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
             else:
                 self.act(lambda: played.roll(first, second))

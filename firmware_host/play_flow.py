@@ -17,7 +17,7 @@ from firmware_host.reconcile import Illegal, Misplaced, Verdict
 from firmware_host.turn import Choose, Commit, Flag, Turn
 from game.board import Color
 from game.errors import GameError
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.zones import Capability, ZoneReading
 
 NO_PLAY = "NP"
@@ -43,7 +43,7 @@ class PlayFlow:
         if played.legal_plays():
             self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position)
             return turn
-        cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
+        cannot = f"{player.value} cannot play {format_roll(dice)}"
         if self.traditional:
             self.desk.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=NO_PLAY,
                               message=f"{cannot}: press done to pass the turn")

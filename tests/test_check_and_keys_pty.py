@@ -8,11 +8,13 @@ Nothing is timed: each wait is for a line of output, with a guard that fails ins
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -33,10 +35,14 @@ HANG_GUARD = 60.0
 class Terminal:
     """A command run in a pseudo-terminal: its output read as it comes, keys typed into it."""
 
-    def __init__(self, *args: str, cwd: Path) -> None:
+    def __init__(self, *args: str, cwd: Path, size: tuple[int, int] = (200, 50)) -> None:
         self.master, self.slave = os.openpty()
+        # a terminal wide enough that the view's lines (a bot's play, the key map) are read unwrapped
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        env = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
         self.process = subprocess.Popen([sys.executable, "-m", "firmware_host", *args], stdin=self.slave,
-                                        stdout=self.slave, stderr=self.slave, cwd=cwd, start_new_session=True)
+                                        stdout=self.slave, stderr=self.slave, cwd=cwd, start_new_session=True,
+                                        env=env)
         self.output = ""
         self._cursor = 0
         """Where the last match ended: the next search starts there."""
@@ -212,12 +218,12 @@ def test_a_match_played_with_the_buttons_on_the_keyboard(tmp_path: Path, termina
     echo = termios.tcgetattr(terminal.slave)[3] & termios.ECHO
     assert not echo, "the keys typed are not echoed over the view"
     board.roll(3, 1)
-    terminal.read_until(r">> white: play 3-1")
+    terminal.read_until(r">> white: play 31")
     board.move(8, 5)
     board.move(6, 5)
     terminal.type("j")  # Black presses done: not Black's turn
     terminal.read_until(r"black pressed done: NO, it is white's to press now \(play\)")
-    terminal.read_until(r"cube display \[NO\]")
+    terminal.read_until(r"display \[NO\] the button pressed")
     terminal.type("a")  # White's done
     terminal.read_until(r">> black: roll or double")
     terminal.process.send_signal(signal.SIGINT)
@@ -238,10 +244,10 @@ def test_the_quiet_log_says_what_the_display_and_the_zone_leds_show(tmp_path: Pa
     path = config(tmp_path, board.open_pty())
     terminal = Terminal("run", "--config", str(path), "--quiet", cwd=tmp_path)
     terminals.append(terminal)
-    terminal.read_until(r"display: \[SC\] centre")
+    terminal.read_until(r"display: \[SC\] set checkers; LEDs centre")
     terminal.read_until(r"zone LEDs: 10, 13")
     board.move(10, 13)
-    terminal.read_until(r"display: \[--\] centre")
+    terminal.read_until(r"display: \[--\] opening roll: [^;]*; LEDs centre")
     terminal.read_until(r"zone LEDs: off")
     terminal.process.send_signal(signal.SIGINT)
     assert terminal.finish() == 130
