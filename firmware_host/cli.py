@@ -17,6 +17,7 @@ A table joins the room with --broker URL --table ID (or the config's [broker] se
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import random
 import sys
@@ -177,6 +178,7 @@ def _table_seconds(args: argparse.Namespace) -> float:
 
 def cmd_live(args: argparse.Namespace) -> int:
     """The embedded default: an emulated match shown live in the terminal."""
+    logging.getLogger("firmware_host").addHandler(logging.NullHandler())  # the view shows the log; stderr would tear it
     table = _table(args)
     table.controller.outputs.note(f"seed {table.seed}; record in {table.record}; Ctrl-C stops (the record resumes)")
 
