@@ -17,6 +17,7 @@ A table joins the room with --broker URL --table ID (or the config's [broker] se
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import random
 import sys
@@ -28,13 +29,15 @@ from pathlib import Path
 from drivers.errors import DriverError
 from firmware_host.config import load_config
 from firmware_host.controller import Controller
+from firmware_host.controller.outputs import flag_line
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError, TableError
 from firmware_host.hardware import run_hardware
+from firmware_host.record.recorder import ENDS
 from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
 from firmware_host.table_loop import write_mat
-from firmware_host.terminal import CLEAR, render
+from firmware_host.terminal import screen
 from game.arguments import OneLineParser
 from game.board import Color, Variant
 from game.bot.levels import DEFAULT_LEVEL, Level
@@ -52,6 +55,9 @@ HOUSE = tuple(name for name in ChouetteOptions().to_document() if name != "box_p
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    if args.house and not args.chouette:
+        raise ConfigError("--house sets a chouette's house options: give --chouette too "
+                          f"(--house {','.join(args.house)} was given for a match)")
     if args.chouette:
         if args.bots or args.opponent == "bot":
             raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")
@@ -189,12 +195,13 @@ def _table_seconds(args: argparse.Namespace) -> float:
 
 def cmd_live(args: argparse.Namespace) -> int:
     """The embedded default: an emulated match shown live in the terminal."""
+    logging.getLogger("firmware_host").addHandler(logging.NullHandler())  # the view shows the log; stderr would tear it
     table = _table(args)
-    print(f"seed {table.seed}; record in {table.record}")
+    table.controller.outputs.note(f"seed {table.seed}; record in {table.record}; Ctrl-C stops (the record resumes)")
 
     def frame(t: EmulatedTable) -> None:
         notes = (t.link.phone_line(),) if t.link is not None else ()
-        sys.stdout.write(CLEAR + render(t.controller, t.clock.now(), notes=notes) + "\n")
+        sys.stdout.write(screen(t.controller, t.clock.now(), notes=notes))
         sys.stdout.flush()
 
     try:
@@ -204,6 +211,7 @@ def cmd_live(args: argparse.Namespace) -> int:
         return 130
     finally:
         table.close()
+    print()  # below the last frame
     return _finish(table, finished)
 
 
@@ -228,9 +236,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _finish(table: EmulatedTable, finished: bool) -> int:
     controller: Controller = table.controller
     played = controller.played
-    for line in controller.log:
-        if line.startswith(("game ", "match over:", "session over", "FLAG")):
-            print(line)
+    chouette = isinstance(played, ChouetteSession)
+    print(f"== summary of the {'chouette' if chouette else 'match'} ({table.record}) ==")
+    for event in played.events_from(0):
+        if event["type"] in ENDS:
+            print(controller.dialogue.describe(event))
+    flags = [event for event in table.journal.history() if event.get("type") == "flag"]
+    for number, event in enumerate(flags, 1):
+        print(flag_line(number, event))
     if isinstance(played, ChouetteSession):
         totals = ", ".join(f"{name} {signed(points)}" for name, points in played.totals.items())
         result = f"{totals} after {len(played.games)} game{'' if len(played.games) == 1 else 's'}"

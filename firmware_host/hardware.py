@@ -17,7 +17,7 @@ from firmware_host.record.journal import Journal
 from firmware_host.record.signing import TableKey
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop, write_mat
-from firmware_host.terminal import CLEAR, render
+from firmware_host.terminal import screen
 
 
 def open_table(config: HardwareConfig) -> Table:
@@ -56,7 +56,7 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
 
         def frame() -> None:
             notes = (link.phone_line(),) if link is not None else ()
-            sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now(), keys=keys, notes=notes) + "\n")
+            sys.stdout.write(screen(controller, SYSTEM_CLOCK.now(), keys=keys, notes=notes))
             sys.stdout.flush()
 
         def after_step(now: float) -> None:
@@ -80,6 +80,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
             if link is not None:
                 link.close()
             controller.close()
+    if not quiet:
+        print()  # below the last frame
     write_mat(controller, config.record)
     if controller.report.thread is not None:  # the table is done: the analysis may finish before the exit
         print("writing the analysed report ...", flush=True)

@@ -41,10 +41,10 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
 
 
 def read_dice(text: str) -> tuple[int, int]:
-    """DICE as the commands take it: two faces, `31` or `3,1` (ASCII digits only)."""
-    digits = [c for c in text if not c.isspace() and c != ","]
+    """DICE as the commands take it: two faces, `31`, `3-1` or `3,1` (ASCII digits only)."""
+    digits = [c for c in text if not c.isspace() and c not in ",-"]
     if len(digits) != 2 or not all(c in "0123456789" for c in digits):
-        raise DiceError(f"dice must be two faces like 31 or 3,1, got {text!r}")
+        raise DiceError(f"dice must be two faces like 31, 3-1 or 3,1, got {text!r}")
     return check_dice([int(c) for c in digits])
 
 

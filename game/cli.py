@@ -14,6 +14,7 @@ from game.arguments import OneLineParser, image_file, read_dice, read_position, 
 from game.board import Variant
 from game.errors import GameError, UsageError
 from game.movegen import count_plays, describe_kernel, legal_plays
+from game.plays import format_roll
 from game.position import Position
 
 
@@ -40,8 +41,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
-    out.write(f"{len(plays)} legal plays for {dice[0]}{dice[1]}, {position.turn.value} to play\n")
-    for play in sorted(plays, key=lambda p: p.notation()):
+    out.write(f"{len(plays)} legal plays for {format_roll(dice)}, {position.turn.value} to play\n")
+    for play in plays:  # in the order `legal_plays` (and --json) gives them
         out.write(play.notation() + "\n")
     return 0
 

@@ -1,4 +1,6 @@
-"""The table's codes, one list: what the two-digit cube display can show, and the kinds of flag.
+"""The table's codes, one list: what the two-digit cube display can show, with the words a person at
+the table reads beside each (the live view, the log: hardware_docs/referee.md's words, cut to the
+clause that says what happened), and the kinds of flag.
 
 Every module that shows a code names it here (`Code.SET_CHECKERS`, never ``"SC"``), and
 hardware_docs/referee.md lists the same codes with the same meanings (tests/test_referee_doc.py
@@ -10,7 +12,11 @@ choice among look-alike plays, a resignation's kind, the opening roll's dice): t
 make them, and `FAMILIES` lists them for the documentation.
 
 >>> Code.SET_CHECKERS, Code.SET_CHECKERS.meaning
-(<Code.SET_CHECKERS: 'SC'>, 'set checkers: the board differs from what it should be')
+(<Code.SET_CHECKERS: 'SC'>, 'set checkers')
+>>> describe('P2'), describe('P2', chouette=True)
+('a partial play, 2 dice still to play', 'member 2 in team order decides')
+>>> describe('3-')
+"opening roll: White's die 3, Black's die not landed"
 >>> Code.NO_PLAY.momentary, Code.SET_CHECKERS.momentary
 (True, False)
 >>> partial(2), choice(12), opening(3, None)
@@ -20,6 +26,7 @@ make them, and `FAMILIES` lists them for the documentation.
 from __future__ import annotations
 
 import enum
+import re
 from typing import NamedTuple
 
 from game.errors import CodeError
@@ -85,13 +92,13 @@ class Code(enum.StrEnum):
 
 
 _MEANINGS: dict[Code, str] = {
-    Code.SET_CHECKERS: "set checkers: the board differs from what it should be",
-    Code.LEGAL_PLAY_STANDS: "a legal play stands: press done",
-    Code.CHOOSE: "the sensors cannot tell legal plays apart: choose with double, confirm with done",
-    Code.NO_PLAY: "no play: the roll cannot be played, the turn passes",
+    Code.SET_CHECKERS: "set checkers",
+    Code.LEGAL_PLAY_STANDS: "a legal play stands; press done",
+    Code.CHOOSE: "the sensors cannot tell legal plays apart",
+    Code.NO_PLAY: "no play: the roll cannot be played",
     Code.BLOCKED_POINT: "a checker landed on a blocked point",
     Code.TRAPPED_CHECKER_MOVED: "a trapped checker was moved",
-    Code.BEAR_OFF_TOO_EARLY: "bearing off before every checker is home (or while one is trapped)",
+    Code.BEAR_OFF_TOO_EARLY: "bearing off before every checker is home",
     Code.BEAR_OFF_NOT_HIGHEST: "bearing off with a larger die while a checker stands higher",
     Code.BAR_FIRST: "another checker moved while one is on the bar",
     Code.DIE_UNUSED: "a die left unused",
@@ -99,24 +106,24 @@ _MEANINGS: dict[Code, str] = {
     Code.PRIME_START_TABLE: "a Rungammon prime of the whole starting table",
     Code.PRIME_BLOCKS_OPPONENT: "a Rungammon six-prime with opponents behind and none ahead",
     Code.FIRST_CHECKER_RULE: "a second checker left the start before the first passed the opponent's start",
-    Code.TAKEBACK: "a takeback is asked: both press take to agree",
-    Code.DOUBLE_OFFERED: "a double is offered: take, pass (or beaver)",
-    Code.RESIGNATION_OFFERED: "a resignation is offered: take accepts, pass declines",
+    Code.TAKEBACK: "a takeback is asked",
+    Code.DOUBLE_OFFERED: "a double is offered",
+    Code.RESIGNATION_OFFERED: "a resignation is offered",
     Code.COCKED_DIE: "a cocked die",
     Code.EARLY_ROLL: "dice thrown before the opponent pressed done",
-    Code.NOT_ALLOWED: "the button pressed is not allowed now (the log says why)",
-    Code.RULING: "a referee's ruling arrived from the director's page",
-    Code.CABLE_DOWN: "a link (the cable) is down: nothing is judged until it is back",
-    Code.BOT_PLAY: "carry out the bot's play (the zone LEDs light the next move)",
-    Code.NOT_THE_BOT_PLAY: "the board is not the bot's play: set the lit zones right",
-    Code.BOT_ROLLS: "the bot rolls: throw the dice for it",
+    Code.NOT_ALLOWED: "the button pressed is not allowed now",
+    Code.RULING: "a referee's ruling arrived",
+    Code.CABLE_DOWN: "a link (the cable) is down",
+    Code.BOT_PLAY: "carry out the bot's play",
+    Code.NOT_THE_BOT_PLAY: "the board is not the bot's play",
+    Code.BOT_ROLLS: "the bot rolls, throw the dice for it",
     Code.BOT_TAKES: "the bot takes the double",
     Code.BOT_PASSES: "the bot passes the double",
     Code.BOT_BEAVERS: "the bot beavers the double",
     Code.BOT_ACCEPTS: "the bot accepts the resignation",
     Code.BOT_DECLINES: "the bot declines the resignation",
-    Code.HINT: "a hint is shown: the bot's best play lit",
-    Code.NO_HINT: "no hint: hints are given in the casual profile only",
+    Code.HINT: "a hint is shown",
+    Code.NO_HINT: "no hint",
 }
 
 _MOMENTARY = frozenset({
@@ -200,3 +207,32 @@ def _member(family: Family, number: int) -> str:
         raise CodeError(f"{family.letter}{number}: not a code of the family {family.meaning!r} "
                          f"({family.members()[0]}-{family.members()[-1]})")
     return f"{family.letter}{number}"
+
+
+RESIGNATIONS = {"1": "a single game", "2": "a gammon", "3": "a triple game"}
+"""`R1`-`R3`: what the resignation being chosen gives up."""
+
+
+def describe(text: str, *, chouette: bool = False) -> str:
+    """The words for what the display shows (`text`, its two characters); "" for what is not a code.
+    `chouette`: `P1`-`P8` name the member who decides (elsewhere: a casual partial play)."""
+    code = text.strip() if len(text.strip()) == 2 else text
+    if code in Code._value2member_map_:
+        return Code(code).meaning
+    letter, digit = code[:1], code[1:2]
+    if re.fullmatch(r"[0-6-][0-6-]", code) and code != "00":
+        return "opening roll: " + ", ".join(f"{who}'s die {'not landed' if face == '-' else face}"
+                                            for who, face in (("White", code[0]), ("Black", code[1])))
+    if not digit.isdigit():
+        return ""
+    if letter == "P" and chouette:
+        return f"member {digit} in team order decides"
+    if letter == "P":
+        return "a partial play: a hit to finish" if digit == "0" else f"a partial play, {digit} dice still to play"
+    if letter in "Bb" and digit != "0":
+        return f"the box decides about member {digit}'s cube"
+    if letter == "C" and digit != "0":
+        return f"choose with double, confirm with done: choice {digit}"
+    if letter == "R" and digit in RESIGNATIONS:
+        return f"choosing a resignation: {RESIGNATIONS[digit]}"
+    return ""

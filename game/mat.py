@@ -31,7 +31,7 @@ from typing import Any
 from game.board import Color, Variant
 from game.errors import MatFormatError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
-from game.plays import Move, format_moves
+from game.plays import format_steps
 from game.position import Position
 from game.replay import Replayer
 from game.transcripts import read_transcript, replay_transcript
@@ -83,7 +83,7 @@ def _export_game(events: list[Mapping[str, Any]], left_name: str, right_name: st
             assert player is not None
             after = Position.from_document(event["position"])
             dice = event["dice"]
-            played = _notation(position, after, event["moves"]) if event["moves"] else ""
+            played = format_steps(position, after, event["moves"]) if event["moves"] else ""
             cells.append((player, f"{dice[0]}{dice[1]}: {played}"))
             position, rolled = after.pass_turn(), None
         elif kind == "opening_roll" and event["white"] != event["black"]:
@@ -136,18 +136,6 @@ def _rows(cells: list[tuple[Color, str]]) -> str:
 def _wins_line(winner: Color, points: int) -> str:
     indent = " " * (6 if winner is LEFT else 34)
     return f"{indent}Wins {points} point{'s' if points > 1 else ''}\n"
-
-
-def _notation(before: Position, after: Position, moves: list[list[int]]) -> str:
-    """The play in GNU Backgammon's notation (`format_moves`), its hits found from the positions."""
-    mover, theirs = before.turn, before.turn.opponent.char
-    hits = {own for own in range(1, 25)
-            if before.own_stack(mover, own).count(theirs) > after.own_stack(mover, own).count(theirs)}
-    marked = []
-    for source, target in moves:
-        marked.append(Move(source, target, target in hits))
-        hits.discard(target)
-    return format_moves(marked)
 
 
 # -- reading ------------------------------------------------------------------------

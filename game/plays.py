@@ -94,6 +94,30 @@ class Play:
         return self.notation()
 
 
+def format_steps(before: Position, after: Position, steps: list[list[int]] | list[tuple[int, int]]) -> str:
+    """A recorded play's (source, target) steps, mover's numbering, in GNU Backgammon's notation
+    (`format_moves`), its hits found by comparing the position before with the one after."""
+    mover, theirs = before.turn, before.turn.opponent.char
+    hits = {own for own in range(1, 25)
+            if before.own_stack(mover, own).count(theirs) > after.own_stack(mover, own).count(theirs)}
+    marked = []
+    for source, target in steps:
+        marked.append(Move(source, target, target in hits))
+        hits.discard(target)
+    return format_moves(marked)
+
+
+def format_roll(dice: tuple[int, int] | list[int]) -> str:
+    """A roll as the project writes it for people: the higher die first, no dash (`53`, `66`),
+    however the dice fell; a record keeps them as thrown.
+
+    >>> format_roll((3, 5))
+    '53'
+    """
+    high, low = sorted(dice, reverse=True)
+    return f"{high}{low}"
+
+
 def point_name(point: int) -> str:
     """A point as notation names it: `bar`, `off` or the number."""
     return "bar" if point == BAR else "off" if point == OFF else str(point)

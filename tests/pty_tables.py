@@ -7,12 +7,15 @@ Nothing is timed: each wait is for a line of output, with a guard that fails ins
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,10 +32,14 @@ HANG_GUARD = 60.0
 class Terminal:
     """A command run in a pseudo-terminal: its output read as it comes, keys typed into it."""
 
-    def __init__(self, *args: str, cwd: Path) -> None:
+    def __init__(self, *args: str, cwd: Path, size: tuple[int, int] = (200, 50)) -> None:
         self.master, self.slave = os.openpty()
+        # a terminal wide enough that the view's lines (a bot's play, the key map) are read unwrapped
+        fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        env = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
         self.process = subprocess.Popen([sys.executable, "-m", "firmware_host", *args], stdin=self.slave,
-                                        stdout=self.slave, stderr=self.slave, cwd=cwd, start_new_session=True)
+                                        stdout=self.slave, stderr=self.slave, cwd=cwd, start_new_session=True,
+                                        env=env)
         self.output = ""
         self._cursor = 0
         """Where the last match ended: the next search starts there."""

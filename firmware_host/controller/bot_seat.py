@@ -31,7 +31,7 @@ from game.codes import Code, FlagKind
 from game.errors import EngineUnavailable
 from game.hands import HandMove, hand_moves
 from game.match import Match
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.position import Position, ResultKind
 from game.reconcile import Partial, TurnReconciler, Untouched, Verdict
 from game.zones import Capability, View, layout, normalised, sensed_view, view_diff, view_of
@@ -213,7 +213,7 @@ class BotSeat:
         if play is None:
             return False
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
-        self.controller.outputs.note(f"{bot.name} plays {dice[0]}-{dice[1]}: {play.notation()} "
+        self.controller.outputs.note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
                                      f"({self.seconds['play'][-1]:.3f} s to choose)")
         self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
         return True

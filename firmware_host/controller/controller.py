@@ -62,7 +62,7 @@ from game.bot.context import MatchContext
 from game.codes import Code, FlagKind
 from game.errors import MatchActionError
 from game.match import Match
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.position import Position
 from game.reconcile import Verdict
 from game.zones import View, ZoneReading, zone_diff
@@ -86,6 +86,7 @@ class Controller:
         self.played = played
         """What is played: a `Match`, or a chouette session (`firmware_host.controller.session`)."""
         self.outputs = outputs
+        outputs.chouette = settings.chouette is not None
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
@@ -374,7 +375,7 @@ class Controller:
             elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
                 self.act(lambda: played.opening_roll(first, second))
                 if played.dice is None and not played.is_over:
-                    self._republish(f"equal dice {first}-{second}: roll again")
+                    self._republish(f"equal dice {format_roll((first, second))}: roll again")
                 self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
             else:
                 self.act(lambda: played.roll(first, second))

@@ -13,10 +13,11 @@ line, naming the port, the board, what it lacks and the setting that needs it
 
 For a board builder to see a noisy cable or a firmware bug, each link's counts of what went
 wrong (as the driver tells them, at most every few seconds), the commands the board did not do
-(an ACK missing or refusing), and what each board announced are shown in the live view's status
-line and the log (a line when the counts change, the first failure of each command and
-outcome), written into the journal with each `link` event and, at the match end, as a
-`link_stats` event (game/RECORD.md).
+(an ACK missing or refusing), and what each board announced are shown in the live view as one
+short status field (`LinkHealth.status`), and in the log once for each kind of fault as it first
+appears on a link (and the first failure of each command and outcome); an emulated board that
+injects faults on purpose says so once instead (`expect_faults`); they are written into the
+journal with each `link` event and, at the match end, as a `link_stats` event (game/RECORD.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from drivers.protocol import Features, Hello
 from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.outputs import Outputs
 from game.board import Color
+
+_SHORT = {"garbage_bytes": "junk", "bad_crc": "crc", "cut_frames": "cut", "seq_gaps": "gap",
+          "malformed": "malformed", "unknown_types": "unknown", "late_heartbeats": "late"}
+"""Each count of what went wrong, in a word for the status field (the journal keeps the names)."""
 
 
 class Outage:
@@ -130,6 +135,8 @@ class LinkHealth:
         """Commands not done, by (source, command, outcome)."""
         self.unfit: str | None = None
         """The first thing the table cannot work without that a board lacks (None: all fits)."""
+        self.on_purpose = False
+        """The faults are injected on purpose (an emulated board's noise): the log said so once."""
         self._ended = False
 
     def up(self, event: LinkUp) -> None:
@@ -167,8 +174,13 @@ class LinkHealth:
         if isinstance(event, FrameRejected):
             self.outputs.note(f"rejected from {event.source}: {event.reason} ({event.count} so far)")
         elif isinstance(event, LinkStatistics):
+            before = self.stats.get(event.source, LinkStats())
             self._count(event.source, event.stats)
-            self.outputs.note(f"counts on {event.source}: {event.stats.describe()}")
+            first = [name for name in LinkStats.PROBLEMS
+                     if getattr(event.stats, name) and not getattr(before, name)]
+            if first and not self.on_purpose:
+                self.outputs.note(f"{event.source}: first {', '.join(_SHORT[name] for name in first)} "
+                                  f"({event.stats.describe()}); the status counts the rest")
         else:
             key = (event.source, event.command, event.outcome)
             self.failed[key] += 1
@@ -176,9 +188,24 @@ class LinkHealth:
                 self.outputs.note(f"{event.source}: {event.command} not done ({event.outcome}); "
                                   "further ones are counted in the link's status")
 
+    def expect_faults(self, why: str) -> None:
+        """The faults are injected on purpose (`why`): said once in the log; no line for each kind."""
+        self.on_purpose = True
+        self.outputs.note(why)
+
     def status(self) -> str:
-        """One line for the live view: each link's counts of what went wrong, and commands not done."""
-        parts = [f"{source}: {stats.describe()}" for source, stats in sorted(self.stats.items())]
+        """One short field for the live view: frames and the faults seen, only those that happened
+        ("1631 frames; faults junk 109B, crc 2, cut 6, gap 12"), each link's when there are several, and
+        the commands not done; its parts separated by "; "."""
+        named = len(self.stats) > 1
+        parts = []
+        for source, stats in sorted(self.stats.items()):
+            frames = f"{stats.frames} frame{'' if stats.frames == 1 else 's'}"
+            parts.append(f"{source.rpartition('/')[2]}: " * named + frames)
+            faults = ", ".join(f"{_SHORT[name]} {count}{'B' if name == 'garbage_bytes' else ''}"
+                              for name, count in stats.problems().items() if count)
+            if faults:
+                parts.append(f"faults {faults}")
         parts += [f"{command} {outcome} x{n}" for (_, command, outcome), n in sorted(self.failed.items())]
         return "; ".join(parts)
 

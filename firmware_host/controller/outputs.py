@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from drivers.cube_display import CubeDisplay
 from firmware_host.record.journal import Journal
+from game import codes
 from game.board import Color
 from game.codes import FlagKind
 from game.cube import Cube
@@ -25,6 +26,12 @@ from game.zones import ZoneReading
 _log = logging.getLogger("firmware_host.controller")
 
 ZoneLeds = Callable[[frozenset[int]], object]
+
+
+def flag_line(number: int, event: Mapping[str, Any]) -> str:
+    """A journaled flag as the log and the match's summary say it: its number, where, code, kind, message."""
+    return (f"FLAG {number} (game {event['game']}, move {event['move']}) {event['code']} {event['kind']}: "
+            f"{event['message']}")
 
 
 class Outputs:
@@ -40,6 +47,10 @@ class Outputs:
         self.lit: frozenset[int] = frozenset()
         self._showing: tuple[str, tuple[str, ...]] | None = None
         """What the display shows: its two characters and the LEDs lit (None before the first)."""
+        self.code = ""
+        """The code the display shows ("": the cube)."""
+        self.chouette = False
+        """A chouette's table: `P1`... name the member who decides (`game.codes.describe`)."""
         self._told: tuple[tuple[str, tuple[str, ...]] | None, frozenset[int]] = (None, frozenset())
         """What the log and the journal last said the display and the zone LEDs showed."""
         self.log: deque[str] = deque(maxlen=200)
@@ -68,7 +79,12 @@ class Outputs:
         display.show(cube.value, owner, crawford)  # type: ignore[arg-type]  # the LEDs: where the cube stands
         if code.strip():
             display.show_text(code)
+        self.code = code.strip()
         self._showing = ("".join(display.text), display.leds)  # read back once here, not at every settle
+
+    def words(self) -> str:
+        """What the display shows, in words (hardware_docs/referee.md)."""
+        return codes.describe(self.code, chouette=self.chouette) if self.code else "the cube"
 
     def light(self, zones: frozenset[int]) -> None:
         """Light these zones' LEDs (where the board has them): what is wrong, or to choose."""
@@ -83,7 +99,7 @@ class Outputs:
         shown = self._showing
         if shown is not None and shown != told_display:
             text, leds = shown
-            self.note(f"display: [{text}] {', '.join(leds) or 'no LED'}")
+            self.note(f"display: [{text}] {self.words()}; LEDs {', '.join(leds) or 'none'}")
             self.write({"type": "display", "text": text, "leds": list(leds)})
         if self._zone_leds is not None and self.lit != told_zones:
             self.note(f"zone LEDs: {', '.join(map(str, sorted(self.lit))) or 'off'}")
@@ -105,7 +121,7 @@ class Outputs:
             if image:
                 event["image"] = image
         self.write(event)
-        self.note(f"FLAG {code} {kind}: {message}")
+        self.note(flag_line(self.flags, event))
 
     def _flag_picture(self, expected: Position, sensed: Sequence[ZoneReading] | None) -> str | None:
         if not self._images or sensed is None:

@@ -18,7 +18,7 @@ from game.board import Color
 from game.codes import Code, FlagKind
 from game.errors import GameError
 from game.hands import zones_position
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.reconcile import Illegal, Misplaced, Verdict
 from game.zones import Capability, ZoneReading
 
@@ -42,7 +42,7 @@ class PlayFlow:
         if played.legal_plays():
             self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position)
             return turn
-        cannot = f"{player.value} cannot play {dice[0]}-{dice[1]}"
+        cannot = f"{player.value} cannot play {format_roll(dice)}"
         if self.traditional:
             self.controller.publish(Waiting.PLAY, player=player, dice=dice, position=position, code=Code.NO_PLAY,
                                     message=f"{cannot}: press done to pass the turn")

@@ -24,7 +24,7 @@ from game.board import Color
 from game.bot.context import MatchContext
 from game.codes import FLASH_SECONDS
 from game.cube import Cube
-from game.plays import Play
+from game.plays import Play, format_roll
 from game.position import Position
 
 
@@ -87,7 +87,7 @@ class Prompt:
     def describe(self) -> str:
         """One line for the view and the log: who, what, the dice, and the message."""
         who = f"{self.player.value}{f' ({self.asked})' if self.asked else ''}: " if self.player else ""
-        dice = f" {self.dice[0]}-{self.dice[1]}" if self.dice else ""
+        dice = f" {format_roll(self.dice)}" if self.dice else ""
         return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")
 
 

@@ -80,6 +80,11 @@ class EmulatedTable:
         controller = Controller.open(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_time=self.clock.now,
                                      stacks=self.table.board.set_stacks, needs=self.table.needs)
+        if self.line_noise or self.flicker_rate:
+            controller.links.expect_faults(
+                f"the emulated board injects faults on purpose: {self.line_noise:.0%} of its frames corrupted, cut, "
+                f"dropped or after junk bytes, and {self.flicker_rate:.1%} of its scans misread a zone; its link's "
+                "counts are those, not a fault of the host")
         judge = ChouetteJudge(random.Random(f"cubes {self.seed}")) if self.settings.chouette is not None else None
         self.people = SimulatedTable(self.emulator, self.press, random.Random(rng.random()), self.habits, judge)
         self.link: TableLink | None = None

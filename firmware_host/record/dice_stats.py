@@ -2,7 +2,7 @@
 
 Counts faces and doubles, and tests them with Pearson's chi-square: faces against 1/6 each
 (5 degrees of freedom) and doubles against 1/6 of rolls (1 degree of freedom). A p-value
-below 0.01 means dice this uneven turn up in fewer than 1 % of sessions with fair dice.
+below `UNUSUAL` (0.01) means dice this uneven turn up in fewer than 1 % of sessions with fair dice.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+UNUSUAL = 0.01
+"""The p-value below which either test calls the dice unusual."""
 
 
 def chi2_survival(x: float, dof: int) -> float:
@@ -101,9 +104,12 @@ class DiceStats:
                 "doubles_chi2": round(doubles_stat, 3), "doubles_p": round(doubles_p, 4)}
 
     def describe(self) -> str:
-        """One line for a person: counts, tests, and whether the dice look fair."""
+        """One line for a person: counts, the doubles expected of fair dice, tests, and whether the
+        dice look fair (each test against `UNUSUAL`, said in the line)."""
         s = self.summary()
-        verdict = "looks fair" if min(s["faces_p"], s["doubles_p"]) >= 0.01 else "is unusual (p < 0.01)"
-        return (f"{s['rolls']} rolls, faces {s['faces']}, {s['doubles']} doubles; "
-                f"faces chi2 {s['faces_chi2']} (p={s['faces_p']}), doubles chi2 {s['doubles_chi2']} "
+        fair = min(s["faces_p"], s["doubles_p"]) >= UNUSUAL
+        verdict = (f"looks fair (both p >= {UNUSUAL})" if fair
+                   else f"is unusual (p < {UNUSUAL}: fair dice do this less than once in {round(1 / UNUSUAL)})")
+        return (f"{s['rolls']} rolls, faces {s['faces']}, {s['doubles']} doubles ({s['rolls'] / 6:.1f} expected, "
+                f"1 in 6); faces chi2 {s['faces_chi2']} (p={s['faces_p']}), doubles chi2 {s['doubles_chi2']} "
                 f"(p={s['doubles_p']}): {verdict}")

@@ -6,6 +6,10 @@ What is played (`firmware_host.controller.session.Session`) keeps its own list o
 remembers how many of them the journal holds, so an action's events are written exactly once,
 in their order. The dice statistics are counted from those events as they are written, so the
 `dice_stats` line says what the record's own rolls and throws say.
+
+Every event gets its line in the referee's log as it is journaled: a play in GNU Backgammon's
+notation, as it echoes "gnubg moves 8/5 6/5" (here, with the roll: "white moves 8/5 6/5 (31)"),
+the cube's actions and the ends as the contest tells them (`describe`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from firmware_host.controller.session import Session
 from firmware_host.record.dice_stats import DiceStats
 from firmware_host.settings import Settings
 from game.board import Color
+from game.plays import Move, format_moves, format_roll, format_steps
+from game.position import Position
 
 ENDS = frozenset({"game_end", "match_end", "session_end"})
 """Events after which the journal is signed."""
@@ -40,6 +46,8 @@ class Recorder:
         self.written = written
         self.sign_due = False
         """An action ended a game or the whole: sign once the notes that explain it are written."""
+        self._before: Position | None = None
+        """The position of what is played when the journal last caught up: the next play starts there."""
 
     @classmethod
     def resuming(cls, outputs: Outputs, describe: Describe, history: list[dict[str, Any]],
@@ -79,19 +87,34 @@ class Recorder:
         for event in new:
             self.outputs.journal.write(event)
             self.dice_stats.count(event)
-            line = self.describe(event)
+            line = self._play_line(event) if event["type"] == "play" else self.describe(event)
             if line is not None:
                 self.outputs.note(line)
             if event["type"] == "play" and clock is not None:
                 if clock.running is not None:
                     clock.stop(now)  # the mover's turn ends with the play
                 self.write_clock(clock)
+        self._before = played.position
         types = [str(e["type"]) for e in new]
         if FINAL & set(types):
             self.outputs.write({"type": "dice_stats", **self.dice_stats.summary()})
         if ENDS & set(types):
             self.sign_due = True
         return types
+
+    def _play_line(self, event: Mapping[str, Any]) -> str:
+        """A play as the log tells it: who moved what, with which roll (a chouette's side too)."""
+        who = f"{event['player']} ({event['side']})" if "side" in event else str(event["player"])
+        roll = format_roll(event["dice"])
+        if not event["moves"]:
+            return f"{who} cannot move ({roll})"
+        before = self._before
+        if before is None:  # a play completed as a record is resumed: its steps are known, not its hits
+            notation = format_moves([Move(source, target) for source, target in event["moves"]])
+        else:
+            notation = format_steps(before, Position.from_document(event["position"]), event["moves"])
+        accepted = " (an illegal play, accepted)" if event.get("accepted_illegal") else ""
+        return f"{who} moves {notation} ({roll}){accepted}"
 
     def write_clock(self, clock: GameClock) -> None:
         """The reserves of both clocks, into the journal."""

@@ -105,12 +105,12 @@ def test_a_match_played_with_the_buttons_on_the_keyboard(tmp_path: Path, termina
     echo = termios.tcgetattr(terminal.slave)[3] & termios.ECHO
     assert not echo, "the keys typed are not echoed over the view"
     board.roll(3, 1)
-    terminal.read_until(r">> white: play 3-1")
+    terminal.read_until(r">> white: play 31")
     board.move(8, 5)
     board.move(6, 5)
     terminal.type("j")  # Black presses done: not Black's turn
     terminal.read_until(r"black pressed done: NO, it is white's to press now \(play\)")
-    terminal.read_until(r"cube display \[NO\]")
+    terminal.read_until(r"display \[NO\] the button pressed")
     terminal.type("a")  # White's done
     terminal.read_until(r">> black: roll or double")
     terminal.process.send_signal(signal.SIGINT)
@@ -131,10 +131,10 @@ def test_the_quiet_log_says_what_the_display_and_the_zone_leds_show(tmp_path: Pa
     path = config(tmp_path, board.open_pty())
     terminal = Terminal("run", "--config", str(path), "--quiet", cwd=tmp_path)
     terminals.append(terminal)
-    terminal.read_until(r"display: \[SC\] centre")
+    terminal.read_until(r"display: \[SC\] set checkers; LEDs centre")
     terminal.read_until(r"zone LEDs: 10, 13")
     board.move(10, 13)
-    terminal.read_until(r"display: \[--\] centre")
+    terminal.read_until(r"display: \[--\] opening roll: [^;]*; LEDs centre")
     terminal.read_until(r"zone LEDs: off")
     terminal.process.send_signal(signal.SIGINT)
     assert terminal.finish() == 130

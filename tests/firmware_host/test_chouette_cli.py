@@ -86,14 +86,19 @@ def test_the_same_seed_gives_the_same_session(tmp_path: Path) -> None:
     assert sessions[0] == sessions[1] and sessions[0][-1]["type"] == "session_end" and len(sessions[0]) > 50
 
 
-def test_the_live_view_of_a_chouette(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_live_view_of_a_chouette(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "160")  # the terminal's size, as a shell tells it
+    monkeypatch.setenv("LINES", "50")
     assert main(["--chouette", "Ann,Bob,Cy", "--games", "1", "--seed", "3", "--speed", "100000",
                  "--house", "beavers,jacoby", "--record", str(tmp_path / "live")]) == 0
-    frames = capsys.readouterr().out.split("\x1b[H\x1b[2J")
+    frames = capsys.readouterr().out.split("\x1b[H")
     assert any("chouette, backgammon, members' own cubes, jacoby, beavers | game 1 | box" in f for f in frames)
     last = frames[-1]
     assert "the chouette is over after 1 game:" in last and re.search(r"totals  Ann [+-]?\d", last)
-    assert any("cubes   P1 " in f and "*captain*" in f for f in frames)
+    assert any(re.search(r"  P1 \w+ \d+.*\*captain\*", f) for f in frames)
+    drawn = [line.removesuffix("\x1b[K") for f in frames[1:-1] for line in f.split("\n")]
+    assert len(drawn) > 50 and all(len(line) <= 160 for line in drawn)  # each frame fits the terminal's width
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -104,6 +109,7 @@ def test_the_live_view_of_a_chouette(tmp_path: Path, capsys: pytest.CaptureFixtu
     (["--chouette", "3", "--house", "box_partner"], "'box_partner' is not a house option"),
     (["--chouette", "3", "--house", "team_cube,box_takes_half"], "the box-takes-half rule is about members' own"),
     (["--chouette", "3", "--games", "-1"], "the number of games is a whole number"),
+    (["--house", "beavers"], "--house sets a chouette's house options: give --chouette too"),
 ])
 def test_bad_chouette_input_is_one_line_and_exit_2(tmp_path: Path, argv: list[str], message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

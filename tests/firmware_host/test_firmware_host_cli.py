@@ -23,6 +23,10 @@ def test_simulate_plays_a_whole_match_and_leaves_its_record(tmp_path: Path,
                  "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "finished: score" in out and "dice:" in out
+    summary = out[out.index("== summary of the match"):].splitlines()
+    assert summary[1].startswith("game 1 over: ") and summary[2].startswith("match over: ")  # the games, then the end
+    assert all(line.startswith("FLAG ") for line in summary[3:summary.index(next(
+        line for line in summary if line.startswith("finished:")))])
     journal = record / "journal.jsonl"
     events = [json.loads(line) for line in journal.read_text().splitlines()]
     end = [e for e in events if e["type"] == "match_end"][0]

@@ -10,6 +10,7 @@ import pytest
 
 from game.board import Variant
 from game.cli import main
+from game.movegen import legal_plays
 from game.position import Position
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -27,6 +28,21 @@ def test_plays_lists_standard_notation() -> None:
     assert "8/5 6/5" in lines[1:] and len(lines) == 17
     assert "13/9" in lines and "24/20" in lines  # one checker's steps joined, as GNU Backgammon writes them
     assert not any(line in ("13/10 10/9", "24/21 21/20") for line in lines)
+
+
+def test_plays_lists_in_the_order_of_the_api_and_json() -> None:
+    position = Position.from_xgid(START_XGID)
+    status, text = run("plays", "--position", START_XGID, "--dice", "52")
+    _, as_json = run("plays", "--position", START_XGID, "--dice", "52", "--json")
+    api = [play.notation() for play in legal_plays(position, (5, 2))]
+    assert status == 0 and text.splitlines()[1:] == api == [p["notation"] for p in json.loads(as_json)["plays"]]
+    assert api != sorted(api)  # else this would not tell a sorted listing from the API's order
+
+
+@pytest.mark.parametrize("written", ["3-1", "31", "3,1", "1-3"])
+def test_plays_reads_a_roll_written_with_a_dash_and_writes_it_higher_first(written: str) -> None:
+    status, text = run("plays", "--position", "4HPwATDgc/ABMA", "--dice", written)
+    assert status == 0 and text.splitlines()[0] == "16 legal plays for 31, white to play"
 
 
 def test_plays_json_has_moves_and_positions_after() -> None:

@@ -144,8 +144,17 @@ class ChouetteDialogue:
         return self.session.phase.value
 
     def describe(self, event: Mapping[str, Any]) -> str | None:
-        """The log's line for the seating, a captain change, a game's end, a rotation and the session's end."""
+        """The log's line for the seating, the cubes' actions, a takeback, a captain change, a game's end, a
+        rotation and the session's end; None for the rest (the plays are the recorder's)."""
         kind = event["type"]
+        whose = f"{event.get('member')}'s cube"
+        cube = {"double": f"{event.get('player')} turns {whose} to {event.get('value')}",
+                "beaver": f"{event.get('player')} beavers {whose} to {event.get('value')}",
+                "take": f"{event.get('player')} takes {whose}: it is {event.get('value')}",
+                "pass": f"{event.get('player')} passes {whose}",
+                "takeback": f"{event.get('player')} ({event.get('side')}): the last play is taken back"}
+        if kind in cube:
+            return cube[kind]
         if kind == "seating":
             return f"seating: box {event['box']}, line {' '.join(event['line'])}"
         if kind == "captain":

@@ -92,12 +92,21 @@ class MatchDialogue:
         return self.match.phase.value
 
     def describe(self, event: Mapping[str, Any]) -> str | None:
-        """Who won the game (or the match), how, and the score."""
-        if event["type"] not in ("game_end", "match_end"):
+        """The log's line for the cube's actions, a resignation, a takeback, a forfeit, and who won the
+        game (or the match), how, and the score; None for the rest (the plays are the recorder's)."""
+        kind, who = event["type"], event.get("player")
+        cube = {"double": f"{who} doubles to {event.get('value')}", "beaver": f"{who} beavers to {event.get('value')}",
+                "take": f"{who} takes: the cube is {event.get('value')}", "pass": f"{who} passes the cube",
+                "resign": f"{who} resigns {_resigned(event.get('kind'))}",
+                "resign_accept": f"{who} accepts the resignation", "resign_decline": f"{who} declines the resignation",
+                "takeback": f"{who}'s last play is taken back", "forfeit": f"{who} forfeits ({event.get('reason')})"}
+        if kind in cube:
+            return cube[kind]
+        if kind not in ("game_end", "match_end"):
             return None
         score = event["score"]
         points = f"{score['white']}-{score['black']} (white-black)"
-        if event["type"] == "match_end":
+        if kind == "match_end":
             return f"match over: {event['winner'] or 'nobody'} wins, score {points}"
         winner = event["winner"] or "nobody (remi)"
         return f"game {event['game']} over: {winner} wins {event['points']} ({event['kind']}), score {points}"
@@ -107,6 +116,11 @@ class MatchDialogue:
         game = self.match.game_number
         self.controller.act(lambda: self.match.forfeit(loser, "time"))
         self.controller.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
+
+
+def _resigned(kind: object) -> str:
+    """What a resignation gives up, as a person says it: a single game, a gammon, a backgammon."""
+    return "a single game" if kind == "single" else f"a {kind}"
 
 
 def start_match(settings: Settings, wall_time: Callable[[], float]) -> Match:

@@ -145,7 +145,7 @@ def test_a_person_plays_gnubg_on_the_board_carrying_out_its_moves(bot_table: Cal
     match, prompt = pty.controller.match, now(pty)
     chosen = bot.choose_play(match.position, (3, 1), MatchContext.of(match))
     assert chosen is not None and prompt.play == chosen and prompt.dice == (3, 1)
-    assert chosen.notation() in prompt.message and f"plays 3-1: {chosen.notation()}" in "\n".join(pty.controller.log)
+    assert chosen.notation() in prompt.message and f"plays 31: {chosen.notation()}" in "\n".join(pty.controller.log)
     pty.pump(lambda: shown(pty, "AI"), "AI on the display")
     first = carry(pty).steps[0]
     lit_on_the_board(pty, frozenset({first.source, first.target}), "the bot's first move")
@@ -252,7 +252,7 @@ def terminal_and_board(tmp_path: Path) -> Iterator[tuple[list[Terminal], list[Bo
         board.close()
 
 
-BOT_PLAY_LINE = r">> black: carry out the bot's play (\d)-(\d) \(.*? plays (.+?): carry it out\)"
+BOT_PLAY_LINE = r">> black: carry out the bot's play (\d)(\d) \(.*? plays (.+?): carry it out\)"
 
 
 def bot_turn(terminal: Terminal, board: BoardEmulator, position: Position) -> Position:
@@ -292,10 +292,10 @@ def test_run_with_a_bot_seat_on_a_roll_button_board_the_host_throws_the_bots_dic
     outcome = None
     while outcome is None or outcome[0].startswith("opening roll"):
         terminal.type(" ")  # the roll button throws the host's dice: one each at the opening
-        text = terminal.read_until(r">> (white: play \d-\d|black: carry out|opening roll \(equal)")
-        outcome = re.findall(r">> (white: play \d-\d|black: carry out|opening roll \(equal)", text)
+        text = terminal.read_until(r">> (white: play \d\d|black: carry out|opening roll \(equal)")
+        outcome = re.findall(r">> (white: play \d\d|black: carry out|opening roll \(equal)", text)
     if outcome[-1].startswith("white"):
-        faces = re.findall(r">> white: play (\d)-(\d)", text)[-1]
+        faces = re.findall(r">> white: play (\d)(\d)", text)[-1]
         position = person_turn(terminal, board, start.with_turn(Color.WHITE), (int(faces[0]), int(faces[1])))
         terminal.read_until(r"the host rolls for GNU Backgammon")  # no key: the host throws for the bot
         position = bot_turn(terminal, board, position)
@@ -304,7 +304,7 @@ def test_run_with_a_bot_seat_on_a_roll_button_board_the_host_throws_the_bots_dic
     terminal.read_until(r">> white: roll or double")  # the bot's play committed, no key pressed for it
     terminal.type(" ")
     # The host's dice are not seeded: White, hit by the bot, may roll a number it cannot enter with.
-    rolled = r"(>> white: play|white cannot play) (\d)-(\d)"
+    rolled = r"(>> white: play|white cannot play) (\d)(\d)"
     kind, *faces = re.findall(rolled, terminal.read_until(rolled))[-1]
     if kind == "white cannot play":
         position = position.pass_turn()  # the turn passes by itself, the checkers as they were

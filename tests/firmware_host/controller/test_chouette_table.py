@@ -148,7 +148,7 @@ def test_a_captain_who_passes_hands_the_checkers_to_the_next_member_in_line(make
     [captain] = of_type(table, "captain")
     assert (captain["player"], captain["previous"]) == ("Cy", "Bob")
     assert "Bob is out of game 1: Cy is captain now" in table.controller.log
-    assert "captain Cy (white)" in render(table.controller, table.clock.now())
+    assert "captain Cy (white)" in render(table.controller, table.clock.now(), 200, 60)
     table.wait(3.1)
     assert shown(table) == "64"  # then the highest cube in play: every one still in is centred
     roll(table, 6, 5)  # the box rolls, having turned its cubes this turn

@@ -34,6 +34,16 @@ def test_fair_dice_look_fair_and_loaded_dice_do_not() -> None:
     assert loaded.summary()["rolls"] == 3000
 
 
+def test_the_doubles_test_says_what_it_expects_and_its_threshold() -> None:
+    stats = DiceStats()
+    for roll in [(face, face) for face in range(1, 7)] * 3 + [(1, 2), (3, 4), (5, 6)] * 14:
+        stats.record(roll)
+    line = stats.describe()
+    assert stats.doubles_chi2()[1] < 0.01 and stats.faces_chi2()[1] > 0.01  # the doubles alone are unusual
+    assert "18 doubles (10.0 expected, 1 in 6)" in line and "is unusual (p < 0.01" in line
+    assert "(both p >= 0.01)" in DiceStats([1] * 6, 3, 0).describe()
+
+
 def test_a_records_dice_counts_opening_dice_as_faces_only() -> None:
     events: list[dict[str, Any]] = [
         {"type": "opening_roll", "white": 3, "black": 3}, {"type": "opening_roll", "white": 5, "black": 2},

@@ -86,7 +86,7 @@ def test_the_state_shows_every_members_cube_the_totals_and_whose_decision_is_ask
     assert state["players"] == {"white": "Bob", "black": "Ann"} and state["length"] == 0
     assert set(chouette["phones"]) == {"Ann", "Bob", "Cy", "Dee"}  # verifiers only: the codes stay at the table
     assert link(table).phones["Bob"] not in json.dumps(state)
-    view = render(table.controller, table.clock.now(), notes=(link(table).phone_line(),))
+    view = render(table.controller, table.clock.now(), 200, 60, notes=(link(table).phone_line(),))
     assert f"Bob {link(table).phones['Bob']}" in view and "director's page for table t01" in view
 
 
