@@ -98,7 +98,10 @@ class BoardChecks:
         diffs = zone_diff(played.position, view, self.board.capability)
         if self.tell_order(played.position, diffs):
             return
-        self.desk.flag("set_board", played.position.turn, "checkers moved between turns", "SC", played.position)
+        perspective = (played.position.variant, played.position.turn)
+        wrong = "; ".join(d.describe(perspective) for d in diffs)
+        self.desk.flag("set_board", played.position.turn, f"checkers moved between turns: {wrong}", "SC",
+                       played.position)
         self.desk.publish(Waiting.SET_BOARD, position=played.position, code="SC",
                           message="checkers moved between turns: set them back",
                           zones=frozenset(d.zone for d in diffs))
