@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
-
 from game.pictures import style
 from game.pictures.arrows import draw_play
 from game.pictures.board import ScoreView
+from game.pictures.pdf import Pen, Surface
 from game.pictures.sheet import _LINE as LINE
 from game.pictures.sheet import _MARGIN as MARGIN
 from game.pictures.sheet import Block, SheetRow
@@ -24,7 +23,7 @@ def error_block(row: SheetRow, score: ScoreView | None, scale: float) -> Block:
     caption = f"Line {row.number}, {who}: played {row.notation} {row.mark}, better {row.better.notation()}"
     labels = ("played", "better")
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         draw.text((MARGIN, y + 6), caption, fill=style.INK, font=style.font(20, bold=True), anchor="la")
         draw.text((MARGIN, y + 6 + LINE), row.note, fill=style.INK, font=style.font(18), anchor="la")
         x = MARGIN
