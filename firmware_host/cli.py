@@ -33,6 +33,7 @@ from firmware_host.controller.outputs import flag_line
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError, TableError
 from firmware_host.hardware import run_hardware
+from firmware_host.record.journal import JOURNAL_NAME
 from firmware_host.record.recorder import ENDS
 from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
@@ -215,8 +216,26 @@ def cmd_live(args: argparse.Namespace) -> int:
     return _finish(table, finished)
 
 
+def finished_record(directory: Path) -> str | None:
+    """Why a record directory cannot take another run (its journal ends a match or a session), or None."""
+    path = directory / JOURNAL_NAME
+    if not path.exists():
+        return None
+    with path.open("rb") as journal:
+        for line in journal:
+            if b'"type":"match_end"' in line or b'"type":"session_end"' in line:
+                ended = "session" if b"session_end" in line else "match"
+                return (f"{directory} holds a finished {ended} ({path.name} has its {ended}_end): "
+                        "give another --record DIR (nothing was written)")
+    return None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """A whole emulated match, headless and reproducible from its seed."""
+    refused = finished_record(Path(args.record))
+    if refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     table = _table(args)
     started = time.monotonic()
 
@@ -226,6 +245,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         finished = table.run(max_seconds=_table_seconds(args), on_frame=None if args.quiet else progress,
                              frame_every=5.0)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the journal in {table.record} is kept, and the same command resumes it",
+              file=sys.stderr)
+        return 130
     finally:
         table.close()
     code = _finish(table, finished)
@@ -376,4 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TableError, GameError, DriverError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {args.command or 'the table'} stopped", file=sys.stderr)
+        return 130
     return code

@@ -247,6 +247,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     except GameError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {args.command} stopped", file=sys.stderr)
+        return 130
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -4,8 +4,11 @@ skips, saying how to install it), and waiting for a condition, bounded in time."
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +46,10 @@ def examples(count: int) -> int:
     current = settings.default
     scale = current.max_examples / 100 if current is not None else 1.0
     return max(5, round(count * scale))
+
+
+def pdf_text(path: Path) -> str:
+    """The PDF's text as poppler's pdftotext extracts it (the layout kept, a page a form feed)."""
+    require("pdftotext (poppler-utils)", shutil.which("pdftotext"), "apt-get install poppler-utils")
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True,
+                          text=True, timeout=60).stdout

@@ -100,7 +100,9 @@ class BoardChecks:
         diffs = zone_diff(played.position, view, self.board.capability)
         if self.tell_order(played.position, diffs):
             return
-        self.controller.flag(FlagKind.SET_BOARD, played.position.turn, "checkers moved between turns",
+        perspective = (played.position.variant, played.position.turn)
+        wrong = "; ".join(d.describe(perspective) for d in diffs)
+        self.controller.flag(FlagKind.SET_BOARD, played.position.turn, f"checkers moved between turns: {wrong}",
                              Code.SET_CHECKERS, played.position)
         self.controller.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
                                 message="checkers moved between turns: set them back",

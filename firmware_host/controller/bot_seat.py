@@ -263,7 +263,8 @@ class BotSeat:
     def _flag(self, carry: CarryOut, view: View, verdict: Verdict | None) -> None:
         carry.flagged = True
         diffs = view_diff(view, carry.final)
-        wrong = "; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
+        perspective = (carry.play.after_moves.variant, carry.player)
+        wrong = "; ".join(d.describe(perspective) for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         what = f" ({verdict.describe()})" if verdict is not None else ""
         name, notation = carry.bot.name, carry.play.notation()
         self.controller.flag(FlagKind.BOT_PLAY, carry.player,

@@ -65,7 +65,7 @@ from game.match import Match
 from game.plays import Play, format_roll
 from game.position import Position
 from game.reconcile import Verdict
-from game.zones import View, ZoneReading, zone_diff
+from game.zones import Layout, View, ZoneReading, zone_diff
 
 if TYPE_CHECKING:
     from game.bot.base import Bot
@@ -551,11 +551,13 @@ class Controller:
         """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
         self.prompter.flash(code, self._now)
 
-    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None) -> None:
+    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None,
+             board: Layout | None = None, because: str = "") -> None:
         """A referee flag, with the sensed board as its evidence; its code on the display (for a
         moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones
         self.outputs.flag(kind, player=player, message=message, code=code, game=self.played.game_number,
-                          move=self.played.move_number + 1, sensed=zones, expected=expected)
+                          move=self.played.move_number + 1, sensed=zones, expected=expected,
+                          dice=self.prompt.dice, board=board, because=because)
         self.flash(code)
 

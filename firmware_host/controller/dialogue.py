@@ -20,6 +20,7 @@ from game.board import Color
 from game.codes import FlagKind
 from game.plays import Play
 from game.position import Position
+from game.zones import Layout
 
 
 class DialogueHost(Protocol):
@@ -50,8 +51,12 @@ class DialogueHost(Protocol):
     def flash(self, code: str) -> None:
         """A code that tells of a moment, shown for a few seconds."""
 
-    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None) -> None:
-        """Raise a referee flag with the sensed board as evidence."""
+    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None,
+             board: Layout | None = None, because: str = "") -> None:
+        """Raise a referee flag with the sensed board as evidence. `expected` is the position the
+        flag is about; `board`, when it is not that position's board, what the referee expected
+        instead (a misplaced board's nearest board of the roll, an illegal play's nearest legal
+        play), `because` in words the play that makes it ("legal play 13/9 24/20")."""
 
     def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use now: `NO` for a moment, and why in the log."""

@@ -21,7 +21,7 @@ from game.board import Color
 from game.codes import FlagKind
 from game.cube import Cube
 from game.position import Position
-from game.zones import ZoneReading
+from game.zones import Layout, ZoneReading, layout
 
 _log = logging.getLogger("firmware_host.controller")
 
@@ -107,32 +107,43 @@ class Outputs:
         self._told = (shown, self.lit)
 
     def flag(self, kind: FlagKind, *, player: Color | None, message: str, code: str, game: int, move: int,
-             sensed: Sequence[ZoneReading] | None, expected: Position | None) -> None:
-        """A referee flag: journaled with the sensed zones, the expected position and a picture
-        of the one beside the other; noted in the log."""
+             sensed: Sequence[ZoneReading] | None, expected: Position | None, dice: tuple[int, int] | None = None,
+             board: Layout | None = None, because: str = "") -> None:
+        """A referee flag: journaled with the sensed zones, the expected position (and the board
+        expected, when it is not that position's) and, for a flag about the checkers, a picture
+        of the one beside the other (`game.pictures.flag`); noted in the log."""
         self.flags += 1
         event: dict[str, Any] = {"type": "flag", "kind": kind, "code": code, "message": message,
                                  "player": player.value if player else None, "game": game, "move": move}
+        if dice is not None:
+            event["dice"] = list(dice)
         if sensed is not None:
             event["sensed"] = [r.text() for r in sensed]
         if expected is not None:
             event["expected"] = expected.to_document()
-            image = self._flag_picture(expected, sensed)
+            if board is not None and board != layout(expected):
+                event["expected_board"] = list(board)
+            if because:
+                event["expected_play"] = because
+            image = self._flag_picture(event)
             if image:
                 event["image"] = image
         self.write(event)
         self.note(flag_line(self.flags, event))
 
-    def _flag_picture(self, expected: Position, sensed: Sequence[ZoneReading] | None) -> str | None:
-        if not self._images or sensed is None:
+    def _flag_picture(self, event: dict[str, Any]) -> str | None:
+        if not self._images:
             return None
-        from game.pictures import draw_discrepancy
+        from game.pictures.flag import flag_png
 
+        png = flag_png(event, self.flags)
+        if png is None:
+            return None
         name = f"flags/flag-{self.flags:04d}.png"
         path = self.journal.directory / name
         path.parent.mkdir(exist_ok=True)
         try:
-            draw_discrepancy(expected, dict(enumerate(sensed, start=1)), title=f"flag {self.flags}").save(path)
+            path.write_bytes(png)
         except (OSError, ValueError) as exc:
             self.note(f"could not save {path}: {exc}")
             return None

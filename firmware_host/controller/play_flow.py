@@ -20,7 +20,7 @@ from game.errors import GameError
 from game.hands import zones_position
 from game.plays import Play, format_roll
 from game.reconcile import Illegal, Misplaced, Verdict
-from game.zones import Capability, ZoneReading
+from game.zones import Capability, ZoneReading, zone_diff
 
 
 class PlayFlow:
@@ -73,7 +73,7 @@ class PlayFlow:
             self.controller.outputs.note(decision.verdict.describe())
             self.show_choice(turn)
         elif isinstance(decision, Flag):
-            self._flag(player, turn, decision.verdict)
+            self._flag(player, turn, decision.verdict, zones)
 
     def commit(self, play: Play) -> None:
         """Play `play` on what is played."""
@@ -89,10 +89,17 @@ class PlayFlow:
         self.controller.outputs.note(f"choice {choice + 1} of {len(choices)}: {choices[choice].notation()} "
                                      "(double: next, done: confirm)")
 
-    def _flag(self, player: Color, turn: Turn, verdict: Verdict) -> None:
+    def _flag(self, player: Color, turn: Turn, verdict: Verdict, zones: Sequence[ZoneReading]) -> None:
         before = turn.position
+        assert isinstance(verdict, Illegal | Misplaced), verdict  # what a done press flags
+        board, because = turn.reconciler.expected(verdict)
+        message = verdict.describe()
+        if isinstance(verdict, Illegal):  # the words of the picture's list: what differs from the nearest legal play
+            perspective = (before.variant, player)
+            wrong = "; ".join(d.describe(perspective) for d in zone_diff(board, zones, turn.reconciler.capability))
+            message += f" (nearest: {because}; {wrong})"
         kind = FlagKind.ILLEGAL if isinstance(verdict, Illegal) else FlagKind.MISPLACED
-        self.controller.flag(kind, player, verdict.describe(), verdict.short_code(), before)
+        self.controller.flag(kind, player, message, verdict.short_code(), before, board, because)
         if isinstance(verdict, Illegal) and self.traditional:
             turn.illegal = verdict
             self.controller.publish(Waiting.ACCEPT_ILLEGAL, player=player.opponent, position=before, dice=turn.dice,

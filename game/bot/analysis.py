@@ -113,23 +113,35 @@ class Analysis:
         """The costliest decisions, costliest first."""
         return sorted((d for d in self.decisions if d.error > 0), key=lambda d: -d.error)[:count]
 
-    def render(self, biggest: int = 5) -> str:
-        """The analysis as text: the totals of each player, then the biggest errors."""
+    def summary(self) -> list[tuple[str, str, str]]:
+        """The totals as rows of (what, White's, Black's): the table `render` and the sheet show."""
         name, factor = self.scale
         stats = self.stats()
-        lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions",
-                 f"{'':26}{'white (' + self.players[0] + ')':>22}{'black (' + self.players[1] + ')':>22}"]
         rows: list[tuple[str, Callable[[PlayerStats], str]]] = [
                 ("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
                 ("unforced decisions", lambda s: f"{s.unforced}"),
                 ("equity lost", lambda s: f"{s.error:.3f}"),
                 (f"error rate ({name})", lambda s: f"{s.rate(factor):.1f}"),
                 ("luck (equity)", lambda s: f"{s.luck:+.3f}")]
-        for label, cell in rows:
-            lines.append(f"{label:26}{cell(stats[Color.WHITE]):>22}{cell(stats[Color.BLACK]):>22}")
-        if name == "NER":
-            lines.append("NER: thousandths of a point lost per unforced decision, judged by this project's "
-                         "network; not GNU Backgammon's PR")
+        return [(label, cell(stats[Color.WHITE]), cell(stats[Color.BLACK])) for label, cell in rows]
+
+    def scale_note(self) -> str:
+        """What the rate is, for a variant's NER (empty for GNU Backgammon's PR)."""
+        if self.scale[0] != "NER":
+            return ""
+        return ("NER: thousandths of a point lost per unforced decision, judged by this project's network; "
+                "not GNU Backgammon's PR")
+
+    def render(self, biggest: int = 5) -> str:
+        """The analysis as text: the totals of each player in aligned columns, then the biggest errors."""
+        header = ("", f"white ({self.players[0]})", f"black ({self.players[1]})")
+        rows = [header, *self.summary()]
+        first = max(len(row[0]) for row in rows) + 2
+        second, third = (max(len(row[i]) for row in rows) + 2 for i in (1, 2))
+        lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions"]
+        lines += [f"{label:{first}}{white:>{second}}{black:>{third}}".rstrip() for label, white, black in rows]
+        if self.scale_note():
+            lines.append(self.scale_note())
         lines.append("biggest errors:" if self.biggest(biggest) else "no errors found")
         lines.extend("  " + d.describe() for d in self.biggest(biggest))
         return "\n".join(lines) + "\n"

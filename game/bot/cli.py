@@ -22,3 +22,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GameError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
+    except KeyboardInterrupt:  # a command that keeps work catches it first and says what it kept
+        sys.stderr.write(f"\ninterrupted: {args.command} stopped\n")
+        return 130

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game import codes
+from game.board import Color, Variant
 from game.codes import BLANK, Code
 from game.explain import DieMove, Explainer, Explanation
 from game.movegen import check_dice
@@ -49,6 +50,9 @@ from game.zones import (
     view_diff,
     view_of,
 )
+
+Perspective = tuple[Variant, Color]
+"""A variant and a player: the points named by that player's own numbers (`game.zones.zone_name`)."""
 
 # -- verdicts ----------------------------------------------------------------
 
@@ -156,12 +160,14 @@ class Misplaced(Verdict):
     """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on
     a tie, during the turn the least played, at "done" the one breaking fewest rules. The diffs
     are to it."""
+    perspective: Perspective | None = None
+    """Whose numbers name the points (the mover's, as the play's notation does); None: the board's."""
 
     def short_code(self) -> str:
         return Code.SET_CHECKERS
 
     def describe(self) -> str:
-        wrong = "; ".join(diff.describe() for diff in self.diffs)
+        wrong = "; ".join(diff.describe(self.perspective) for diff in self.diffs)
         return f"set checkers: {wrong} (nearest: {self.nearest.describe()})"
 
     def zones(self) -> frozenset[int]:
@@ -252,7 +258,24 @@ class TurnReconciler:
 
         _, explanations = min(self._outcomes_by_key().items(), key=distance)
         nearest = min(explanations, key=rank)
-        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest)
+        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest,
+                         (self.position.variant, self.position.turn))
+
+    def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
+        """What the referee expected instead of a flagged board, and in words the play that makes
+        it: for a misplaced board the nearest board of the roll, for an illegal play the result of
+        the legal play fewest zones away from it (on a tie, the first in the legal plays' order)."""
+        if isinstance(verdict, Misplaced):
+            return verdict.nearest.result, verdict.nearest.describe()
+        if not self.plays:
+            return layout(self.position), "no legal play: the roll cannot be played"
+        sensed = view_of(verdict.explanation.result, self.capability)
+
+        def distance(play: Play) -> int:
+            return len(view_diff(sensed, view_of(layout(play.after_moves), self.capability)))
+
+        nearest = min(self.plays, key=distance)
+        return layout(nearest.after_moves), f"legal play {nearest.notation()}"
 
     def _outcomes_by_key(self) -> dict[Key, list[Explanation]]:
         """Every board the roll's dice moves make, by what the sensors tell; listed when first needed."""

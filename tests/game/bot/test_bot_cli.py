@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import gnubg
 import pytest
 from bot_fixtures import shipped
+from needs import pdf_text
 from repo import ROOT
 
 from game.board import Variant
@@ -96,3 +98,23 @@ def test_analyse_refuses_what_is_not_a_match(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "game", "analyse", str(empty)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_analysed_pdf_begins_with_the_summary_and_the_text_aligns(tmp_path: Path) -> None:
+    match = random_match(Variant.RUNGAMMON, 1, rng=random.Random(8), cube_rate=0.0, resign_rate=0.0)
+    record = tmp_path / "r.jsonl"
+    record.write_bytes(record_bytes(match))
+    status, text = run("analyse", str(record), "--level", "advanced", "--out", str(tmp_path / "sheet.pdf"))
+    assert status == 0, text
+    table = text.splitlines()[1:8]  # the header row, then six rows of figures
+    ends = {len(line) for line in table}
+    assert len(ends) == 1, table  # every row ends where the header's Black column ends
+    pdf = pdf_text(tmp_path / "sheet.pdf")
+    first_page = pdf.split("\f")[0]
+    summary, games = first_page.index("Analysis by"), first_page.index("Game 1")
+    assert summary < games
+    figures = {line.split("  ")[0].strip(): line.split()[-2:] for line in table[1:]}
+    for label, (white, black) in figures.items():  # the sheet's table says what the text says
+        assert re.search(rf"{re.escape(label)}\s+{re.escape(white)}\s+{re.escape(black)}", first_page), label
+    biggest = next(line.strip() for line in text.splitlines() if line.startswith("  game 1,"))
+    assert biggest in " ".join(first_page[summary:games].split())

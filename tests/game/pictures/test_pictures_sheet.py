@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from goldens import assert_golden
+from needs import pdf_text
 from PIL import Image
 
 from game.board import Color, Variant
@@ -54,7 +57,7 @@ def sheet() -> MatchSheet:
 
 
 @pytest.fixture(scope="module")
-def pages(sheet: MatchSheet) -> list[Image.Image]:
+def pages(sheet: MatchSheet) -> Sequence[Image.Image]:
     return draw_sheet(sheet)
 
 
@@ -143,3 +146,31 @@ def test_report_command_reads_json_lines(tmp_path: Path) -> None:
     record.write_text('{"type": "game_start"}\nnot json\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"match.jsonl:2: not a JSON event"):
         report_command(record, tmp_path / "bad.pdf")
+
+
+def test_the_pdf_has_its_text_as_text(sheet: MatchSheet, tmp_path: Path) -> None:
+    pages = draw_sheet(sheet)
+    (written,) = save_sheet(pages, tmp_path / "match.pdf")
+    text = pdf_text(written)
+    white, black = sheet.players
+    assert f"{white} (White) \u2013 {black} (Black)" in text
+    assert text.count("\f") == len(pages) and f"page {len(pages)} of {len(pages)}" in text
+    played = [row.notation for game in sheet.games for row in game.rows if row.player and row.notation]
+    assert played
+    at = 0
+    for notation in played:  # every play, in the order played
+        at = text.index(notation, at)
+    assert written.stat().st_size < 60_000 * len(pages)  # text and a few small boards, not page scans
+
+
+def test_a_long_title_wraps_within_the_page(tmp_path: Path) -> None:
+    long = "GNU Backgammon 1.1.0a16 (expert) (the world-class evaluation, two plies, a long name)"
+    events = [{**e, "players": {"white": long, "black": long}} if e["type"] == "match_start" else e for e in RECORD]
+    pages = draw_sheet(sheet_from_events(events))
+    (written,) = save_sheet(pages, tmp_path / "long.pdf")
+    first = pdf_text(written).split("\f")[0]
+    assert " ".join(first.split()).startswith(f"{long} (White) \u2013 {long} (Black)")  # all of it, wrapped
+    bbox = subprocess.run(["pdftotext", "-bbox", str(written), "-"], capture_output=True, text=True, check=True)
+    page_width = float(re.search(r'<page width="([\d.]+)"', bbox.stdout).group(1))  # type: ignore[union-attr]
+    right_edges = [float(x) for x in re.findall(r'xMax="([\d.]+)"', bbox.stdout)]
+    assert max(right_edges) < page_width  # nothing runs off the page
