@@ -23,6 +23,7 @@ from game.errors import GameError
 from game.match import GameSummary, Match, Phase
 from game.replay import Problem, Replayer
 from game.transcripts import Dialect, replay_transcript
+from game.transcripts.other_formats import unreadable_format
 
 if TYPE_CHECKING:
     from game.integrity import Integrity
@@ -179,6 +180,10 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
             verdict.integrity = check(lines, trusted)
         else:
             verdict.kind = "mat"
+            other = unreadable_format(data, path)
+            if other is not None:
+                verdict.error = other
+                return verdict
             transcript = replay_transcript(data.decode("utf-8", errors="replace"))
             replayer = transcript.replayer
             verdict.dialect = transcript.transcript.dialect

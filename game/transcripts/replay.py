@@ -38,6 +38,9 @@ def replay_transcript(text: str, options: MatchOptions = NO_OPTIONS, *, strict: 
     driver = _Driver(transcript, replayer)
     for index, (line, event) in enumerate(transcript.entries):
         driver.step(index, line, event)
+        if index == 0:
+            for at, note in transcript.notes:
+                replayer.note(note, at)
     replayer.finish()
     return TranscriptReplay(transcript, replayer)
 
