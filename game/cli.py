@@ -248,7 +248,9 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     integrity = verdict.integrity
     rules = "LEGAL" if not verdict.problems else f"ILLEGAL ({len(verdict.problems)} problems: see validate)"
-    out.write(f"rules: {rules}\n" + (integrity.describe() if integrity else "integrity: a .mat transcript") + "\n")
+    said = (integrity.describe() if integrity else verdict.integrity_line() if isinstance(verdict, Verdict)
+            else "integrity: none")
+    out.write(f"rules: {rules}\n{said}\n")
     out.write("".join(f"wrote {path}\n" for path in written))
     return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
@@ -302,9 +304,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     validate.set_defaults(run=cmd_validate)
 
-    convert = commands.add_parser("convert", help="a .mat transcript to a JSON Lines record, or a record to .mat")
+    convert = commands.add_parser("convert", help="a .mat or GNU Backgammon .sgf to a JSON Lines record, "
+                                                  "or a record to .mat or .sgf")
     convert.add_argument("file")
-    convert.add_argument("--to", required=True, choices=["jsonl", "mat"], help="the format to write")
+    convert.add_argument("--to", required=True, choices=["jsonl", "mat", "sgf"], help="the format to write")
     convert.add_argument("--out", metavar="PATH", help="the file to write (default: FILE with the new suffix)")
     convert.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
     convert.set_defaults(run=cmd_convert)
@@ -318,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", required=True, help="the image file (.png)")
     render.set_defaults(run=cmd_render)
 
-    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, as PDF or PNG")
+    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, .mat or .sgf, as PDF or PNG")
     report.add_argument("record")
     report.add_argument("--out", required=True, help="match.pdf or match.png")
     report.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
