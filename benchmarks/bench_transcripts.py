@@ -2,15 +2,17 @@
 
     python3 benchmarks/bench_transcripts.py DIR [--gnubg] [--list]
 
-DIR holds `.mat`/`.txt` transcripts, directly or one folder per producer (each subfolder is a
-row). For each row: files, accepted (LEGAL: read and replayed with no problem; `unfinished` of
+DIR holds `.mat`/`.txt` transcripts and GNU Backgammon `.sgf` files, directly or one folder per
+producer (each subfolder is a row).
+For each row: files, accepted (LEGAL: read and replayed with no problem; `unfinished` of
 them end mid-match), rejected (a problem, or unreadable), files with notes, and milliseconds per
 file for `validate_file` (best of `--repeat` runs, in this process). With `--gnubg`, Debian's GNU
 Backgammon imports the same files (`tests/gnubg_reader.py`): its import time per file inside one
 gnubg process, the wall time of the gnubg processes per file, the files gnubg warned about or
 crashed on, and, play by play, whether the position before each play agrees with ours (over the
-plays both readers hold), and for the first `--sample` files the CPU time of one gnubg process per
-file beside that of one `python -m game validate` process per file (what checking one file costs
+plays both readers hold), and for every file (or the first `--sample` of each folder) the CPU time of
+one gnubg process per file beside that of one `python -m game validate` process per file, each the best
+of `--repeat`, file by file with their ratio (what checking one file costs
 each way, start-up included, ours with the project's bytecode compiled beforehand as an installed
 package has it; the two are interleaved so the machine's load falls on both alike). Our figure is
 CPU time (`time.process_time`, best of `--repeat`): the machine is shared. `--list` prints each rejected
@@ -37,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from game.validate import Verdict, validate_file  # noqa: E402
 
-SUFFIXES = {".mat", ".txt"}
+SUFFIXES = {".mat", ".txt", ".sgf"}
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Row:
     ours_single_cpu: float = 0.0  # its mean CPU seconds
     plays_compared: int = 0
     disagreeing: list[str] = field(default_factory=list)
+    per_file: list[tuple[str, float, float]] = field(default_factory=list)  # name, ours and gnubg's CPU seconds
     first_problems: list[str] = field(default_factory=list)
 
 
@@ -100,22 +103,33 @@ def _count(row: Row, path: Path, verdict: Verdict) -> None:
     row.noted += bool(verdict.notes)
 
 
-def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
+def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None:
     from gnubg_reader import compare, gnubg_import, our_boards
 
     start = time.perf_counter()
-    imports = gnubg_import(paths)
+    sgf = [path for path in paths if path.suffix.lower() == ".sgf"]
+    by_path = dict(zip(sgf, gnubg_import(sgf, command="load match"), strict=True))
+    mats = [path for path in paths if path not in by_path]
+    by_path.update(zip(mats, gnubg_import(mats), strict=True))
+    imports = [by_path[path] for path in paths]
     row.gnubg_wall = time.perf_counter() - start
-    sampled = paths[:sample]
+    sampled = paths[:sample] if sample else paths
     _compile_bytecode()
     for path in sampled:  # one process per file each, interleaved: the machine's load falls on both alike
-        wall, used = _child_cost(partial(gnubg_import, [path]))
-        row.gnubg_single += wall / len(sampled)
-        row.gnubg_single_cpu += used / len(sampled)
-        wall, used = _child_cost(partial(subprocess.run, [sys.executable, "-m", "game", "validate", str(path)],
-                                         capture_output=True, cwd=ROOT, check=False))
-        row.ours_single += wall / len(sampled)
-        row.ours_single_cpu += used / len(sampled)
+        command = "load match" if path.suffix.lower() == ".sgf" else "import mat"
+        theirs, ours = [], []
+        for _ in range(repeat):
+            wall, used = _child_cost(partial(gnubg_import, [path], command=command))
+            theirs.append((used, wall))
+            wall, used = _child_cost(partial(subprocess.run, [sys.executable, "-m", "game", "validate", str(path)],
+                                             capture_output=True, cwd=ROOT, check=False))
+            ours.append((used, wall))
+        (gnubg_cpu, gnubg_wall), (ours_cpu, ours_wall) = min(theirs), min(ours)
+        row.gnubg_single += gnubg_wall / len(sampled)
+        row.gnubg_single_cpu += gnubg_cpu / len(sampled)
+        row.ours_single += ours_wall / len(sampled)
+        row.ours_single_cpu += ours_cpu / len(sampled)
+        row.per_file.append((path.name, ours_cpu, gnubg_cpu))
     for path, theirs in zip(paths, imports, strict=True):
         row.gnubg_seconds += theirs.seconds
         row.gnubg_warned += theirs.warned and not theirs.crashed
@@ -159,7 +173,8 @@ def main() -> None:
     parser.add_argument("--gnubg", action="store_true", help="also import every file with Debian's gnubg")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="print each rejected file's first problem")
-    parser.add_argument("--sample", type=int, default=5, help="files timed with one gnubg process each")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="files of each folder timed with one process each (0: every file)")
     args = parser.parse_args()
     groups = transcripts(args.folder)
     if not groups:
@@ -169,7 +184,7 @@ def main() -> None:
         row = rows[name] = Row()
         judge(paths, args.repeat, row)
         if args.gnubg:
-            against_gnubg(paths, row, args.sample)
+            against_gnubg(paths, row, args.sample, args.repeat)
     total = Row()
     for row in rows.values():
         for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",
@@ -192,6 +207,16 @@ def main() -> None:
                      f"{1000 * gnubg_one:>16.1f}{1000 * ours_one:>15.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}"
                      f"{row.plays_compared:>8}{len(row.disagreeing):>7}")
         print(line)
+    if args.gnubg:
+        timed = [(name, file, ours, theirs)
+                 for name, row in sorted(rows.items()) for file, ours, theirs in row.per_file]
+        print(f"one process per file, CPU ms (best of {args.repeat}): ours = python -m game validate FILE, gnubg = "
+              f"its whole process importing FILE ('import mat', 'load match' for .sgf)")
+        for name, file, ours, theirs in timed:
+            print(f"  {name + '/' + file:<60}{1000 * ours:>8.1f}{1000 * theirs:>8.1f}  ratio {ours / theirs:.2f}")
+        cheaper = sum(ours < theirs for _, _, ours, theirs in timed)
+        worst = max(ours / theirs for _, _, ours, theirs in timed)
+        print(f"ours cheaper on {cheaper} of {len(timed)} files; worst ratio ours/gnubg {worst:.2f}")
     if args.gnubg and total.disagreeing:
         print("accepted files whose positions differ from GNU Backgammon's:")
         for item in total.disagreeing:

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from game.board import BAR, OFF, Color, Variant
+from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
 from game.errors import MatFormatError
 from game.match import NO_OPTIONS, Match, MatchOptions
 from game.plays import Play
@@ -35,8 +35,10 @@ from game.transcripts.reading import Transcript
 
 SGF_PLAYER = {"W": Color.BLACK, "B": Color.WHITE}  # GNU Backgammon's player 0 (W) is the left column, Black
 SGF_LETTER = {Color.BLACK: "W", Color.WHITE: "B"}
-_PROPERTY = re.compile(r"([A-Z]+)\s*((?:\[(?:[^\]\\]|\\.)*\]\s*)+)", re.DOTALL)
-_VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.DOTALL)
+_TOKEN = re.compile(r"\s*(?:(?P<open>\()|(?P<close>\))|(?P<node>;)"
+                    r"|(?P<key>[A-Za-z]+)\s*(?P<values>(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]\s*)+))", re.DOTALL)
+_KEPT = frozenset({"GM", "AP", "MI", "PW", "PB", "RU", "RE", "B", "W", "AE", "AB", "AW", "PL", "CV", "CP", "DI"})
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.DOTALL)  # the loop unrolled: a tenth of the time
 _RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
 _ROLL = re.compile(r"^([1-6])([1-6])([a-z]*)$")
 _SETUP = ("AE", "AB", "AW", "PL", "CV", "CP", "DI")
@@ -51,50 +53,45 @@ def is_sgf(data: bytes) -> bool:
 
 def parse_collection(text: str) -> list[list[Node]]:
     """Each game tree's main line: its nodes with their properties and lines (variations, which GNU
-    Backgammon does not write for a match, are read past)."""
+    Backgammon does not write for a match, are read past). Only the properties read here are kept:
+    a file GNU Backgammon has analysed is mostly its evaluations."""
     games: list[list[Node]] = []
-    depth, index, line = 0, 0, 1
+    depth, line, at = 0, 1, 0
     nodes: list[Node] | None = None
-    while index < len(text):
-        char = text[index]
-        if char == "(":
-            depth += 1
-            if depth == 1:
-                nodes = []
-                games.append(nodes)
-            index += 1
-        elif char == ")":
-            depth -= 1
+    properties: dict[str, list[str]] | None = None
+    for token in _TOKEN.finditer(text):
+        start = token.start()
+        if start != at:
+            break  # text that is no token: said below
+        kind = token.lastgroup
+        if kind == "node":
+            line += text.count("\n", at, token.end())
+            properties = {}
+            if nodes is not None and depth == 1:
+                nodes.append((line, properties))
+        elif kind == "values":
+            if properties is not None and token["key"] in _KEPT:
+                properties.setdefault(token["key"], []).extend(
+                    re.sub(r"\\(.)", r"\1", value) if "\\" in value else value
+                    for value in _VALUE.findall(token["values"]))
+            line += token["values"].count("\n") + text.count("\n", at, token.start("values"))
+        else:
+            line += text.count("\n", at, token.end())
+            properties = None
+            depth += 1 if kind == "open" else -1
             if depth < 0:
                 raise MatFormatError(f"line {line}: a ')' that closes no game tree")
-            index += 1
-        elif char == ";":
-            found = _properties(text, index + 1)
-            end = found[1]
-            if nodes is not None and depth == 1:
-                nodes.append((line, found[0]))
-            line += text.count("\n", index, end)
-            index = end
-        else:
-            line += char == "\n"
-            index += 1
+            if kind == "open" and depth == 1:
+                nodes = []
+                games.append(nodes)
+        at = token.end()
+    rest = text[at:].strip()
+    if rest:
+        raise MatFormatError(f"line {line + text.count(chr(10), at, len(text) - len(text[at:].lstrip()))}: "
+                             f"cannot read {rest[:40]!r} in an .sgf file")
     if depth:
         raise MatFormatError("the file ends inside a game tree: it was cut")
     return games
-
-
-def _properties(text: str, start: int) -> tuple[dict[str, list[str]], int]:
-    properties: dict[str, list[str]] = {}
-    index = start
-    while True:
-        while index < len(text) and text[index].isspace():
-            index += 1
-        found = _PROPERTY.match(text, index)
-        if not found:
-            return properties, index
-        values = [re.sub(r"\\(.)", r"\1", v) for v in _VALUE.findall(found[2])]
-        properties.setdefault(found[1], []).extend(values)
-        index = found.end()
 
 
 def read_sgf(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript:
@@ -218,42 +215,36 @@ def resolve_moves(position: Position, dice: tuple[int, int], moves: list[tuple[i
     """The legal play GNU Backgammon's moves make, or None. Its moves are checkers moved from and to
     points, not always in an order the dice allow (it writes 7/2 2/off for 53 with checkers on the
     3-point, where only 7/4/off is legal): the play is the legal one that leaves the same board."""
-    mover, other = position.turn, position.turn.opponent
-    own = [position.own_stack(mover, point).count(mover.char) for point in range(25)]
-    theirs = [position.own_stack(mover, point).count(other.char) if point else 0 for point in range(25)]
-    own[0] = 0
-    bar, off = position.bar[mover.index], position.off[mover.index]
-    hit = 0
+    mover = position.turn
+    own, theirs = mover.char, mover.opponent.char
+    board = OWN_TO_BOARD[position.variant, mover]
+    points = list(position.points)
+    bar, off = list(position.bar), list(position.off)
     for source, target in moves:
         if source == BAR:
-            bar -= 1
-        elif 1 <= source <= 24:
-            own[source] -= 1
+            bar[mover.index] -= 1
+        elif 1 <= source <= 24 and points[board[source] - 1][-1:] == own:
+            points[board[source] - 1] = points[board[source] - 1][:-1]
         else:
             return None
         if target == OFF:
-            off += 1
+            off[mover.index] += 1
             continue
         if not 1 <= target <= 24:
             return None
-        own[target] += 1
-        if theirs[target] == 1:
-            theirs[target], hit = 0, hit + 1
-    if bar < 0 or min(own) < 0:
+        stack = points[board[target] - 1]
+        if stack == theirs:  # a blot hit
+            bar[mover.opponent.index] += 1
+            stack = ""
+        points[board[target] - 1] = stack + own
+    if min(bar) < 0:
         return None
-    wanted = (tuple(own[1:]), tuple(theirs[1:]), bar, off, position.bar[other.index] + hit)
+    wanted = (tuple(points), tuple(bar), tuple(off))
     for play in position.legal_plays(dice):
         after = play.position
-        if _board(after, mover) == wanted:
+        if (after.points, after.bar, after.off) == wanted:
             return play
     return None
-
-
-def _board(position: Position, mover: Color) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
-    other = mover.opponent
-    stacks = [position.own_stack(mover, point) for point in range(1, 25)]
-    return (tuple(stack.count(mover.char) for stack in stacks), tuple(stack.count(other.char) for stack in stacks),
-            position.bar[mover.index], position.off[mover.index], position.bar[other.index])
 
 
 def _own(player: Color, letter: str) -> int:
