@@ -13,8 +13,8 @@ crashed on, and, play by play, whether the position before each play agrees with
 plays both readers hold), and for every file (or the first `--sample` of each folder) the CPU time of
 one gnubg process per file beside that of one `python -m game validate` process per file, each the best
 of `--repeat`, file by file with their ratio (what checking one file costs
-each way, start-up included, ours with the project's bytecode compiled beforehand as an installed
-package has it; the two are interleaved so the machine's load falls on both alike). Our figure is
+each way, start-up included, ours from a copy installed as pip installs the package, `installed_copy`;
+the two are interleaved so the machine's load falls on both alike). Our figure is
 CPU time (`time.process_time`, best of `--repeat`): the machine is shared. `--list` prints each rejected
 file's first problem. Prints figures; asserts nothing.
 """
@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import resource
-import site
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import venv
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,15 +116,16 @@ def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None
     imports = [by_path[path] for path in paths]
     row.gnubg_wall = time.perf_counter() - start
     sampled = paths[:sample] if sample else paths
-    _compile_bytecode()
+    folder = tempfile.mkdtemp(prefix="bench-transcripts-")
+    python = installed_copy(Path(folder) / "venv")
     for path in sampled:  # one process per file each, interleaved: the machine's load falls on both alike
         command = "load match" if path.suffix.lower() == ".sgf" else "import mat"
         theirs, ours = [], []
         for _ in range(repeat):
             wall, used = _child_cost(partial(gnubg_import, [path], command=command))
             theirs.append((used, wall))
-            wall, used = _child_cost(partial(subprocess.run, [sys.executable, "-m", "game", "validate", str(path)],
-                                             capture_output=True, cwd=ROOT, check=False))
+            wall, used = _child_cost(partial(subprocess.run, [str(python), "-m", "game", "validate", str(path)],
+                                             capture_output=True, cwd=folder, check=False))
             ours.append((used, wall))
         (gnubg_cpu, gnubg_wall), (ours_cpu, ours_wall) = min(theirs), min(ours)
         row.gnubg_single += gnubg_wall / len(sampled)
@@ -130,6 +133,7 @@ def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None
         row.ours_single += ours_wall / len(sampled)
         row.ours_single_cpu += ours_cpu / len(sampled)
         row.per_file.append((path.name, ours_cpu, gnubg_cpu))
+    shutil.rmtree(folder)
     for path, theirs in zip(paths, imports, strict=True):
         row.gnubg_seconds += theirs.seconds
         row.gnubg_warned += theirs.warned and not theirs.crashed
@@ -145,14 +149,22 @@ def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None
             row.disagreeing.append(f"{path.name}: {differences[0]}")
 
 
-def _compile_bytecode() -> None:
-    """Compile the project's modules to bytecode in their __pycache__ (ignored by git), as an
-    installed package has them (pip compiles at install time) and as Python caches them on a first
-    run unless PYTHONDONTWRITEBYTECODE is set: compiling some 50 modules from source would cost every
-    `python -m game` process about 60 ms of CPU, which a compiled program such as gnubg never pays."""
-    finders = [str(p) for d in site.getsitepackages() for p in Path(d).glob("__editable__*.py")]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "game"), *finders],
-                   capture_output=True, check=True)
+def installed_copy(folder: Path) -> Path:
+    """A virtual environment with the `game` package installed in it as pip installs a wheel (the
+    modules in its site-packages, compiled to bytecode), and its python: a `python -m game` process
+    measured as a referee's installed copy runs. The development install is an editable one, whose
+    import hook costs every process some 13 ms of start-up (pathlib, fnmatch, importlib.util) that
+    no installed copy pays, and without bytecode each process would compile some 50 modules (about
+    60 ms) that a compiled program such as gnubg never pays either."""
+    venv.create(folder, with_pip=False, symlinks=True)
+    python = folder / "bin" / "python"
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site_packages = Path(subprocess.run([str(python), "-c", where], capture_output=True, text=True,
+                                        check=True).stdout.strip())
+    shutil.copytree(ROOT / "game", site_packages / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([str(python), "-m", "compileall", "-q", str(site_packages / "game")], capture_output=True,
+                   check=True)
+    return python
 
 
 def _child_cost(run: Callable[[], object]) -> tuple[float, float]:

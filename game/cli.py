@@ -7,7 +7,6 @@ import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
@@ -27,6 +26,8 @@ class OneLineParser(argparse.ArgumentParser):
 def read_position(arg: str, variant: Variant | None = None) -> Position:
     """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
     if arg.startswith("@"):
+        from pathlib import Path
+
         try:
             arg = Path(arg[1:]).read_text(encoding="utf-8")
         except OSError as exc:
@@ -180,6 +181,8 @@ def read_trust(path: str | None) -> frozenset[str] | None:
     """The public keys of a trust file (`--trust`), or None when none was given."""
     if path is None:
         return None
+    from pathlib import Path  # here, as everywhere in this module: a validate process never needs pathlib
+
     from game.integrity import read_trusted
 
     try:
@@ -213,6 +216,8 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 
 def image_file(path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse, before any work, an output that is a directory or has no picture suffix."""
+    from pathlib import Path
+
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"--out {path!r} is a directory: give a file name such as board.png")
@@ -231,6 +236,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
     trusted = read_trust(args.trust)
     image_file(args.out, (".pdf", ".png"))
+    from pathlib import Path
+
     try:
         data = Path(args.record).read_bytes()
     except OSError as exc:
@@ -275,12 +282,16 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `python -m game` command line: every command and its options."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The `python -m game` command line: every command and its options (`only="validate"`: that
+    command alone, as a process that validates one file is run for each of many)."""
     parser = OneLineParser(prog="python -m game", description=__doc__)
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
     commands = parser.add_subparsers(dest="command", required=True)
+    if only == "validate":
+        _add_validate(commands)
+        return parser
     variants = [v.value for v in Variant]
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
@@ -297,12 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--variant", choices=variants)
     show.set_defaults(run=cmd_show)
 
-    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
-    validate.add_argument("file")
-    validate.add_argument("--trust", metavar="KEYFILE",
-                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
-    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
-    validate.set_defaults(run=cmd_validate)
+    _add_validate(commands)
 
     convert = commands.add_parser("convert", help="a .mat or GNU Backgammon .sgf to a JSON Lines record, "
                                                   "or a record to .mat or .sgf")
@@ -333,9 +339,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_validate(commands: Any) -> None:
+    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
+    validate.add_argument("file")
+    validate.add_argument("--trust", metavar="KEYFILE",
+                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
+    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    validate.set_defaults(run=cmd_validate)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     """Run one `python -m game` command; returns its exit status (2 for bad input)."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv[:1] == ["validate"] else None).parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], int] = args.run
     try:
         return run(args, out)
