@@ -120,14 +120,14 @@ def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None
     python = installed_copy(Path(folder) / "venv")
     for path in sampled:  # one process per file each, interleaved: the machine's load falls on both alike
         command = "load match" if path.suffix.lower() == ".sgf" else "import mat"
-        theirs, ours = [], []
+        gnubg_runs, our_runs = [], []
         for _ in range(repeat):
             wall, used = _child_cost(partial(gnubg_import, [path], command=command))
-            theirs.append((used, wall))
+            gnubg_runs.append((used, wall))
             wall, used = _child_cost(partial(subprocess.run, [str(python), "-m", "game", "validate", str(path)],
                                              capture_output=True, cwd=folder, check=False))
-            ours.append((used, wall))
-        (gnubg_cpu, gnubg_wall), (ours_cpu, ours_wall) = min(theirs), min(ours)
+            our_runs.append((used, wall))
+        (gnubg_cpu, gnubg_wall), (ours_cpu, ours_wall) = min(gnubg_runs), min(our_runs)
         row.gnubg_single += gnubg_wall / len(sampled)
         row.gnubg_single_cpu += gnubg_cpu / len(sampled)
         row.ours_single += ours_wall / len(sampled)

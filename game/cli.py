@@ -67,7 +67,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     """`plays`: the legal plays of one position and roll, or of every line of a batch."""
     variant = Variant(args.variant) if args.variant else None
     if args.batch:
-        return _plays_batch(args.batch, args.count, variant, out)
+        return _plays_batch(args.batch, args.count, variant, out, moves_only=args.moves)
     if not args.position or not args.dice:
         raise UsageError("plays needs --position and --dice, or --batch FILE.jsonl")
     position = read_position(args.position, variant)
@@ -104,18 +104,36 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
                 yield number, line
 
 
-def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO) -> int:
+class _MovesJson(dict[bytes, str]):
+    """A play's moves (the kernel's bytes: source, target, hit) as `plays --batch --moves` writes
+    them, `[[24, 21], [24, 23]]`, each made once: the same plays come back position after position."""
+
+    def __missing__(self, raw: bytes) -> str:
+        text = self[raw] = "[" + ", ".join(f"[{raw[i]}, {raw[i + 1]}]" for i in range(0, len(raw), 3)) + "]"
+        return text
+
+
+_MOVES_JSON = _MovesJson()
+
+
+def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO, *,
+                 moves_only: bool = False) -> int:
     """One output line per input line, in order; a bad line gets an error object and exit 2."""
-    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-        return {"count": count_plays(position, dice)} if count_only else _plays_json(position, dice)
+    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any] | str:
+        if count_only:
+            return {"count": count_plays(position, dice)}
+        if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
+            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, legal_plays(position, dice).raw_moves)) + "]}"
+        return _plays_json(position, dice)
 
     return run_batch(path, variant, answer, out)
 
 
-def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], dict[str, Any]],
-              out: TextIO) -> int:
-    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
-    order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
+def run_batch(path: str, variant: Variant | None,
+              answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
+    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
+    answer may be JSON text already), in order; a bad line gets {"error": ...} (and a line on
+    stderr) and the exit status becomes 2."""
     import json
 
     status = 0
@@ -137,7 +155,7 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}
             status = 2
-        out.write(json.dumps(result) + "\n")
+        out.write((result if isinstance(result, str) else json.dumps(result)) + "\n")
     return status
 
 
@@ -301,6 +319,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     plays.add_argument("--json", action="store_true", help="print the plays as JSON")
     plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
     plays.add_argument("--count", action="store_true", help="with --batch: print only {\"count\": n}")
+    plays.add_argument("--moves", action="store_true",
+                       help="with --batch: each play's moves only, {\"plays\": [[[from, to], ...], ...]}")
     plays.set_defaults(run=cmd_plays)
 
     show = commands.add_parser("show", help="draw a position in the terminal with pip counts")
