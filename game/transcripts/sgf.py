@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
-from game.errors import MatFormatError
+from game.errors import MatFormatError, PositionError
 from game.match import NO_OPTIONS, Match, MatchOptions
 from game.plays import Play
 from game.position import Position
@@ -237,14 +237,11 @@ def resolve_moves(position: Position, dice: tuple[int, int], moves: list[tuple[i
             bar[mover.opponent.index] += 1
             stack = ""
         points[board[target] - 1] = stack + own
-    if min(bar) < 0:
+    try:
+        after = Position(position.variant, mover, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+    except PositionError:
         return None
-    wanted = (tuple(points), tuple(bar), tuple(off))
-    for play in position.legal_plays(dice):
-        after = play.position
-        if (after.points, after.bar, after.off) == wanted:
-            return play
-    return None
+    return position.legal_plays(dice).find(after)
 
 
 def _own(player: Color, letter: str) -> int:
