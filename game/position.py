@@ -164,7 +164,7 @@ class Position:
         return {
             "variant": self.variant.value,
             "turn": self.turn.value,
-            "points": [[*stack] if stack else [] for stack in self.points],  # after every play: no call per point
+            "points": list(map(list, self.points)),  # after every play: the 24 stacks listed in C
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},
         }
