@@ -15,8 +15,38 @@ from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help as it is, the terminal's width found without `shutil`: argparse makes a
+    formatter for every parser it builds, and shutil (with zlib, bz2 and lzma) would cost every
+    `python -m game validate` process a few milliseconds for a help text it never prints."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's columns as `shutil.get_terminal_size` finds them: $COLUMNS, the terminal, or 80."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """One line on stderr and exit 2, instead of argparse's usage block."""
@@ -306,7 +336,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m game", description=__doc__)
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # prog given: argparse would make a help formatter to find it, importing shutil (and zlib, bz2, lzma)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
     if only == "validate":
         _add_validate(commands)
         return parser
