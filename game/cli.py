@@ -206,7 +206,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     with _no_cyclic_collection():
         code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
-        print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
+        print(f"error: cannot read {args.file!r} as a record, .mat or .sgf (see the verdict)", file=sys.stderr)
     return code
 
 

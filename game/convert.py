@@ -49,7 +49,7 @@ def convert(path: str, to: str, out_path: str | None, trusted: frozenset[str] | 
         raise UsageError(f"{str(target)!r} is the file being converted: give another --out")
     verdict = validate_file(path, trusted)
     if verdict.exit_code == UNREADABLE:
-        raise UsageError(f"cannot read {path!r} as a record or .mat: {verdict.error}")
+        raise UsageError(f"cannot read {path!r} as a record, .mat or .sgf: {verdict.error}")
     out.write(f"read {path}: {KIND[verdict.kind]}, verdict {verdict.verdict()}\n")
     if verdict.dialect is not None:
         out.write(verdict.dialect.describe() + "\n")
