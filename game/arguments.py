@@ -1,7 +1,9 @@
 """What the project's commands share: a parser that refuses in one line, and the readers of a
 position, dice, JSON, a batch file and an output picture's name, each refusing bad input in one line
 (`UsageError`, `DiceError`, `PositionError`). `python -m game`, `python -m game.bot`, the chouette's and
-the table's commands all read their arguments here, so each reads them the same way.
+the table's commands all read their arguments here, so each reads them the same way. Nothing here
+imports pathlib or shutil at the top: a `python -m game validate` process, run once for each of many
+files, never needs them.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from game.board import Variant
@@ -18,8 +19,38 @@ from game.movegen import check_dice
 from game.position import Position
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help as it is, the terminal's width found without `shutil`: argparse makes a
+    formatter for every parser it builds, and shutil (with zlib, bz2 and lzma) would cost every
+    `python -m game validate` process a few milliseconds for a help text it never prints."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's columns as `shutil.get_terminal_size` finds them: $COLUMNS, the terminal, or 80."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         """One line on stderr and exit 2, instead of argparse's usage block."""
@@ -29,6 +60,8 @@ class OneLineParser(argparse.ArgumentParser):
 def read_position(arg: str, variant: Variant | None = None) -> Position:
     """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
     if arg.startswith("@"):
+        from pathlib import Path
+
         try:
             arg = Path(arg[1:]).read_text(encoding="utf-8")
         except OSError as exc:
@@ -80,10 +113,11 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
                 yield number, line
 
 
-def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], dict[str, Any]],
-              out: TextIO) -> int:
-    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
-    order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
+def run_batch(path: str, variant: Variant | None,
+              answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
+    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
+    answer may be JSON text already), in order; a bad line gets {"error": ...} (and a line on
+    stderr) and the exit status becomes 2."""
     import json
 
     status = 0
@@ -105,12 +139,14 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}
             status = 2
-        out.write(json.dumps(result) + "\n")
+        out.write((result if isinstance(result, str) else json.dumps(result)) + "\n")
     return status
 
 
 def image_file(path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse, before any work, an output that is a directory or has no picture suffix."""
+    from pathlib import Path
+
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"--out {path!r} is a directory: give a file name such as board.png")

@@ -7,7 +7,6 @@ import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, TextIO
 
 from game.arguments import OneLineParser, image_file, read_dice, read_position, run_batch
@@ -26,7 +25,7 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     """`plays`: the legal plays of one position and roll, or of every line of a batch."""
     variant = Variant(args.variant) if args.variant else None
     if args.batch:
-        return _plays_batch(args.batch, args.count, variant, out)
+        return _plays_batch(args.batch, args.count, variant, out, moves_only=args.moves)
     if not args.position or not args.dice:
         raise UsageError("plays needs --position and --dice, or --batch FILE.jsonl")
     position = read_position(args.position, variant)
@@ -47,10 +46,27 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO) -> int:
+class _MovesJson(dict[bytes, str]):
+    """A play's moves (the kernel's bytes: source, target, hit) as `plays --batch --moves` writes
+    them, `[[24, 21], [24, 23]]`, each made once: the same plays come back position after position."""
+
+    def __missing__(self, raw: bytes) -> str:
+        text = self[raw] = "[" + ", ".join(f"[{raw[i]}, {raw[i + 1]}]" for i in range(0, len(raw), 3)) + "]"
+        return text
+
+
+_MOVES_JSON = _MovesJson()
+
+
+def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO, *,
+                 moves_only: bool = False) -> int:
     """One output line per input line, in order; a bad line gets an error object and exit 2."""
-    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-        return {"count": count_plays(position, dice)} if count_only else _plays_json(position, dice)
+    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any] | str:
+        if count_only:
+            return {"count": count_plays(position, dice)}
+        if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
+            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, legal_plays(position, dice).raw_moves)) + "]}"
+        return _plays_json(position, dice)
 
     return run_batch(path, variant, answer, out)
 
@@ -72,7 +88,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     with _no_cyclic_collection():
         code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
-        print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
+        print(f"error: cannot read {args.file!r} as a record, .mat or .sgf (see the verdict)", file=sys.stderr)
     return code
 
 
@@ -95,6 +111,8 @@ def read_trust(path: str | None) -> frozenset[str] | None:
     """The public keys of a trust file (`--trust`), or None when none was given."""
     if path is None:
         return None
+    from pathlib import Path  # here, as everywhere in this module: a validate process never needs pathlib
+
     from game.integrity import read_trusted
 
     try:
@@ -137,6 +155,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
     trusted = read_trust(args.trust)
     image_file(args.out, (".pdf", ".png"))
+    from pathlib import Path
+
     try:
         data = Path(args.record).read_bytes()
     except OSError as exc:
@@ -154,7 +174,9 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     integrity = verdict.integrity
     rules = "LEGAL" if not verdict.problems else f"ILLEGAL ({len(verdict.problems)} problems: see validate)"
-    out.write(f"rules: {rules}\n" + (integrity.describe() if integrity else "integrity: a .mat transcript") + "\n")
+    said = (integrity.describe() if integrity else verdict.integrity_line() if isinstance(verdict, Verdict)
+            else "integrity: none")
+    out.write(f"rules: {rules}\n{said}\n")
     out.write("".join(f"wrote {path}\n" for path in written))
     return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
@@ -179,12 +201,17 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `python -m game` command line: every command and its options."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The `python -m game` command line: every command and its options (`only="validate"`: that
+    command alone, as a process that validates one file is run for each of many)."""
     parser = OneLineParser(prog="python -m game", description=__doc__)
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # prog given: argparse would make a help formatter to find it, importing shutil (and zlib, bz2, lzma)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
+    if only == "validate":
+        _add_validate(commands)
+        return parser
     variants = [v.value for v in Variant]
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
@@ -196,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     plays.add_argument("--json", action="store_true", help="print the plays as JSON")
     plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
     plays.add_argument("--count", action="store_true", help="with --batch: print only {\"count\": n}")
+    plays.add_argument("--moves", action="store_true",
+                       help="with --batch: each play's moves only, {\"plays\": [[[from, to], ...], ...]}")
     plays.set_defaults(run=cmd_plays)
 
     show = commands.add_parser("show", help="draw a position in the terminal with pip counts")
@@ -203,16 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--variant", choices=variants)
     show.set_defaults(run=cmd_show)
 
-    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
-    validate.add_argument("file")
-    validate.add_argument("--trust", metavar="KEYFILE",
-                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
-    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
-    validate.set_defaults(run=cmd_validate)
+    _add_validate(commands)
 
-    convert = commands.add_parser("convert", help="a .mat transcript to a JSON Lines record, or a record to .mat")
+    convert = commands.add_parser("convert", help="a .mat or GNU Backgammon .sgf to a JSON Lines record, "
+                                                  "or a record to .mat or .sgf")
     convert.add_argument("file")
-    convert.add_argument("--to", required=True, choices=["jsonl", "mat"], help="the format to write")
+    convert.add_argument("--to", required=True, choices=["jsonl", "mat", "sgf"], help="the format to write")
     convert.add_argument("--out", metavar="PATH", help="the file to write (default: FILE with the new suffix)")
     convert.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
     convert.set_defaults(run=cmd_convert)
@@ -226,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", required=True, help="the image file (.png)")
     render.set_defaults(run=cmd_render)
 
-    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, as PDF or PNG")
+    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, .mat or .sgf, as PDF or PNG")
     report.add_argument("record")
     report.add_argument("--out", required=True, help="match.pdf or match.png")
     report.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
@@ -238,9 +263,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_validate(commands: Any) -> None:
+    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
+    validate.add_argument("file")
+    validate.add_argument("--trust", metavar="KEYFILE",
+                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
+    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    validate.set_defaults(run=cmd_validate)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     """Run one `python -m game` command; returns its exit status (2 for bad input)."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv[:1] == ["validate"] else None).parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], int] = args.run
     try:
         return run(args, out)

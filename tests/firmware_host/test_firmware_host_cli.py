@@ -12,6 +12,7 @@ from firmware_host.config import load_config
 from firmware_host.hardware import run_hardware
 from game.cli import main as game_main
 from game.mat import import_mat
+from game.transcripts import replay_sgf
 
 pytestmark = pytest.mark.subprocess
 
@@ -33,6 +34,8 @@ def test_simulate_plays_a_whole_match_and_leaves_its_record(tmp_path: Path,
     assert game_main(["validate", str(journal)]) == 0
     mat = import_mat((record / "match.mat").read_text())
     assert mat.score == (end["score"]["white"], end["score"]["black"])
+    sgf = replay_sgf((record / "match.sgf").read_text()).replayer
+    assert not sgf.problems and sgf.match is not None and sgf.match.score == mat.score
     assert main(["stats", str(record)]) == 0 and "rolls" in capsys.readouterr().out
 
 

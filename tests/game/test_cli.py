@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from game.board import Variant
 from game.cli import main
+from game.errors import PositionError
 from game.movegen import legal_plays
 from game.position import Position
 
@@ -93,6 +95,37 @@ def test_batch_in_order_with_counts_and_a_bad_line(tmp_path: Path, capsys: pytes
     assert status == 2 and "in.jsonl line 3" in capsys.readouterr().err
     status, text = run("plays", "--batch", str(path))
     assert len(json.loads(text.splitlines()[0])["plays"]) == 16
+
+
+def test_batch_moves_gives_each_plays_moves_as_the_full_output_has_them(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    lines = [{"position": START_XGID, "dice": [6, 6]}, {"position": Position.initial().to_document(), "dice": [3, 1]},
+             {"position": Position.initial(Variant.CATCHGAMMON).to_document(), "dice": [2, 1]},
+             {"position": {"turn": "white", "points": _blocked_points(), "bar": {"white": 1, "black": 0}},
+              "dice": [6, 1]},
+             {"position": {"turn": "white", "points": [["w", "x"]] + [[]] * 23}, "dice": [6, 1]}]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    moves_status, moves = run("plays", "--batch", str(path), "--moves")
+    full_status, full = run("plays", "--batch", str(path))
+    assert moves_status == full_status == 2
+    for short, long in zip(moves.splitlines()[:4], full.splitlines()[:4], strict=True):
+        assert json.loads(short) == {"plays": [play["moves"] for play in json.loads(long)["plays"]]}
+    assert json.loads(moves.splitlines()[0])["plays"][0] == [[24, 18], [24, 18], [13, 7], [13, 7]]
+    assert json.loads(moves.splitlines()[3]) == {"plays": []}
+    assert 'points[0] (board point 1) must be a list of \\"w\\"/\\"b\\"' in moves.splitlines()[4]
+
+
+@pytest.mark.parametrize(("points", "message"), [
+    ([["w", "x"]] + [[]] * 23, "points[0] (board point 1) must be a list"),
+    ([[]] * 5 + [["ww"]] + [[]] * 18, "points[5] (board point 6) must be a list"),
+    ([[]] * 7 + ["w"] + [[]] * 16, "points[7] (board point 8) must be a list"),
+    ([[]] * 2 + [["w", 1]] + [[]] * 21, "points[2] (board point 3) must be a list"),
+    ([["w", "b"]] + [["w"] * 14] + [["b"] * 14] + [[]] * 21, "both colours on one point"),
+    ([["w"] * 15] + [["b"] * 14] + [[]] * 22, "black has 14 checkers, expected 15"),
+])
+def test_a_bad_position_document_is_refused_at_its_stack(points: list[list[object]], message: str) -> None:
+    with pytest.raises(PositionError, match=re.escape(message)):
+        Position.from_document({"turn": "white", "points": points})
 
 
 def test_show_draws_the_board_with_pip_counts() -> None:
