@@ -303,10 +303,13 @@ class BotSeat:
         if not ranked:
             self._no_hint(player, "the roll cannot be played")
             return
+        from game.bot.hint import entries as hint_entries  # here: the bot's modules load with a bot
+
         best = ranked[0]
         zones = frozenset(z for step in hand_moves(position, best.play.moves) for z in (step.source, step.target))
         self.desk.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
-                                 "dice": list(dice), "play": best.play.notation(), "engine": bot.name})
+                                 "dice": list(dice), "play": best.play.notation(), "engine": bot.name,
+                                 "ranking": hint_entries(ranked)})
         self.desk.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
         self.desk.restate(f"hint: {best.play.notation()}")
         self.desk.outputs.light(zones)

@@ -225,6 +225,9 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     pty.pump(lambda: bool(pty.journal("hint")), "the hint journaled")
     hint = pty.journal("hint")[-1]
     assert (hint["player"], hint["play"], hint["engine"], hint["dice"]) == ("white", best.notation(), bot.name, [3, 1])
+    ranked = bot.rank_plays(match.position, (3, 1), MatchContext.of(match))
+    assert [(r["notation"], r["equity"]) for r in hint["ranking"]] == [
+        (r.play.notation(), round(r.equity, 4)) for r in ranked[:5]]
     assert now(pty).message == f"hint: {best.notation()}"
     zones = frozenset(z for step in CarryOut(bot, match.position, (3, 1), best, Capability.STACKS).steps
                       for z in (step.source, step.target))
