@@ -1,11 +1,11 @@
-"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`."""
+"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from game.bot import average, bearoff, train
+from game.bot import average, bearoff, rollout, train
 from game.cli import OneLineParser
 from game.errors import GameError
 
@@ -17,6 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     train.add_parser(commands)
     average.add_parser(commands)
     bearoff.add_parser(commands)
+    rollout.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
