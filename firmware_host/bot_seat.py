@@ -281,6 +281,18 @@ class BotSeat:
         self._show(carry, NOT_THE_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 
+    # -- takebacks ---------------------------------------------------------------------------
+
+    def takeback_votes(self, asker: Color) -> dict[Color, bool]:
+        """The bots' answers when `asker` wants their last play back (the board set back to before
+        it): a bot opposite the person agrees in the casual profile, as a friendly opponent does,
+        and refuses in the others; a bot whose own play it was keeps it."""
+        votes: dict[Color, bool] = {}
+        for color, bot in self.bots.items():
+            votes[color] = color is not asker and self.casual
+            self.desk.outputs.note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback")
+        return votes
+
     # -- hints ------------------------------------------------------------------------------
 
     def hint(self, player: Color) -> None:
