@@ -202,17 +202,17 @@ class BearoffDatabase:
     """The one-sided database in memory (as probabilities), and races judged with it."""
 
     def __init__(self, off: U16, first: U16) -> None:
-        self.off = off.astype(np.float64) / ONE
-        self.first = first.astype(np.float64) / ONE
+        # Kept in the database's own 16-bit units (7 MB for both), made probabilities row by row.
+        self.off, self.first = off, first
 
     def distribution(self, board: tuple[int, ...] | list[int]) -> tuple[F64, F64]:
-        """(rolls to bear off all, rolls to bear off the first) of a side's home board."""
+        """(rolls to bear off all, rolls to bear off the first) of a side's home board, as probabilities."""
         index = index_of(board)
-        return self.off[index], self.first[index]
+        return self.off[index].astype(np.float64) / ONE, self.first[index].astype(np.float64) / ONE
 
     def mean_rolls(self, board: tuple[int, ...] | list[int]) -> float:
         """The expected number of rolls to bear off every checker of `board`."""
-        return float(self.off[index_of(board)] @ np.arange(ROLLS_KEPT))
+        return float(self.distribution(board)[0] @ np.arange(ROLLS_KEPT))
 
     def estimate(self, mine: tuple[int, ...], theirs: tuple[int, ...]) -> npt.NDArray[np.float32]:
         """Outcome estimates (win, win gammon, win triple, lose gammon, lose triple) for the side on
