@@ -137,6 +137,7 @@ def bearoff_figures(races: int) -> None:
         same = int(np.count_nonzero(np.all(theirs_off == off, axis=1) & np.all(theirs_first == first, axis=1)))
         print(f"  against {gnubg_file} ({gnubg_file.stat().st_size:,} bytes): {same:,} of {bearoff.POSITIONS:,} "
               "positions equal in both distributions, entry for entry")
+    races_against_the_network(races)
     try:
         import gnubg
     except ImportError:
@@ -156,6 +157,48 @@ def bearoff_figures(races: int) -> None:
         worst = max(worst, float(np.max(np.abs(ours - np.array(expected)))))
     print(f"  {races} random races (one side above 6 checkers) against gnubg.evaluate: largest difference "
           f"{worst:.2e} ({time.perf_counter() - start:.1f} s with GNU Backgammon's own evaluations)")
+
+
+def races_against_the_network(races: int) -> None:
+    """What the database changes: in random races of each variant, how often the network's own
+    choice (at the default level) differs from the database's, and the equity it loses by it."""
+    import random
+
+    from game.board import CHECKERS, OWN_TO_BOARD, Color
+    from game.bot.network_bot import shipped_weights
+    from game.position import Position
+
+    for variant in (Variant.CATCHGAMMON, Variant.RUNGAMMON):
+        network_bot = NetworkBot(Network.load(shipped_weights(variant)), DEFAULT_LEVEL)
+        exact_bot = NetworkBot(network_bot.network, DEFAULT_LEVEL)
+        network_bot.exact_races = False
+        rng, differ, lost, asked = random.Random(9), 0, 0.0, 0
+        while asked < races:
+            homes = []
+            for _ in range(2):
+                board = [0] * 6
+                for _ in range(rng.randint(3, 15)):
+                    board[rng.randrange(6)] += 1
+                homes.append(board)
+            points = [""] * 24
+            for color, home in zip(Color, homes, strict=True):
+                for own, n in enumerate(home, start=1):
+                    points[OWN_TO_BOARD[variant, color][own] - 1] = color.char * n
+            off = (CHECKERS - sum(homes[0]), CHECKERS - sum(homes[1]))
+            position = Position(variant, Color.WHITE, tuple(points), (0, 0), off)
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            exact = exact_bot.rank_plays(position, dice)
+            if len(exact) < 2:
+                continue
+            asked += 1
+            chosen = network_bot.rank_plays(position, dice)[0].play.position
+            value = {entry.play.position: entry.equity for entry in exact}
+            if chosen != exact[0].play.position:
+                differ += 1
+                lost += exact[0].equity - value[chosen]
+        print(f"  {variant.value:12} {races} race decisions with a choice: the network alone (default level) "
+              f"differs from the database's play in {differ} ({100 * differ / races:.1f}%), "
+              f"{1000 * lost / races:.1f} thousandths of a point lost a decision on average")
 
 
 def cube_figures(positions: int) -> None:

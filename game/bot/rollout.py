@@ -16,9 +16,8 @@ What shrinks the error of these means:
   the luck of its rolls (each counted for the side that rolled) has the same mean and a smaller
   variance, as GNU Backgammon's "variance reduction" does. All replies of all 21 rolls go through
   the network in one batch, which also gives the play for the roll made. It is not the default:
-  measured from Rungammon's opening 42, 36 adjusted games took as long as 144 plain ones
-  (8.1 and 7.4 s of CPU) and left a larger error (0.146 against 0.107); it pays where games
-  are short, as in races played to the end.
+  it costs about 4.5 times the time a game, and measured from the opening 42 it was worth 5.9 times
+  the games in Catchgammon but only 2.3 in Rungammon (benchmarks/bench_bot.py --only rollout).
 A race (every checker home and free) ends the game early: the bear-off database's exact cubeless
 estimate stands for the rest.
 
