@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from functools import cache
 from pathlib import Path
 
 import gnubg
@@ -25,9 +24,13 @@ GNUBG_DATABASE = Path("/usr/share/gnubg/gnubg_os0.bd")  # Debian's gnubg-data
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@cache
-def built() -> tuple[np.ndarray, np.ndarray]:
-    return bearoff.build()
+@pytest.fixture(scope="module")
+def command_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """`python -m game.bot bearoff --out FILE --check gnubg_os0.bd`, once for the module (one build)."""
+    out = tmp_path_factory.mktemp("bearoff") / "bearoff.npz"
+    done = subprocess.run([sys.executable, "-m", "game.bot", "bearoff", "--out", str(out), "--check",
+                           str(GNUBG_DATABASE)], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return done, out
 
 
 def race(variant: Variant, mine: tuple[int, ...], theirs: tuple[int, ...], turn: Color = Color.WHITE) -> Position:
@@ -47,15 +50,19 @@ def random_home(rng: random.Random, checkers: int) -> tuple[int, ...]:
     return tuple(home)
 
 
-def test_the_built_database_equals_gnubgs_own_in_every_entry() -> None:
-    off, first = built()
+def test_the_built_database_equals_gnubgs_own_in_every_entry(
+        command_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    done, out = command_run
+    assert done.returncode == 0, done.stderr
+    assert "54264 of 54264 positions equal" in done.stdout and out.stat().st_size < 1_000_000
+    off, first = bearoff.read(out)
     theirs_off, theirs_first = bearoff.read_gnubg(GNUBG_DATABASE)
     assert off.shape == (54_264, 32) == theirs_off.shape
     assert np.array_equal(off, theirs_off) and np.array_equal(first, theirs_first)
 
 
-def test_the_shipped_database_is_the_built_one() -> None:
-    off, first = built()
+def test_the_shipped_database_is_the_built_one(command_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    off, first = bearoff.read(command_run[1])
     shipped_off, shipped_first = bearoff.read(bearoff.shipped_path())
     assert np.array_equal(off, shipped_off) and np.array_equal(first, shipped_first)
 
@@ -123,11 +130,3 @@ def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
         bearoff.read(bad)
     with pytest.raises(BearoffError, match="is not GNU Backgammon's"):
         bearoff.read_gnubg(bad)
-
-
-def test_the_command_builds_and_checks_against_gnubg(tmp_path: Path) -> None:
-    out = tmp_path / "bearoff.npz"
-    done = subprocess.run([sys.executable, "-m", "game.bot", "bearoff", "--out", str(out), "--check",
-                           str(GNUBG_DATABASE)], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert "54264 of 54264 positions equal" in done.stdout and out.stat().st_size < 1_000_000
