@@ -123,3 +123,37 @@ def test_an_unreadable_hint_is_a_clear_error() -> None:
         parse_cube_hint(["Cube analysis", "nothing else"])
     with pytest.raises(EngineError, match="refused the position"):
         parse_cube_hint(["Illegal position."])
+
+
+def test_bear_off_cube_equities_from_the_database_equal_gnubgs_own() -> None:
+    # In a bear-off, the project's bots judge by the one-sided database (equal to GNU Backgammon's)
+    # and its cube model takes GNU Backgammon's cube efficiency there (0.6): the network bot (here the
+    # Backgammon learner, whose network plays no part in a race) finds GNU Backgammon's 0-ply
+    # cubeful equities and actions.
+    from test_bot_bearoff import race
+
+    from game.bot.network import Network
+    from game.bot.network_bot import NetworkBot, shipped_weights
+
+    bot = NetworkBot(Network.load(shipped_weights(Variant.BACKGAMMON)), Level.EXPERT)
+    rng = random.Random(3)
+
+    def home(checkers: int) -> tuple[int, ...]:
+        board = [0] * 6
+        for _ in range(checkers):
+            board[rng.randrange(6)] += 1
+        return tuple(board)
+
+    found = [race(Variant.BACKGAMMON, home(rng.randint(7, 15)), home(rng.randint(7, 15))) for _ in range(30)]
+    actions = set()
+    for position, lines in zip(found, gnubg_hints([str(Xgid(p)) for p in found], 0), strict=True):
+        equities = {m.group(1).lower(): float(m.group(2)) for m in map(EQUITY.match, lines) if m}
+        decision = bot.cube_decision(position, MatchContext())
+        assert decision.no_double == pytest.approx(equities["no double"], abs=1.5e-3)
+        assert decision.double_take == pytest.approx(equities["double, take"], abs=1.5e-3)
+        proper = next(PROPER.match(line).group(1) for line in lines if PROPER.match(line))  # type: ignore[union-attr]
+        if abs(decision.double_take - decision.no_double) > 2e-3 and abs(decision.double_take - 1.0) > 2e-3:
+            assert decision.double is proper.startswith("Double"), (proper, decision)
+            assert decision.take is proper.endswith("take"), (proper, decision)
+        actions.add(proper)
+    assert len(actions) >= 3, actions

@@ -21,6 +21,7 @@ from game.bot.base import Bot, Level, RankedPlay
 from game.bot.bearoff import is_race
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32, states_array
+from game.bot.equity import BEAROFF_EFFICIENCY
 from game.bot.met import MatchEquityTable
 from game.bot.network import Network, mirror
 from game.bot.search import after_states, estimate_after, final_estimate, one_ply
@@ -91,6 +92,10 @@ class NetworkBot(Bot):
         equity = self.equity_of(probs, context, plays[0].position.turn)
         order = [int(i) for i in np.argsort(-equity, kind="stable")]
         return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
+
+    def cube_efficiency(self, position: Position) -> float:
+        """GNU Backgammon's: 0.6 in a bear-off the database judges, else the contact value."""
+        return BEAROFF_EFFICIENCY if self.exact_races and is_race(position) else super().cube_efficiency(position)
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
