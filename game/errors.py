@@ -179,6 +179,10 @@ class BotError(GameError):
     """Root of the bot's errors (game.bot)."""
 
 
+class BearoffError(BotError, ValueError):
+    """A file that is not a bear-off database, or a position the bear-off database does not judge."""
+
+
 class WeightsError(BotError, ValueError):
     """Network weights that cannot be read or do not fit the variant's encoding."""
 

@@ -84,6 +84,7 @@ ALLOWED = {
     ("game/bot/analysis.py", "PR"),  # GNU Backgammon's performance rating
     ("drivers/cube_display.py", "E1"),  # the display's own error pattern
     ("firmware_host/room/chouette_room.py", "P1"),  # a doctest's example
+    *(("game/transcripts/sgf.py", name) for name in ("AB", "AE", "AP", "RE")),  # SGF's properties (add black, ...)
 }
 
 

@@ -273,6 +273,18 @@ class BotSeat:
         self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
                    frozenset(d.zone for d in diffs))
 
+    # -- takebacks ---------------------------------------------------------------------------
+
+    def takeback_votes(self, asker: Color) -> dict[Color, bool]:
+        """The bots' answers when `asker` wants their last play back (the board set back to before
+        it): a bot opposite the person agrees in the casual profile, as a friendly opponent does,
+        and refuses in the others; a bot whose own play it was keeps it."""
+        votes: dict[Color, bool] = {}
+        for color, bot in self.bots.items():
+            votes[color] = color is not asker and self.casual
+            self.controller.outputs.note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback")
+        return votes
+
     # -- hints ------------------------------------------------------------------------------
 
     def hint(self, player: Color) -> None:
@@ -295,10 +307,13 @@ class BotSeat:
         if not ranked:
             self._no_hint(player, "the roll cannot be played")
             return
+        from game.bot.hint import entries as hint_entries  # here: the bot's modules load with a bot
+
         best = ranked[0]
         zones = frozenset(z for step in hand_moves(position, best.play.moves) for z in (step.source, step.target))
         self.controller.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
-                                       "dice": list(dice), "play": best.play.notation(), "engine": bot.name})
+                                       "dice": list(dice), "play": best.play.notation(), "engine": bot.name,
+                                       "ranking": hint_entries(ranked)})
         self.controller.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
         self.controller.restate(f"hint: {best.play.notation()}")
         self.controller.outputs.light(zones)

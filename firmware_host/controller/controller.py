@@ -111,6 +111,7 @@ class Controller:
         self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
                             roll=roll, casual=settings.profile is Profile.CASUAL)
         """The sides a bot plays (none at a table of people), and the hints."""
+        self.takeback.voters = self.seat.takeback_votes
         self.report = MatchReport(outputs.note)
         """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
         self._buttons = self._button_map()

@@ -4,6 +4,8 @@ the buttons and offered, and a takeback of the last play by agreement (hardware_
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.prompts import Waiting
 from game import codes
@@ -52,6 +54,8 @@ class Takeback:
         self.controller = controller
         self.before: Position | None = None
         self.votes: set[Color] = set()
+        # The sides that answer for themselves (bots): asker -> {side: agrees}, asked as a takeback is.
+        self.voters: Callable[[Color], dict[Color, bool]] | None = None
 
     def played(self, before: Position) -> None:
         """A play was made from `before`: the board going back to it asks for a takeback."""
@@ -66,6 +70,11 @@ class Takeback:
                                 message=f"{last.turn.value} takes back the last play: both press take to agree")
         self.controller.outputs.write({"type": "takeback_request", "player": last.turn.value,
                                        "game": played.game_number})
+        for player, agrees in (self.voters(last.turn) if self.voters else {}).items():
+            if not agrees:
+                self.refuse(player)
+                return
+            self.agree(player)
 
     def agree(self, player: Color) -> None:
         """`player` agrees; with both, the play is taken back."""

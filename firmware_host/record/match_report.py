@@ -1,7 +1,8 @@
-"""The analysed report of a Backgammon match, written beside its journal when the match ends at the
-table (`[record] analyse`, `--analyse`): every play and cube decision judged by GNU Backgammon
-(`python -m game analyse`, game/bot/README.md), each player's error rate (PR), the biggest errors,
-luck, and the match sheet with the errors marked.
+"""The analysed report of a match, written beside its journal when the match ends at the table
+(`[record] analyse`, `--analyse`): every play and cube decision judged (`python -m game analyse`,
+game/bot/README.md) by GNU Backgammon in Backgammon, each player's error rate on its PR scale, or
+by the project's network in Catchgammon and Rungammon, on the network's own scale (NER, named apart:
+it is no PR); the biggest errors, luck, and the match sheet with the errors marked.
 
 The analysis runs in a process of its own, started when the match ends: the table goes on at
 once (the next command, a resume) and GNU Backgammon's memory stays out of the controller's. A
@@ -25,9 +26,10 @@ SHEET = "analysis.pdf"
 """The analysed match sheet, beside the journal."""
 
 
-def available() -> bool:
-    """GNU Backgammon's bindings are installed (the `bot` extra)."""
-    return importlib.util.find_spec("gnubg") is not None
+def available(variant: Variant = Variant.BACKGAMMON) -> bool:
+    """The judge of `variant` is installed (the `bot` extra): GNU Backgammon's bindings for
+    Backgammon, numpy for the variants' network."""
+    return importlib.util.find_spec("gnubg" if variant is Variant.BACKGAMMON else "numpy") is not None
 
 
 class MatchReport:
@@ -40,13 +42,13 @@ class MatchReport:
         """The report, once written."""
 
     def match_over(self, variant: Variant, journal: Path) -> None:
-        """The match of `journal` is over: start its analysis (Backgammon, with GNU Backgammon installed)."""
+        """The match of `journal` is over: start its analysis (with its judge installed: GNU
+        Backgammon for Backgammon, the project's network for Catchgammon and Rungammon)."""
         if self.thread is not None:
             return
-        if variant is not Variant.BACKGAMMON:
-            return  # the variants' analysis is the project's own network's, not asked of the table
-        if not available():
-            self.note("no analysed report: GNU Backgammon's bindings are not installed (pip install -e '.[bot]')")
+        if not available(variant):
+            judge = "GNU Backgammon's bindings are" if variant is Variant.BACKGAMMON else "numpy is"
+            self.note(f"no analysed report: {judge} not installed (pip install -e '.[bot]')")
             return
         directory = journal.parent
         command = [sys.executable, "-m", "game", "analyse", str(journal), "--out", str(directory / SHEET)]

@@ -1,6 +1,7 @@
 """GNU Backgammon's Match ID, and the cube and score fields of XGID, checked against GNU Backgammon."""
 
 import random
+import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -21,15 +22,27 @@ W, B = Color.WHITE, Color.BLACK
 
 def test_ids_written_by_gnubg_decode_to_what_they_describe() -> None:
     # gnubg after `set_gnubg_id("XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10")`:
-    # White (bottom) to play 52, cube 2 owned by White, White 3 Black 2 of 7; gnubg's Jacoby flag on.
+    # White (bottom) to play 52, cube 2 owned by White, White 3 Black 2 of 7; gnubg's bit 66 set: its
+    # Jacoby rule off (GNU Backgammon stores !fJacoby there).
     state = MatchIdState.decode("UYnqACAAGAAE")
     assert state == MatchIdState(cube_value=2, cube_owner=W, on_roll=W, turn=W, dice=(5, 2), length=7,
-                                 score=(3, 2), jacoby=True)
+                                 score=(3, 2), jacoby=False)
     assert state.encode() == "UYnqACAAGAAE"
     # After a drop at the end of a 5-point match that Black won 5-0 (cube 4 owned by Black).
     assert MatchIdState.decode("AgygAFAAAAAE") == MatchIdState(
         cube_value=4, cube_owner=B, on_roll=B, state=GameState.DROPPED, turn=W, length=5, score=(0, 5),
-        jacoby=True)
+        jacoby=False)
+
+
+def test_the_jacoby_bit_means_what_gnubgs_program_says() -> None:
+    # GNU Backgammon's program, told a money Match ID, says whether the session uses the Jacoby rule.
+    for jacoby in (False, True):
+        text = MatchIdState(jacoby=jacoby).encode()
+        commands = ["set player 0 human", "set player 1 human", "new game", f"set matchid {text}", "show jacoby"]
+        done = subprocess.run(["/usr/games/gnubg", "-t", "-q"], capture_output=True, text=True, timeout=120,
+                              input="\n".join(commands) + "\n")
+        said = next(line for line in done.stdout.splitlines() if line.startswith("This money session"))
+        assert ("without" not in said) is jacoby, (text, said)
 
 
 def test_bad_match_ids_are_refused() -> None:

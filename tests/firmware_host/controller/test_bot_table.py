@@ -186,16 +186,27 @@ def test_a_backgammon_match_ends_with_its_analysed_report_beside_the_journal(
     assert "error rate (PR)" in report and (record / "analysis.pdf").stat().st_size > 0
 
 
-def test_no_report_for_the_variants_and_one_line_without_gnubg(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
+def test_a_variants_match_ends_with_its_report_on_the_networks_own_scale(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: Variant) -> None:
+    record = tmp_path / "match"
+    assert main(["simulate", "--bots", "--level", "advanced", "--seed", "4", "--match-to", "1", "--analyse",
+                 "--variant", variant.value, "--record", str(record), "--quiet"]) == 0
+    assert f"wrote {record / 'analysis.txt'}" in capsys.readouterr().out
+    report = (record / "analysis.txt").read_text()
+    assert "error rate (NER)" in report and "not GNU Backgammon's PR" in report and "(PR)" not in report
+    assert (record / "analysis.pdf").stat().st_size > 0
+
+
+def test_no_report_without_the_judge_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notes: list[str] = []
-    report = MatchReport(notes.append)
-    report.match_over(Variant.CATCHGAMMON, tmp_path / "journal.jsonl")
-    assert report.thread is None and notes == []
-    monkeypatch.setattr("firmware_host.record.match_report.available", lambda: False)
-    report.match_over(Variant.BACKGAMMON, tmp_path / "journal.jsonl")
-    assert report.thread is None and notes == [
-        "no analysed report: GNU Backgammon's bindings are not installed (pip install -e '.[bot]')"]
+    monkeypatch.setattr("firmware_host.record.match_report.available", lambda variant: False)
+    for variant in (Variant.BACKGAMMON, Variant.CATCHGAMMON):
+        report = MatchReport(notes.append)
+        report.match_over(variant, tmp_path / "journal.jsonl")
+        assert report.thread is None
+    assert notes == ["no analysed report: GNU Backgammon's bindings are not installed (pip install -e '.[bot]')",
+                     "no analysed report: numpy is not installed (pip install -e '.[bot]')"]
 
 
 def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(tmp_path: Path) -> None:

@@ -227,6 +227,9 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     pty.pump(lambda: bool(pty.journal("hint")), "the hint journaled")
     hint = pty.journal("hint")[-1]
     assert (hint["player"], hint["play"], hint["engine"], hint["dice"]) == ("white", best.notation(), bot.name, [3, 1])
+    ranked = bot.rank_plays(match.position, (3, 1), MatchContext.of(match))
+    assert [(r["notation"], r["equity"]) for r in hint["ranking"]] == [
+        (r.play.notation(), round(r.equity, 4)) for r in ranked[:5]]
     assert now(pty).message == f"hint: {best.notation()}"
     zones = frozenset(z for step in CarryOut(bot, match.position, (3, 1), best, Capability.STACKS).steps
                       for z in (step.source, step.target))
@@ -237,6 +240,36 @@ def test_a_hint_in_the_casual_profile_lights_the_bots_best_play(bot_table: Calla
     pty.press("white", ButtonKind.DONE)
     pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
     assert pty.journal("play")[-1]["position"] == best.after_moves.to_document()
+
+
+@pytest.mark.parametrize("profile", [Profile.CASUAL, Profile.TOURNAMENT])
+def test_the_bot_answers_a_takeback_as_a_friendly_opponent_only_in_the_casual_profile(
+        bot_table: Callable[..., PtyTable], profile: Profile) -> None:
+    pty = bot_table(profile)
+    pty.waiting(Waiting.OPENING_ROLL)
+    pty.emulator.roll(3, 1)
+    pty.waiting(Waiting.PLAY, Color.WHITE)
+    start = pty.controller.match.position
+    play = start.parse_play("8/5 6/5", (3, 1))
+    assert play is not None
+    by_hand(pty, start, play)
+    pty.settled_on(play.after_moves)
+    pty.press("white", ButtonKind.DONE)
+    pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
+    pty.emulator.move(5, 8)
+    pty.emulator.move(5, 6)  # the person sets the play back before the bot's dice are thrown
+    pty.pump(lambda: bool(pty.journal("takeback_request")), "the takeback asked")
+    if profile is Profile.CASUAL:
+        pty.waiting(Waiting.TAKEBACK)
+        pty.press("white", ButtonKind.TAKE)  # the bot has agreed: the person's press completes it
+        pty.waiting(Waiting.PLAY, Color.WHITE)
+        assert pty.controller.prompt.dice == (3, 1) and len(pty.journal("takeback")) == 1
+    else:
+        pty.waiting(Waiting.SET_BOARD)
+        assert pty.journal("takeback_refused")[-1]["player"] == "black" and not pty.journal("takeback")
+        pty.emulator.move(8, 5)
+        pty.emulator.move(6, 5)
+        pty.waiting(Waiting.BOT_ROLL, Color.BLACK)
 
 
 # -- run --config: a bot seat on a roll-button board, the view in a terminal ------------------------

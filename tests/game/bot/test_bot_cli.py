@@ -17,6 +17,7 @@ from needs import pdf_text
 from repo import ROOT
 
 from game.board import Variant
+from game.bot.levels import Level
 from game.cli import main
 from game.gnubg_ids import gnubg_board
 from game.mat import export_mat
@@ -41,8 +42,39 @@ def test_play_bot_json_is_a_play_as_plays_prints_it() -> None:
     start = json.dumps(Position.initial(Variant.CATCHGAMMON).to_document())
     status, text = run("play-bot", "--position", start, "--dice", "65", "--json", "--level", "advanced")
     doc = json.loads(text)
+    ranking, equity = doc.pop("ranking"), doc.pop("equity")
     _, listed = run("plays", "--position", start, "--dice", "65", "--json")
     assert status == 0 and doc in json.loads(listed)["plays"]
+    assert ranking[0]["notation"] == doc["notation"] and ranking[0]["equity"] == equity  # advanced: no noise
+    assert len(ranking) == 2 and [r["rank"] for r in ranking] == [1, 2]  # 24/19 24/18 or 24/13
+    assert all(a["equity"] >= b["equity"] for a, b in zip(ranking, ranking[1:], strict=False))
+
+
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
+def test_play_bot_ranks_every_play_of_a_variant_with_the_bots_own_equities(variant: Variant) -> None:
+    start = Position.initial(variant)
+    status, text = run("play-bot", "--position", json.dumps(start.to_document()), "--dice", "42", "--json",
+                       "--hint", "100")
+    ranking = json.loads(text)["ranking"]
+    own = shipped(variant, Level.EXPERT).rank_plays(start, (4, 2))  # the default level
+    assert status == 0 and len(ranking) == len(start.legal_plays((4, 2))) == len(own)
+    assert [(r["notation"], r["equity"], r["win"]) for r in ranking] == [
+        (r.play.notation(), round(r.equity, 4), round(r.probs[0], 4)) for r in own]
+    assert all(r["difference"] == pytest.approx(r["equity"] - ranking[0]["equity"], abs=2e-4) for r in ranking)
+
+
+def test_play_bot_hint_lists_gnubgs_ranking_as_its_hint_does() -> None:
+    status, text = run("play-bot", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--hint", "3")
+    found = gnubg.findbestmoves(gnubg_board(Position.from_position_id("4HPwATDgc/ABMA")), gnubg.cubeinfo(),
+                                gnubg.evalcontext(0, 0, 1, 1, 0), (3, 1))
+    # GNU Backgammon's hint: rank, play, "Eq.:" with the distance from the best, then the estimates
+    lines = text.splitlines()
+    assert status == 0 and len(lines) == 6 and lines[0].split()[:2] == ["1.", "8/5"]
+    equities = [float(line.split("Eq.:")[1].split()[0]) for line in lines[0::2]]
+    assert equities == [round(entry["score"], 3) for entry in found[:3]]
+    assert f"({equities[1] - equities[0]:+.3f})" in lines[2]
+    win = [float(x) for x in lines[1].split()[:3]]
+    assert 0.5 < win[0] < 0.6 and win[1] < win[0]
 
 
 def test_play_bot_batch_answers_each_line_and_flags_bad_ones(tmp_path: Path) -> None:
@@ -61,7 +93,8 @@ def test_play_bot_batch_answers_each_line_and_flags_bad_ones(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("args", [["--position", "4HPwATDgc/ABMA", "--dice", "3"],
                                   ["--position", "4HPwATDgc/ABMA", "--dice", "31", "--level", "godlike"],
-                                  ["--position", "nonsense", "--dice", "31"], ["--dice", "31"]])
+                                  ["--position", "nonsense", "--dice", "31"], ["--dice", "31"],
+                                  ["--position", "4HPwATDgc/ABMA", "--dice", "31", "--hint", "0"]])
 def test_play_bot_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", "game", "play-bot", *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
