@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
     plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
-    plays.add_argument("--dice", help="the roll, e.g. 31")
+    plays.add_argument("--dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--variant", choices=variants)
     plays.add_argument("--json", action="store_true", help="print the plays as JSON")
     plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
