@@ -95,6 +95,8 @@ def test_a_larger_terminal_shows_more_of_the_log_and_a_small_one_says_what_it_ne
     narrow = view_lines(table.controller, table.clock.now(), 60, 40)
     assert narrow[0].startswith("[60x40: the view needs 80x24]") and all(len(line) <= 60 for line in narrow)
     assert any(line.startswith("dice  ") for line in narrow)  # the side panel, below the board
+    short = view_lines(table.controller, table.clock.now(), 100, 20)
+    assert short[0].startswith("[100x20: the view needs 80x24]") and len(short) == 20
 
 
 # -- the log ----------------------------------------------------------------------------------
