@@ -7,6 +7,7 @@ with Ctrl-C stopping it in one line.
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 import subprocess
@@ -22,6 +23,9 @@ from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
 from firmware_host.settings import Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
+from game.board import Color
+from game.plays import format_roll
+from game.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG_GUARD = 60.0
@@ -121,6 +125,35 @@ def test_the_log_says_each_play_in_notation_and_each_cube_action(make: Make) -> 
     assert said == ["white moves 8/5 6/5 (31)", "black doubles to 2", "white takes: the cube is 2",
                     "black moves 24/13 (65)", "white doubles to 4", "black passes the cube"]
     assert "game 1 over: white wins 2 (single), score 2-0 (white-black)" in log
+
+
+def test_every_play_of_a_match_is_in_the_log_as_notation_that_reads_back_to_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="firmware_host.controller")  # the whole log (the view keeps its end)
+    with EmulatedTable(Settings(length=3), tmp_path / "m", seed=11) as table:
+        assert table.run()
+        events = table.journal.history()
+    said = [r.getMessage() for r in caplog.records if re.match(r"(white|black) (moves|cannot move) ", r.getMessage())]
+    plays = [e for e in events if e["type"] == "play"]
+    assert len(said) == len(plays) > 40
+    position = None
+    for event in events:
+        if event["type"] == "game_start":
+            position = Position.from_document(event["position"])
+        elif event["type"] == "opening_roll" and event["white"] != event["black"] and position is not None:
+            position = position.with_turn(Color.WHITE if event["white"] > event["black"] else Color.BLACK)
+        elif event["type"] == "play" and position is not None:
+            line = said[plays.index(event)]
+            found = re.fullmatch(r"(white|black) moves (.+) \((\d)(\d)\)", line)
+            after = Position.from_document(event["position"])
+            if found is None:  # no move: the position stands
+                assert line == f"{event['player']} cannot move ({format_roll(event['dice'])})" and after == position
+            else:  # GNU Backgammon's notation, its stars too, reads back to the very play journaled
+                assert found[1] == event["player"] and sorted(map(int, found.group(3, 4))) == sorted(event["dice"])
+                play = position.parse_play(found[2], event["dice"])
+                assert play is not None and play.position == after, (line, position)
+            position = after.pass_turn()
+    assert any("*" in line for line in said)  # hits were made, and starred
 
 
 # -- the link and the emulated board's faults ---------------------------------------------------
