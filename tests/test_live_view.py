@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from room_fixtures import require
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
@@ -201,8 +202,8 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux draws the view as a terminal would")
 def test_the_live_view_in_an_80x24_terminal_and_ctrl_c(tmp_path: Path) -> None:
+    require("tmux", shutil.which("tmux"), "sudo apt-get install tmux (it draws the view as a terminal would)")
     record = tmp_path / "record"
     command = (f"{sys.executable} -m firmware_host --seed 7 --match-to 1 --speed 20 --record {record}; "
                "echo exit status $?; sleep 60")
