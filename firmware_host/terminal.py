@@ -80,11 +80,13 @@ def view_lines(controller: Controller, now: float, columns: int = MIN_SIZE[0], l
         body = [f"{left:<{width + GAP}}{right}".rstrip() for left, right in zip_longest(board, side, fillvalue="")]
     else:
         body = board + [part for line in side for part in _wrap(line, columns)]
-    top = [*_wrap(head, columns)[:2], *body]  # a chouette's header may take two lines
+    heading = _wrap(head, columns)[:2]  # a chouette's header may take two lines
+    top = heading + body
     below = _wrap(f">> {controller.prompt.describe()}", columns)
     for line in (keys, *notes):
         if line:
             below += _wrap(line, columns)
+    top = top[:max(lines - len(below), len(heading) + len(board))]  # the prompt before the side's overflow
     room = lines - len(top) - len(below)
     log = [wrapped for entry in controller.log for wrapped in _wrap(entry, columns)]
     view = top + below + (log[-room:] if room > 0 else [])

@@ -22,9 +22,10 @@ from room_fixtures import require
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulated import EmulatedTable
-from firmware_host.settings import Settings
+from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
 from game.board import Color
+from game.chouette import ChouetteOptions
 from game.plays import format_roll
 from game.position import Position
 
@@ -102,6 +103,18 @@ def test_a_larger_terminal_shows_more_of_the_log_and_a_small_one_says_what_it_ne
     assert any(line.startswith("dice  ") for line in narrow)  # the side panel, below the board
     short = view_lines(table.controller, table.clock.now(), 100, 20)
     assert short[0].startswith("[100x20: the view needs 80x24]") and len(short) == 20
+
+
+def test_a_chouette_of_nine_fits_80x24_with_its_prompt(tmp_path: Path) -> None:
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
+    settings = Settings(timed=False, chouette=ChouetteSettings(names, ChouetteOptions(), 1))
+    with EmulatedTable(settings, tmp_path / "c", seed=5) as table:
+        table.wait(200.0)
+        lines = view_lines(table.controller, table.clock.now(), *MIN_SIZE)
+    text = "\n".join(lines)
+    assert len(lines) == MIN_SIZE[1] and all(len(line) <= MIN_SIZE[0] for line in lines), text
+    assert lines[0].startswith("chouette, backgammon") and POINTS.search(text), text
+    assert re.search(r"^>> (white|black)", text, re.MULTILINE) and re.search(r"  P1 \w+ \d", text), text
 
 
 # -- the log ----------------------------------------------------------------------------------
