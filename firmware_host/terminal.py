@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 from collections.abc import Sequence
+from itertools import zip_longest
 
 from drivers.cube_display import cube_digits
 from firmware_host.controller import Controller
@@ -67,7 +68,7 @@ def view_lines(controller: Controller, now: float, columns: int = MIN_SIZE[0], l
     codes in the room), and as much of the log, newest last, as the lines left hold."""
     played = controller.played
     head = _chouette_head(played) if isinstance(played, ChouetteSession) else _match_head(controller)
-    if (columns, lines) < MIN_SIZE or columns < MIN_SIZE[0]:
+    if columns < MIN_SIZE[0] or lines < MIN_SIZE[1]:
         head = f"[{columns}x{lines}: the view needs {MIN_SIZE[0]}x{MIN_SIZE[1]}] " + head
     elif hint and len(head) + 2 + len(hint) <= columns:
         head += " " * (columns - len(head) - len(hint)) + hint
@@ -76,23 +77,20 @@ def view_lines(controller: Controller, now: float, columns: int = MIN_SIZE[0], l
     width = max(len(line) for line in board)
     if columns - width - GAP >= SIDE_MIN:
         side = [part for line in side for part in _wrap(line, columns - width - GAP)]
-        body = [f"{left:<{width + GAP}}{right}".rstrip() for left, right in _pairs(board, side)]
+        body = [f"{left:<{width + GAP}}{right}".rstrip() for left, right in zip_longest(board, side, fillvalue="")]
     else:
         body = board + [part for line in side for part in _wrap(line, columns)]
-    top = [*_wrap(head, columns)[:2], *body]  # a chouette's header may take two lines
+    heading = _wrap(head, columns)[:2]  # a chouette's header may take two lines
+    top = heading + body
     below = _wrap(f">> {controller.prompt.describe()}", columns)
     for line in (keys, *notes):
         if line:
             below += _wrap(line, columns)
+    top = top[:max(lines - len(below), len(heading) + len(board))]  # the prompt before the side's overflow
     room = lines - len(top) - len(below)
     log = [wrapped for entry in controller.log for wrapped in _wrap(entry, columns)]
     view = top + below + (log[-room:] if room > 0 else [])
     return [line[:columns].replace(KEEP, " ") for line in view[:lines]]
-
-
-def _pairs(left: list[str], right: list[str]) -> list[tuple[str, str]]:
-    rows = max(len(left), len(right))
-    return [(left[i] if i < len(left) else "", right[i] if i < len(right) else "") for i in range(rows)]
 
 
 def _wrap(text: str, columns: int) -> list[str]:

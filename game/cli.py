@@ -216,7 +216,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
     plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
-    plays.add_argument("--dice", help="the roll, e.g. 31")
+    plays.add_argument("--dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--variant", choices=variants)
     plays.add_argument("--rules", metavar="OPTIONS",
                        help="rule options, comma-separated: mother-checker, nackgammon (game/RULES.md)")

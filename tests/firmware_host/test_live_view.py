@@ -7,6 +7,7 @@ with Ctrl-C stopping it in one line.
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 import subprocess
@@ -17,12 +18,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from needs import require
 from repo import ROOT
 
 from drivers.events import ButtonKind, Player
 from firmware_host.emulator.table import EmulatedTable
-from firmware_host.settings import Settings
+from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
+from game.board import Color
+from game.chouette import ChouetteOptions
+from game.plays import format_roll
+from game.position import Position
 
 HANG_GUARD = 60.0
 """Seconds: only to fail instead of hanging on a loaded machine; nothing is timed."""
@@ -95,6 +101,20 @@ def test_a_larger_terminal_shows_more_of_the_log_and_a_small_one_says_what_it_ne
     narrow = view_lines(table.controller, table.clock.now(), 60, 40)
     assert narrow[0].startswith("[60x40: the view needs 80x24]") and all(len(line) <= 60 for line in narrow)
     assert any(line.startswith("dice  ") for line in narrow)  # the side panel, below the board
+    short = view_lines(table.controller, table.clock.now(), 100, 20)
+    assert short[0].startswith("[100x20: the view needs 80x24]") and len(short) == 20
+
+
+def test_a_chouette_of_nine_fits_80x24_with_its_prompt(tmp_path: Path) -> None:
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
+    settings = Settings(timed=False, chouette=ChouetteSettings(names, ChouetteOptions(), 1))
+    with EmulatedTable(settings, tmp_path / "c", seed=5) as table:
+        table.wait(200.0)
+        lines = view_lines(table.controller, table.clock.now(), *MIN_SIZE)
+    text = "\n".join(lines)
+    assert len(lines) == MIN_SIZE[1] and all(len(line) <= MIN_SIZE[0] for line in lines), text
+    assert lines[0].startswith("chouette, backgammon") and POINTS.search(text), text
+    assert re.search(r"^>> (white|black)", text, re.MULTILINE) and re.search(r"  P1 \w+ \d", text), text
 
 
 # -- the log ----------------------------------------------------------------------------------
@@ -119,6 +139,35 @@ def test_the_log_says_each_play_in_notation_and_each_cube_action(make: Make) -> 
     assert said == ["white moves 8/5 6/5 (31)", "black doubles to 2", "white takes: the cube is 2",
                     "black moves 24/13 (65)", "white doubles to 4", "black passes the cube"]
     assert "game 1 over: white wins 2 (single), score 2-0 (white-black)" in log
+
+
+def test_every_play_of_a_match_is_in_the_log_as_notation_that_reads_back_to_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="firmware_host.controller")  # the whole log (the view keeps its end)
+    with EmulatedTable(Settings(length=3), tmp_path / "m", seed=11) as table:
+        assert table.run()
+        events = table.journal.history()
+    said = [r.getMessage() for r in caplog.records if re.match(r"(white|black) (moves|cannot move) ", r.getMessage())]
+    plays = [e for e in events if e["type"] == "play"]
+    assert len(said) == len(plays) > 40
+    position = None
+    for event in events:
+        if event["type"] == "game_start":
+            position = Position.from_document(event["position"])
+        elif event["type"] == "opening_roll" and event["white"] != event["black"] and position is not None:
+            position = position.with_turn(Color.WHITE if event["white"] > event["black"] else Color.BLACK)
+        elif event["type"] == "play" and position is not None:
+            line = said[plays.index(event)]
+            found = re.fullmatch(r"(white|black) moves (.+) \((\d)(\d)\)", line)
+            after = Position.from_document(event["position"])
+            if found is None:  # no move: the position stands
+                assert line == f"{event['player']} cannot move ({format_roll(event['dice'])})" and after == position
+            else:  # GNU Backgammon's notation, its stars too, reads back to the very play journaled
+                assert found[1] == event["player"] and sorted(map(int, found.group(3, 4))) == sorted(event["dice"])
+                play = position.parse_play(found[2], event["dice"])
+                assert play is not None and play.after_moves == after, (line, position)
+            position = after.pass_turn()
+    assert any("*" in line for line in said)  # hits were made, and starred
 
 
 # -- the link and the emulated board's faults ---------------------------------------------------
@@ -166,9 +215,9 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux draws the view as a terminal would")
 @pytest.mark.subprocess
 def test_the_live_view_in_an_80x24_terminal_and_ctrl_c(tmp_path: Path) -> None:
+    require("tmux", shutil.which("tmux"), "sudo apt-get install tmux (it draws the view as a terminal would)")
     record = tmp_path / "record"
     command = (f"{sys.executable} -m firmware_host --seed 7 --match-to 1 --speed 20 --record {record}; "
                "echo exit status $?; sleep 60")
