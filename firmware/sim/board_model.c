@@ -28,6 +28,7 @@
 #include <math.h>
 #include <poll.h>
 #include <pty.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,9 @@
 #define CHECKER_GRAMS 14.0
 #define CHECKER_TOLERANCE 0.2                /* matched checkers: +-0.2 g (sensing.md) */
 #define SLIDE_DWELL_MS 40
+/* The HX711's digital filter settles in about 4 conversions at 80 samples/s (50 ms, its data
+ * sheet): a sample is the mean of the load over the last four conversion periods. */
+#define SETTLING 4
 #define MAX_TRANSIENTS 64
 #define FRAME_LOG 256
 #define MAX_WIRE 1100
@@ -59,6 +63,7 @@ typedef struct {
     int count;
     double plate_grams;      /* the plate's own mass: what the tare takes off */
     double drift_grams;
+    double settling[SETTLING];  /* the load the converter saw over its last conversions */
 } zone_t;
 
 typedef struct {
@@ -73,7 +78,9 @@ static double hand[MAX_ON_ZONE];
 static int hand_count;
 static transient_t transients[MAX_TRANSIENTS];
 static int transient_count;
-static struct { int zone; avr_cycle_count_t at; double grams; int pending; } landing;
+#define MAX_SLIDING 16
+static struct { int zone; avr_cycle_count_t at; double grams; } sliding[MAX_SLIDING];
+static int sliding_count;
 static double noise_grams = 0.05, drift_step_grams = 0.0;
 static unsigned int rng_state = 1;
 
@@ -110,7 +117,7 @@ static double new_checker(void)
     return CHECKER_GRAMS + (uniform() * 2.0 - 1.0) * CHECKER_TOLERANCE;
 }
 
-static double zone_grams(int z, avr_cycle_count_t now)
+static double load_grams(int z, avr_cycle_count_t now)
 {
     double grams = zones[z].plate_grams + zones[z].drift_grams;
     for (int i = 0; i < zones[z].count; i++) {
@@ -121,7 +128,18 @@ static double zone_grams(int z, avr_cycle_count_t now)
             grams += transients[i].grams;
         }
     }
-    return grams + gaussian(noise_grams);
+    return grams;
+}
+
+static double sample_grams(int z, avr_cycle_count_t now)
+{
+    double sum = 0.0;
+    memmove(zones[z].settling + 1, zones[z].settling, sizeof zones[z].settling[0] * (SETTLING - 1));
+    zones[z].settling[0] = load_grams(z, now);
+    for (int i = 0; i < SETTLING; i++) {
+        sum += zones[z].settling[i];
+    }
+    return sum / SETTLING + gaussian(noise_grams);
 }
 
 static void put_on(int z, double grams)
@@ -134,12 +152,13 @@ static void put_on(int z, double grams)
 static void place(int z)
 {
     put_on(z, hand_count > 0 ? hand[--hand_count] : new_checker());
-    landing.zone = z;
-    landing.at = avr->cycle;
 }
+
+static void land_on_now(int z);
 
 static int lift(int z)
 {
+    land_on_now(z);  /* a hand takes a sliding checker up again before it is quite down */
     if (zones[z].count == 0) {
         return 0;
     }
@@ -171,17 +190,33 @@ static void expire_transients(avr_cycle_count_t now)
     transient_count = kept;
 }
 
-/* A slid checker lands when its last brush ends: a cycle timer puts it down. */
+static void land_on_now(int z)
+{
+    int kept = 0;
+    for (int i = 0; i < sliding_count; i++) {
+        if (sliding[i].zone == z) {
+            put_on(z, sliding[i].grams);
+        } else {
+            sliding[kept++] = sliding[i];
+        }
+    }
+    sliding_count = kept;
+}
+
+/* A slid checker lands when its last brush ends: a cycle timer puts down those whose time came. */
 static avr_cycle_count_t land_slid(avr_t *a, avr_cycle_count_t when, void *param)
 {
     (void)a;
-    (void)when;
     (void)param;
-    if (landing.pending) {
-        put_on(landing.zone, landing.grams);
-        landing.at = avr->cycle;
-        landing.pending = 0;
+    int kept = 0;
+    for (int i = 0; i < sliding_count; i++) {
+        if (sliding[i].at <= when) {
+            put_on(sliding[i].zone, sliding[i].grams);
+        } else {
+            sliding[kept++] = sliding[i];
+        }
     }
+    sliding_count = kept;
     return 0;
 }
 
@@ -192,7 +227,7 @@ static avr_cycle_count_t conversion_ready(avr_t *a, avr_cycle_count_t when, void
     expire_transients(when);
     for (int z = 0; z < ZONES; z++) {
         zones[z].drift_grams += gaussian(drift_step_grams);
-        double counts = zone_grams(z, when) * COUNTS_PER_GRAM;
+        double counts = sample_grams(z, when) * COUNTS_PER_GRAM;
         sample[z] = (uint32_t)(int32_t)lround(counts) & 0xFFFFFF;
     }
     /* a conversion finishing mid-read is held until the read ends, as the HX711 does */
@@ -333,6 +368,10 @@ static void answer(const char *line)
         }
     } else if (!strcmp(verb, "slide") && zone_arg(a) >= 0 && zone_arg(b) >= 0) {
         int from = zone_arg(a), to = zone_arg(b);
+        if (sliding_count == MAX_SLIDING) {
+            printf("error %d checkers are sliding already\n", MAX_SLIDING);
+            return;
+        }
         if (!lift(from)) {
             printf("error zone %s is empty\n", a);
             return;
@@ -346,10 +385,11 @@ static void answer(const char *line)
                 at += dwell;
             }
         }
-        landing.zone = to;
-        landing.grams = grams;
-        landing.pending = 1;
-        avr_cycle_timer_register(avr, at - avr->cycle + 1, land_slid, NULL);
+        sliding[sliding_count].zone = to;
+        sliding[sliding_count].grams = grams;
+        sliding[sliding_count++].at = at;
+        /* simavr keeps one timer per callback and parameter: the landing cycle tells them apart */
+        avr_cycle_timer_register(avr, at - avr->cycle + 1, land_slid, (void *)(uintptr_t)at);
         now = at + 1;
     } else if (!strcmp(verb, "press") && zone_arg(a) >= 0) {
         avr_cycle_count_t until = avr->cycle + FREQUENCY / 1000 * (avr_cycle_count_t)atoi(c);
@@ -374,7 +414,11 @@ static void answer(const char *line)
     } else if (!strcmp(verb, "zones")) {
         printf("zones");
         for (int z = 0; z < ZONES; z++) {
-            printf(" %d", zones[z].count + (landing.pending && landing.zone == z));
+            int count = zones[z].count;
+            for (int i = 0; i < sliding_count; i++) {
+                count += sliding[i].zone == z;
+            }
+            printf(" %d", count);
         }
         printf("\n");
         return;
@@ -485,6 +529,9 @@ int main(int argc, char **argv)
 
     for (int z = 0; z < ZONES; z++) {
         zones[z].plate_grams = 40.0 + 40.0 * uniform();
+        for (int i = 0; i < SETTLING; i++) {
+            zones[z].settling[i] = zones[z].plate_grams;
+        }
         static const char ports[] = "ACLK";
         data_irq[z] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(ports[z / 8]), z % 8);
         avr_raise_irq(data_irq[z], 1);
