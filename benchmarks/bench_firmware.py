@@ -1,7 +1,8 @@
 """The reference firmware's figures, as the chip makes them: flash and RAM (`avr-size` of the .elf), and,
 running in simavr on its board model, the scan rate (samples of all 28 zones per second) and the time
 from a checker landing on a zone to the last byte of its ZONE_CHANGE leaving the UART, both counted in
-the chip's own cycles (16 MHz), so they do not depend on this machine's speed.
+the chip's own cycles (16 MHz), so they do not depend on this machine's speed; and the share of its
+cycles the CPU is awake (the headroom left at the converters' 80 samples a second).
 
     python -m benchmarks.bench_firmware [--landings 40]
 """
@@ -77,13 +78,17 @@ def main(argv: list[str] | None = None) -> int:
         host.start()
         time.sleep(1.0)
         board.frames()
+        slept_before, cycles_before = board.asleep()
         time.sleep(3.0)  # at least two heartbeats
+        slept, cycles = board.asleep()
         snapshots = [(cycle, m) for cycle, m in decoded(board.frames()) if isinstance(m, Snapshot)]
         (first_cycle, first), (last_cycle, last) = snapshots[0], snapshots[-1]
         scans = (last.scan - first.scan) % 65536
         rate = scans / ((last_cycle - first_cycle) / CHIP_HZ)
         print(f"scan rate: {rate:.1f} scans of all 28 zones a second ({scans} scans in "
               f"{(last_cycle - first_cycle) / CHIP_HZ:.2f} s of chip time)")
+        awake = 1 - (slept - slept_before) / (cycles - cycles_before)
+        print(f"CPU awake: {100 * awake:.1f} % of its cycles at that rate (the rest asleep, waiting for an interrupt)")
 
         latencies = []
         for landing in range(args.landings):

@@ -120,6 +120,11 @@ class SimavrBoard:
         """The chip's cycle count now."""
         return int(self._ask("cycle").split()[1])
 
+    def asleep(self) -> tuple[int, int]:
+        """The cycles the chip has slept (nothing to do until an interrupt), and all its cycles so far."""
+        slept, _, total = self._ask("asleep").split()[1:]
+        return int(slept), int(total)
+
     def set_counts(self, counts: Sequence[int]) -> int:
         """Every zone's checkers at once (new checkers of 14 g +- 0.2 g)."""
         if len(counts) != ZONE_COUNT:

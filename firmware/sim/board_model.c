@@ -20,6 +20,7 @@
  *   leds                "leds MASK": the zone LEDs the shift registers light
  *   frames              every frame sent since the last `frames`: "frame CYCLE HEX" lines, then "end"
  *   cycle               "cycle N" (16 000 000 a second)
+ *   asleep              "asleep N of M": the cycles the CPU has slept (idle, waiting for an interrupt) of all
  *   quit
  */
 #define _GNU_SOURCE
@@ -340,11 +341,13 @@ static void feed_uart(void)
     to_avr_length -= fed;
 }
 
+static avr_cycle_count_t slept_cycles;
+
 static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
 {
     /* simavr's own sleep waits in real time; the main loop paces instead */
     (void)a;
-    (void)how_long;
+    slept_cycles += how_long + 1;
 }
 
 static int zone_arg(const char *text)
@@ -434,6 +437,9 @@ static void answer(const char *line)
             printf("\n");
         }
         printf("end\n");
+        return;
+    } else if (!strcmp(verb, "asleep")) {
+        printf("asleep %llu of %llu\n", (unsigned long long)slept_cycles, now);
         return;
     } else if (!strcmp(verb, "cycle")) {
         printf("cycle %llu\n", now);

@@ -32,7 +32,7 @@
 #define CALIBRATION_CHECKERS 5     /* the checkers a builder puts on every zone to calibrate */
 
 /* Re-tare: a zone reading zero, within a quarter checker of its tare, still for 10 s. */
-#define RETARE_MILLIGRAMS 3500L
+#define RETARE_HALF_GRAMS 7L     /* 3.5 g, in half grams: no division on the AVR */
 #define RETARE_SCANS 800      /* 10 s at 80 samples/s */
 #define TARE_SAMPLES 16       /* averaged at power-up on the empty board: 0.2 s */
 

@@ -244,13 +244,14 @@ static void scan(void)
 }
 
 /* The status LED: on while taring; then a blink a second until the host's HELLO_REQUEST; then
- * on, dark for 50 ms at each heartbeat; five blinks a second while an HX711 is not answering. */
+ * on, dark for 50 ms at each heartbeat; eight blinks a second while an HX711 is not answering. */
 static void show_status(uint32_t now)
 {
+    /* powers of two of milliseconds: a division every tick would cost the AVR more than a scan */
     if (missing_zones) {
-        leds_status((now / 100) & 1);
+        leds_status((now >> 6) & 1);
     } else if (!streaming) {
-        leds_status((now % 1000) < 100);
+        leds_status((now & 1023) < 100);
     } else {
         leds_status(next_heartbeat - now < HEARTBEAT_MS - 50);
     }

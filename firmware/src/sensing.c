@@ -22,27 +22,27 @@ int32_t sensing_milligrams(const zone_sense_t *zone, int32_t raw)
     return net * 1000L / zone->counts_per_gram;
 }
 
-static uint8_t round_to_checkers(int32_t milligrams)
-{
-    if (milligrams < CHECKER_MILLIGRAMS / 2) {
-        return 0;  /* drift below the tare, or less than half a checker */
-    }
-    int32_t checkers = (milligrams + CHECKER_MILLIGRAMS / 2) / CHECKER_MILLIGRAMS;
-    return checkers > 255 ? 255 : (uint8_t)checkers;
-}
-
 uint8_t sensing_sample(zone_sense_t *zone, int32_t raw)
 {
+    /* in the converter's own units: no division for an empty zone (most of them), one for the
+     * others; 28 zones 80 times a second leave the CPU asleep most of the time */
+    int32_t checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000);
+    int32_t net = raw - zone->tare;
     /* each sample is rounded on its own: a mean over samples would make a one-sample knock
      * last two scans, and pass the debounce (the noise, a tenth of a gram, needs no mean) */
-    uint8_t count = round_to_checkers((raw - zone->tare) * 1000L / zone->counts_per_gram);
-    int32_t milligrams = sensing_milligrams(zone, raw);
+    uint8_t count = 0;
+    if (net >= checker >> 1) {
+        int32_t checkers = (net + (checker >> 1)) / checker;
+        count = checkers > 255 ? 255 : (uint8_t)checkers;
+    }
+    int32_t mean = (raw + zone->previous_sample) / 2 - zone->tare;
     zone->previous_sample = raw;
 
-    if (count == 0 && milligrams < RETARE_MILLIGRAMS && milligrams > -RETARE_MILLIGRAMS) {
+    int32_t window = (int32_t)zone->counts_per_gram * RETARE_HALF_GRAMS >> 1;
+    if (count == 0 && mean < window && mean > -window) {
         if (++zone->still_scans >= RETARE_SCANS) {
             /* empty and still for 10 s: whatever it reads now is the plate (drift, creep) */
-            zone->tare += milligrams * (int32_t)zone->counts_per_gram / 1000L;
+            zone->tare += mean;
             zone->still_scans = 0;
         }
     } else {
