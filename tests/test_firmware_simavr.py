@@ -36,6 +36,7 @@ from drivers.protocol import (
     Hello,
     HelloRequest,
     Ping,
+    Pong,
     SetZoneLeds,
     ZoneChange,
     decode_message,
@@ -135,6 +136,8 @@ def test_requests_garbage_and_the_zone_leds_on_the_wire(boards: Callable[..., Si
         assert [m for m in got if isinstance(m, Ack)][-1] == Ack(6, AckStatus.BAD_REQUEST)
         exchange(encode_frame(WireFrame(1, 7, 0x05, b"")), lambda: len([m for m in got if isinstance(m, Ack)]) == 3)
         assert [m for m in got if isinstance(m, Ack)][-1] == Ack(7, AckStatus.UNSUPPORTED)  # no dice on the MCU
+        exchange(encode_message(Ping(0xC0FFEE), 8), lambda: any(isinstance(m, Pong) for m in got))
+        assert [m for m in got if isinstance(m, Pong)] == [Pong(0xC0FFEE)]
         landed = board.place(20)
         exchange(b"", lambda: any(isinstance(m, ZoneChange) and m.zone == 20 for m in got))
         change = next(m for m in got if isinstance(m, ZoneChange) and m.zone == 20)
@@ -208,7 +211,11 @@ def name(color: Color) -> Player:
     return "white" if color is Color.WHITE else "black"
 
 
-def by_hand(board: SimavrBoard, before: Position, play: Play) -> None:
+def by_hand(board: SimavrBoard, before: Position, play: Play, *, rest_hand: bool = False) -> None:
+    """The play's checkers moved by hand; `rest_hand`: the mover's other hand leans on the first
+    source point for a moment (60 g: four checkers' worth), as players do."""
+    if rest_hand:
+        board.rest_hand(hand_moves(before, play.moves)[0].source, 60.0, 150)
     for step in hand_moves(before, play.moves):
         if step.source <= 24 and step.target <= 24 and abs(step.source - step.target) <= 3:
             board.slide(step.source, step.target)  # short moves are slid along the points
@@ -242,7 +249,7 @@ def wrong_step(before: Position, dice: tuple[int, int], play: Play) -> tuple[int
 
 def test_a_short_match_refereed_end_to_end_on_the_firmware_in_simavr(tmp_path: Path,
                                                                       boards: Callable[..., SimavrBoard]) -> None:
-    board = boards(noise_mg=100)
+    board = boards(noise_mg=100, drift_mg=5)
     referee = Referee(board, tmp_path / "record")
     try:
         referee.pump(lambda: any(isinstance(e, LinkUp) for e in referee.handled), "the board's handshake")
@@ -277,7 +284,7 @@ def test_a_short_match_refereed_end_to_end_on_the_firmware_in_simavr(tmp_path: P
                 board.move(off, target)  # the mover puts it right
                 flagged = True
             else:
-                by_hand(board, before, play)
+                by_hand(board, before, play, rest_hand=plays % 5 == 1)
             referee.settled_on(play.position)
             referee.press(name(mover), ButtonKind.DONE)
             referee.pump(moved_on(lambda: referee.controller.match.position, before), "the play committed")
@@ -288,6 +295,10 @@ def test_a_short_match_refereed_end_to_end_on_the_firmware_in_simavr(tmp_path: P
         assert match.is_over and match.winner is not None and sum(match.score) >= 1
         assert 15 in board.counts()[26:]  # the winner's checkers all borne off, into its tray
         assert len(referee.journal("play")) == plays
+        stats = referee.table.links[0].stats()
+        # the firmware's heartbeat never late, nothing lost or garbled on the way (the host counted)
+        assert (stats.late_heartbeats, stats.bad_crc, stats.cut_frames, stats.seq_gaps, stats.failures) == (0,) * 5
+        assert stats.connects == 1
         rolls = referee.journal("roll")
         assert rolls and all(len(r["dice"]) == 2 for r in rolls)  # the host's dice, thrown by the roll button
     finally:
