@@ -33,6 +33,8 @@ CHIP_HZ = 16_000_000
 """The ATmega2560's clock: simavr's cycles per second of the chip's time."""
 TARE_SECONDS = 0.5
 """The firmware tares the empty board at power-up (16 samples at 80 a second); checkers come after."""
+SETTLED_SECONDS = 0.1
+"""After the checkers are set out: the converters settle (4 samples) and the firmware's debounce holds (2 scans)."""
 TOOLS = ("make", "avr-gcc", "avr-objcopy", "avr-size", "gcc")
 APT_PACKAGES = "make gcc-avr binutils-avr avr-libc gcc simavr libsimavr-dev"
 
@@ -90,9 +92,13 @@ class SimavrBoard:
         self.path = first.split(maxsplit=1)[1]
         self._counts = [0] * ZONE_COUNT
         self._hand = 0
-        while self.cycle() < TARE_SECONDS * CHIP_HZ:
-            threading.Event().wait(0.05)
-        self.set_counts(counts)
+        self._wait_until(int(TARE_SECONDS * CHIP_HZ))
+        set_at = self.set_counts(counts)
+        self._wait_until(set_at + int(SETTLED_SECONDS * CHIP_HZ))
+
+    def _wait_until(self, cycle: int) -> None:
+        while self.cycle() < cycle:
+            threading.Event().wait(0.02)
 
     def _line(self) -> str:
         assert self._process.stdout is not None
@@ -174,6 +180,14 @@ class SimavrBoard:
     def drift(self, zone: int, grams: float) -> int:
         """`zone`'s plate creeps by `grams` (temperature, creep): the firmware re-tares it once still."""
         return self._do(f"drift {zone} {grams}")
+
+    def unplug(self, zone: int) -> int:
+        """`zone`'s HX711 loses its data wire (its line stays high: never ready)."""
+        return self._do(f"unplug {zone}")
+
+    def status_led(self) -> bool:
+        """Whether the status LED (the Mega's "L", PB7) is lit now."""
+        return self._ask("status").split()[1] == "1"
 
     def lit_zones(self) -> frozenset[int]:
         """The zones whose LED the shift registers light."""

@@ -25,6 +25,7 @@ from gpiozero.pins.mock import MockFactory
 from room_fixtures import require
 from test_check_and_keys_pty import Terminal, answer_buttons, config
 
+from drivers.board import BoardSensor
 from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, ROLL_BUTTON_PIN
@@ -307,3 +308,27 @@ def test_a_short_match_refereed_end_to_end_on_the_firmware_in_simavr(tmp_path: P
     validated = subprocess.run([sys.executable, "-m", "game", "validate", str(referee.controller.journal.path)],
                                capture_output=True, text=True, check=False)
     assert validated.returncode == 0, validated.stdout + validated.stderr
+
+
+def test_a_converter_that_lost_its_wire_reads_empty_while_the_other_zones_scan_on(
+        boards: Callable[..., SimavrBoard]) -> None:
+    board = boards()
+    with BoardSensor(board.path, reply_timeout=2.0) as sensor:
+        sensor.start()
+        give_up = time.monotonic() + HANG_GUARD
+        while not sensor.link.is_up:
+            assert time.monotonic() < give_up, "no handshake"
+            time.sleep(0.01)
+        assert sensor.request_snapshot(timeout=HANG_GUARD).zones[5].count == 5
+        board.unplug(6)  # the 6-point's HX711: its data line stays high, "never ready"
+        while (snapshot := sensor.request_snapshot(timeout=HANG_GUARD)).zones[5].count != 0:
+            assert time.monotonic() < give_up, snapshot
+        board.place(20)
+        while (later := sensor.request_snapshot(timeout=HANG_GUARD)).zones[19].count != 1:
+            assert time.monotonic() < give_up, later
+        assert later.scan != snapshot.scan and later.zones[12].count == 5  # the others still weighed
+        lit: set[bool] = set()
+        while len(lit) < 2:  # the status LED blinks fast: an HX711 is not answering
+            assert time.monotonic() < give_up, lit
+            lit.add(board.status_led())
+            time.sleep(0.01)

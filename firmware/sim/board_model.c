@@ -15,6 +15,8 @@
  *   slide A B           lift from A, brush each point between for SLIDE_DWELL, land on B
  *   press Z GRAMS MS    a hand or a die resting on zone Z for MS milliseconds
  *   drift Z GRAMS       zone Z's plate creeps by GRAMS (the tare moves)
+ *   unplug Z            zone Z's HX711 loses its wire: its data line stays high
+ *   status              "status 0|1": the status LED (PB7) now
  *   counts C1 .. C28    set the whole board at once (new checkers)
  *   zones               "zones C1 .. C28": what lies on each zone
  *   leds                "leds MASK": the zone LEDs the shift registers light
@@ -89,6 +91,7 @@ static unsigned int rng_state = 1;
 static avr_irq_t *data_irq[ZONES];
 static uint32_t sample[ZONES];
 static int bits_out = -1;    /* -1: no conversion ready (DOUT high) */
+static int unplugged[ZONES]; /* a converter whose wire came off: its data line stays high */
 static uint32_t led_shift, led_latched;
 
 static int pty_master, pty_slave;
@@ -235,7 +238,7 @@ static avr_cycle_count_t conversion_ready(avr_t *a, avr_cycle_count_t when, void
     if (bits_out < 0) {
         bits_out = 0;
         for (int z = 0; z < ZONES; z++) {
-            avr_raise_irq(data_irq[z], 0);
+            avr_raise_irq(data_irq[z], unplugged[z]);
         }
     }
     return when + CONVERSION_CYCLES;
@@ -255,7 +258,7 @@ static void hx711_clock(avr_irq_t *irq, uint32_t value, void *param)
     if (bits_out < 24) {
         int shift = 23 - bits_out;
         for (int z = 0; z < ZONES; z++) {
-            avr_raise_irq(data_irq[z], (sample[z] >> shift) & 1);
+            avr_raise_irq(data_irq[z], unplugged[z] | ((sample[z] >> shift) & 1));
         }
         bits_out++;
         return;
@@ -399,6 +402,9 @@ static void answer(const char *line)
         add_transient(zone_arg(a), atof(b), avr->cycle, until);
     } else if (!strcmp(verb, "drift") && zone_arg(a) >= 0) {
         zones[zone_arg(a)].drift_grams += atof(b);
+    } else if (!strcmp(verb, "unplug") && zone_arg(a) >= 0) {
+        unplugged[zone_arg(a)] = 1;
+        avr_raise_irq(data_irq[zone_arg(a)], 1);
     } else if (!strcmp(verb, "counts")) {
         const char *p = line + 6;
         for (int z = 0; z < ZONES; z++) {
@@ -437,6 +443,9 @@ static void answer(const char *line)
             printf("\n");
         }
         printf("end\n");
+        return;
+    } else if (!strcmp(verb, "status")) {
+        printf("status %d\n", (avr->data[0x25] >> 7) & 1);  /* PORTB */
         return;
     } else if (!strcmp(verb, "asleep")) {
         printf("asleep %llu of %llu\n", (unsigned long long)slept_cycles, now);
