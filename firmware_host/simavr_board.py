@@ -33,6 +33,10 @@ CHIP_HZ = 16_000_000
 """The ATmega2560's clock: simavr's cycles per second of the chip's time."""
 TARE_SECONDS = 0.5
 """The firmware tares the empty board at power-up (16 samples at 80 a second); checkers come after."""
+CALIBRATION_CHECKERS = 5
+"""What firmware/src/board.h's calibration expects on every zone."""
+BUTTON_SECONDS = 0.15
+"""A press of the calibration button, held past the firmware's 0.1 s look."""
 SETTLED_SECONDS = 0.1
 """After the checkers are set out: the converters settle (4 samples) and the firmware's debounce holds (2 scans)."""
 TOOLS = ("make", "avr-gcc", "avr-objcopy", "avr-size", "gcc")
@@ -77,12 +81,15 @@ class SimavrBoard:
     """
 
     def __init__(self, counts: Sequence[int] = (0,) * ZONE_COUNT, *, seed: int = 1, noise_mg: int = 50,
-                 drift_mg: int = 0) -> None:
+                 drift_mg: int = 0, gain_spread_pct: float = 0.0, hold_calibration: bool = False) -> None:
+        """`gain_spread_pct`: each load cell's scale within that many per cent of the firmware's default;
+        `hold_calibration`: the calibration button is held at power-up (then `calibrate()`, not `counts`)."""
         build(HEX)
         build(BOARD_MODEL)
         self._process = subprocess.Popen(
             [str(BOARD_MODEL), str(HEX), "--seed", str(seed), "--noise-mg", str(noise_mg),
-             "--drift-mg", str(drift_mg)],
+             "--drift-mg", str(drift_mg), "--gain-spread", str(gain_spread_pct),
+             "--hold-calibration", str(int(hold_calibration))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self._lock = threading.Lock()
         first = self._line()
@@ -93,12 +100,26 @@ class SimavrBoard:
         self._counts = [0] * ZONE_COUNT
         self._hand = 0
         self._wait_until(int(TARE_SECONDS * CHIP_HZ))
-        set_at = self.set_counts(counts)
-        self._wait_until(set_at + int(SETTLED_SECONDS * CHIP_HZ))
+        if not hold_calibration:
+            set_at = self.set_counts(counts)
+            self._wait_until(set_at + int(SETTLED_SECONDS * CHIP_HZ))
+
+    def calibrate(self, checkers: int = CALIBRATION_CHECKERS) -> None:
+        """The builder's calibration (firmware/README.md), the button held at power-up: release it, put
+        `checkers` on every zone, press it; the firmware weighs them and goes on with each zone's scale."""
+        self._do("button 0")
+        self._wait_until(self.set_counts([checkers] * ZONE_COUNT) + int(SETTLED_SECONDS * CHIP_HZ))
+        pressed = self._do("button 1")
+        self._wait_until(pressed + int(BUTTON_SECONDS * CHIP_HZ))  # it looks at the button every 0.1 s
+        self._wait_until(self._do("button 0") + int(TARE_SECONDS * CHIP_HZ))
 
     def _wait_until(self, cycle: int) -> None:
         while self.cycle() < cycle:
             threading.Event().wait(0.02)
+
+    def wait_chip(self, seconds: float) -> None:
+        """Until `seconds` of the chip's time have passed (on a loaded machine, more of this one's)."""
+        self._wait_until(self.cycle() + int(seconds * CHIP_HZ))
 
     def _line(self) -> str:
         assert self._process.stdout is not None

@@ -39,6 +39,8 @@ from drivers.protocol import (
     Ping,
     Pong,
     SetZoneLeds,
+    Snapshot,
+    SnapshotRequest,
     ZoneChange,
     decode_message,
     encode_frame,
@@ -67,7 +69,7 @@ def boards() -> Iterator[Callable[..., SimavrBoard]]:
     require("the firmware toolchain and simavr", not missing_tools(), f"apt-get install {APT_PACKAGES}")
     made: list[SimavrBoard] = []
 
-    def make(counts: tuple[int, ...] = START, **options: int) -> SimavrBoard:
+    def make(counts: tuple[int, ...] = START, **options: Any) -> SimavrBoard:
         made.append(SimavrBoard(counts, **options))
         return made[-1]
 
@@ -332,3 +334,37 @@ def test_a_converter_that_lost_its_wire_reads_empty_while_the_other_zones_scan_o
             assert time.monotonic() < give_up, lit
             lit.add(board.status_led())
             time.sleep(0.01)
+
+
+def snapshot_of(board: SimavrBoard) -> Snapshot:
+    """The board's SNAPSHOT as the firmware sends it, read from the model's log of the wire."""
+    port = os.open(board.path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        tty.setraw(port)
+        board.frames()
+        os.write(port, encode_message(HelloRequest(), 0) + encode_message(SnapshotRequest(), 1))
+        give_up = time.monotonic() + HANG_GUARD
+        while True:
+            reader = FrameReader()
+            for frame in board.frames():
+                for message in reader.feed(b"\x00" + frame.wire + b"\x00"):
+                    if isinstance(decoded := decode_message(message), Snapshot):
+                        return decoded
+            assert time.monotonic() < give_up, "no SNAPSHOT"
+            time.sleep(0.05)
+    finally:
+        os.close(port)
+
+
+def test_calibration_with_five_checkers_on_every_zone_counts_tall_stacks_right(
+        boards: Callable[..., SimavrBoard]) -> None:
+    # load cells within 6 % of the default scale: 15 checkers (210 g) can be off by 12 g, a checker
+    uncalibrated = boards((15,) * 28, seed=3, gain_spread_pct=6)
+    misread = [zone for zone, reading in enumerate(snapshot_of(uncalibrated).zones, 1) if reading.count != 15]
+    assert misread, "the spread of the cells' scales should miscount some stack of 15 without calibration"
+    calibrated = boards(seed=3, gain_spread_pct=6, hold_calibration=True)  # the same cells
+    calibrated.calibrate()
+    assert [reading.count for reading in snapshot_of(calibrated).zones] == [5] * 28
+    calibrated.set_counts((15,) * 28)
+    calibrated.wait_chip(0.2)
+    assert [reading.count for reading in snapshot_of(calibrated).zones] == [15] * 28

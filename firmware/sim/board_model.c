@@ -4,7 +4,8 @@
  * it opens /dev/ttyACM0, and a control channel (this program's stdin and stdout, one command a
  * line) through which a test places, lifts and slides checkers.
  *
- *   board_model FIRMWARE.hex [--seed N] [--noise-mg N] [--drift-mg N]
+ *   board_model FIRMWARE.hex [--seed N] [--noise-mg N] [--drift-mg N] [--gain-spread PERCENT]
+ *                            [--hold-calibration 1]
  *
  * Simulated time is paced to wall time (the host's timeouts are wall time); while the firmware
  * sleeps, simavr skips ahead to its next interrupt. The first line out is "pty /dev/pts/N".
@@ -15,6 +16,7 @@
  *   slide A B           lift from A, brush each point between for SLIDE_DWELL, land on B
  *   press Z GRAMS MS    a hand or a die resting on zone Z for MS milliseconds
  *   drift Z GRAMS       zone Z's plate creeps by GRAMS (the tare moves)
+ *   button 1|0          the calibration button pressed (1) or released (0)
  *   unplug Z            zone Z's HX711 loses its wire: its data line stays high
  *   status              "status 0|1": the status LED (PB7) now
  *   counts C1 .. C28    set the whole board at once (new checkers)
@@ -50,7 +52,7 @@
 #define ZONES 28
 #define MAX_ON_ZONE 64
 #define CONVERSION_CYCLES (FREQUENCY / 80)   /* an HX711 at 80 samples/s */
-#define COUNTS_PER_GRAM 420.0                /* the firmware's default scale (board.h) */
+#define COUNTS_PER_GRAM 420.0                /* the firmware's default scale (board.h), +- --gain-spread */
 #define CHECKER_GRAMS 14.0
 #define CHECKER_TOLERANCE 0.2                /* matched checkers: +-0.2 g (sensing.md) */
 #define SLIDE_DWELL_MS 40
@@ -67,6 +69,7 @@ typedef struct {
     double plate_grams;      /* the plate's own mass: what the tare takes off */
     double drift_grams;
     double settling[SETTLING];  /* the load the converter saw over its last conversions */
+    double counts_per_gram;     /* this cell's own scale: cells differ by a few per cent */
 } zone_t;
 
 typedef struct {
@@ -84,7 +87,9 @@ static int transient_count;
 #define MAX_SLIDING 16
 static struct { int zone; avr_cycle_count_t at; double grams; } sliding[MAX_SLIDING];
 static int sliding_count;
-static double noise_grams = 0.05, drift_step_grams = 0.0;
+static double noise_grams = 0.05, drift_step_grams = 0.0, gain_spread = 0.0;
+static int hold_calibration;
+static avr_irq_t *calibration_button;
 static unsigned int rng_state = 1;
 
 /* the converters: one sample of every zone, shifted out MSB first on the clock's rising edges */
@@ -231,7 +236,7 @@ static avr_cycle_count_t conversion_ready(avr_t *a, avr_cycle_count_t when, void
     expire_transients(when);
     for (int z = 0; z < ZONES; z++) {
         zones[z].drift_grams += gaussian(drift_step_grams);
-        double counts = sample_grams(z, when) * COUNTS_PER_GRAM;
+        double counts = sample_grams(z, when) * zones[z].counts_per_gram;
         sample[z] = (uint32_t)(int32_t)lround(counts) & 0xFFFFFF;
     }
     /* a conversion finishing mid-read is held until the read ends, as the HX711 does */
@@ -346,6 +351,15 @@ static void feed_uart(void)
 
 static avr_cycle_count_t slept_cycles;
 
+/* A button to ground holds the pin low against the firmware's pull-up: simavr lets the pull-up
+ * win unless the port is told the pin's outside level. */
+static void press_button(int pressed)
+{
+    avr_ioport_external_t level = {.name = 'E', .mask = 1 << 4, .value = pressed ? 0 : 1 << 4};
+    avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL('E'), &level);
+    avr_raise_irq(calibration_button, pressed ? 0 : 1);
+}
+
 static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
 {
     /* simavr's own sleep waits in real time; the main loop paces instead */
@@ -402,6 +416,8 @@ static void answer(const char *line)
         add_transient(zone_arg(a), atof(b), avr->cycle, until);
     } else if (!strcmp(verb, "drift") && zone_arg(a) >= 0) {
         zones[zone_arg(a)].drift_grams += atof(b);
+    } else if (!strcmp(verb, "button")) {
+        press_button(atoi(a));
     } else if (!strcmp(verb, "unplug") && zone_arg(a) >= 0) {
         unplugged[zone_arg(a)] = 1;
         avr_raise_irq(data_irq[zone_arg(a)], 1);
@@ -445,7 +461,8 @@ static void answer(const char *line)
         printf("end\n");
         return;
     } else if (!strcmp(verb, "status")) {
-        printf("status %d\n", (avr->data[0x25] >> 7) & 1);  /* PORTB */
+        printf("status %d button %d\n", (avr->data[0x25] >> 7) & 1,  /* PORTB7 */
+               !((avr->data[0x2C] >> 4) & 1));                      /* PINE4 low: pressed */
         return;
     } else if (!strcmp(verb, "asleep")) {
         printf("asleep %llu of %llu\n", (unsigned long long)slept_cycles, now);
@@ -515,7 +532,8 @@ static void load_hex(const char *path)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: board_model FIRMWARE.hex [--seed N] [--noise-mg N] [--drift-mg N]\n");
+        fprintf(stderr, "usage: board_model FIRMWARE.hex [--seed N] [--noise-mg N] [--drift-mg N] "
+                        "[--gain-spread PERCENT] [--hold-calibration 1]\n");
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -523,6 +541,11 @@ int main(int argc, char **argv)
             rng_state = (unsigned int)strtoul(argv[i + 1], NULL, 0);
         } else if (!strcmp(argv[i], "--noise-mg")) {
             noise_grams = atof(argv[i + 1]) / 1000.0;
+        } else if (!strcmp(argv[i], "--gain-spread")) {
+            /* each cell's scale within +-this per cent of the firmware's default */
+            gain_spread = atof(argv[i + 1]) / 100.0;
+        } else if (!strcmp(argv[i], "--hold-calibration")) {
+            hold_calibration = atoi(argv[i + 1]);
         } else if (!strcmp(argv[i], "--drift-mg")) {
             /* the plate's random walk per sample, in mg */
             drift_step_grams = atof(argv[i + 1]) / 1000.0;
@@ -544,6 +567,7 @@ int main(int argc, char **argv)
 
     for (int z = 0; z < ZONES; z++) {
         zones[z].plate_grams = 40.0 + 40.0 * uniform();
+        zones[z].counts_per_gram = COUNTS_PER_GRAM * (1.0 + gain_spread * (uniform() * 2.0 - 1.0));
         for (int i = 0; i < SETTLING; i++) {
             zones[z].settling[i] = zones[z].plate_grams;
         }
@@ -551,6 +575,9 @@ int main(int argc, char **argv)
         data_irq[z] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(ports[z / 8]), z % 8);
         avr_raise_irq(data_irq[z], 1);
     }
+    /* the calibration button (PE4 to ground): held at power-up only when asked */
+    calibration_button = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
+    press_button(hold_calibration);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 4), hx711_clock, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 2), led_data_pin, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), led_clock_pin, NULL);
