@@ -288,10 +288,10 @@ def run_command(args: Any, out: TextIO, err: TextIO) -> int:
     """Roll out and print the table (or JSON)."""
     import json
 
+    from game.arguments import read_dice, read_position
     from game.bot.commands import context_of
     from game.bot.factory import make_bot
     from game.bot.levels import DEFAULT_LEVEL, Level
-    from game.arguments import read_dice, read_position
 
     position = read_position(args.position, Variant(args.variant) if args.variant else None)
     dice = read_dice(args.dice)
