@@ -115,8 +115,9 @@ class Position:
             points = tuple(map("".join, raw_points))
         except TypeError:
             points = ()
-        if (len(points) != 24 or "".join(points).strip("wb") or set(map(type, raw_points)) != {list}
-                or sum(map(len, points)) != sum(map(len, raw_points))):
+        checkers = "".join(points)
+        if (len(points) != 24 or checkers.strip("wb") or set(map(type, raw_points)) != {list}
+                or len(checkers) != sum(map(len, raw_points))):  # a longer or empty string is no checker
             for index, stack in enumerate(raw_points):  # which stack, for the message
                 if not isinstance(stack, list) or any(c not in ("w", "b") for c in stack):
                     raise PositionError(
