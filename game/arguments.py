@@ -126,7 +126,7 @@ def run_batch(path: str, variant: Variant | None,
             if line is None:
                 raise UsageError("the line is not UTF-8 text")
             item = read_json(line, "the line")
-            if not isinstance(item, dict) or set(item) != {"position", "dice"}:
+            if type(item) is not dict or len(item) != 2 or "position" not in item or "dice" not in item:
                 raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
             pos = item["position"]
             position = (Position.from_document(pos) if isinstance(pos, dict)

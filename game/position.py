@@ -132,8 +132,9 @@ class Position:
             points = tuple(map("".join, raw_points))
         except TypeError:
             points = ()
-        if (len(points) != 24 or "".join(points).strip("wb") or set(map(type, raw_points)) != {list}
-                or sum(map(len, points)) != sum(map(len, raw_points))):
+        checkers = "".join(points)
+        if (len(points) != 24 or checkers.strip("wb") or set(map(type, raw_points)) != {list}
+                or len(checkers) != sum(map(len, raw_points))):  # a longer or empty string is no checker
             for index, stack in enumerate(raw_points):  # which stack, for the message
                 if not isinstance(stack, list) or any(c not in ("w", "b") for c in stack):
                     raise PositionError(
@@ -384,12 +385,11 @@ def _validate(pos: Position) -> None:
                 _check_mixed(pos.variant, index + 1, stack)
     if min(*pos.bar, *pos.off) < 0:
         raise PositionError(f"negative count in bar {pos.bar} or off {pos.off}")
-    if not pos.variant.has_bar and any(pos.bar):
+    if (pos.bar[0] or pos.bar[1]) and not pos.variant.has_bar:
         raise PositionError(f"{pos.variant.value} has no bar, got bar {pos.bar}")
-    for color in Color:
-        if counts[color.index] != CHECKERS:
-            raise PositionError(
-                f"{color.value} has {counts[color.index]} checkers, expected {CHECKERS}")
+    if counts[0] != CHECKERS or counts[1] != CHECKERS:
+        color = Color.WHITE if counts[0] != CHECKERS else Color.BLACK
+        raise PositionError(f"{color.value} has {counts[color.index]} checkers, expected {CHECKERS}")
 
 
 def _check_mixed(variant: Variant, point: int, stack: str) -> None:
@@ -409,8 +409,17 @@ def _enum(kind: Any, value: Any, name: str) -> Any:
         raise PositionError(f"'{name}' must be one of {choices}, got {value!r}") from None
 
 
+_ABSENT = object()
+
+
 def _pair(doc: Mapping[str, Any], key: str) -> Pair:
-    raw = doc.get(key, {"white": 0, "black": 0})
+    raw = doc.get(key, _ABSENT)
+    if raw is _ABSENT:
+        return (0, 0)
+    if type(raw) is dict and len(raw) == 2:  # the usual {"white": n, "black": n}, checked at once
+        white, black = raw.get("white"), raw.get("black")
+        if type(white) is int and type(black) is int and white >= 0 and black >= 0:
+            return (white, black)
     if not isinstance(raw, Mapping) or set(raw) - {"white", "black"}:
         raise PositionError(f"'{key}' must be an object {{\"white\": n, \"black\": n}}, got {raw!r}")
     values = (raw.get("white", 0), raw.get("black", 0))

@@ -152,7 +152,8 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
     was a transcript (.mat or .sgf)."""
     from game.mat import mat_events
     from game.record import read_lines
-    from game.transcripts.sgf import is_sgf, read_sgf
+    from game.transcripts import replay_sgf
+    from game.transcripts.sgf import is_sgf
 
     try:
         data = Path(path).read_bytes()
@@ -162,8 +163,9 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
         events = [line.event for line in read_lines(data) if line.event is not None]
         return events, False
     text = data.decode("utf-8", errors="replace")
-    if is_sgf(data):  # GNU Backgammon's own match file: read into the events a .mat gives
-        return [dict(event) for _, event in read_sgf(text).entries], True
+    if is_sgf(data):  # GNU Backgammon's own match file: the match it replays to (its moves are not notation)
+        match = replay_sgf(text).replayer.match
+        return ([dict(event) for event in match.events] if match is not None else []), False
     return [dict(event) for _, event in mat_events(text)], True
 
 

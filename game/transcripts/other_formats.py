@@ -10,7 +10,7 @@ import re
 
 _OLDMOVES_SCORE = re.compile(rb"Score is \d+-\d+")
 _OLDMOVES_PLAYERS = re.compile(rb"(?m)^\s*\S.*\bis X - .*\bis O\b")
-XG_MAGIC = (b"HMGR", b"RGMH")  # eXtreme Gammon's game file header, as it lies on disk and as it reads
+XG_MAGIC = (b"RGMH", b"HMGR")  # eXtreme Gammon's RichGameFormat header as it lies on disk (0x484D4752), and swapped
 
 
 def unreadable_format(data: bytes, name: str = "") -> str | None:

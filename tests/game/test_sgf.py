@@ -96,9 +96,11 @@ def test_validate_convert_report_and_analyse_take_an_sgf(tmp_path: Path) -> None
     assert main(["convert", str(sgf), "--to", "mat", "--out", str(tmp_path / "match.mat")]) == 0
     assert main(["report", str(sgf), "--out", str(tmp_path / "sheet.png")]) == 0
     assert (tmp_path / "sheet.png").stat().st_size > 1000
-    said = io.StringIO()
+    said, from_mat = io.StringIO(), io.StringIO()
     assert main(["analyse", str(sgf), "--level", "beginner"], said) == 0
-    assert "checker plays" in said.getvalue()
+    (tmp_path / "same.mat").write_text(export_mat(match))
+    assert main(["analyse", str(tmp_path / "same.mat"), "--level", "beginner"], from_mat) == 0
+    assert "checker plays" in said.getvalue() and said.getvalue() == from_mat.getvalue()
     for made in ("match.jsonl", "match.mat"):
         assert events_of(validate_file(str(tmp_path / made)).match or match) == events_of(match)
 

@@ -144,9 +144,10 @@ O: (6 4) 24-18 13-9
 
 
 @pytest.mark.parametrize(("name", "data", "named", "how"), [
-    ("match.xg", b"HMGR\x01\x00\x00\x00" + bytes(64), "an eXtreme Gammon match file (.xg, binary)",
+    # the first bytes of a real .xg (Insti/xgdatatools example.xg): RGMH, version 1, header size 8232
+    ("match.xg", b"RGMH\x01\x00\x00\x00\x28\x20\x00\x00" + bytes(64), "an eXtreme Gammon match file (.xg, binary)",
      "export the match from eXtreme Gammon as a Jellyfish .mat file"),
-    ("renamed.mat", b"HMGR\x01\x00\x00\x00" + bytes(64), "an eXtreme Gammon match file", ".mat"),
+    ("renamed.mat", b"RGMH\x01\x00\x00\x00\x28\x20\x00\x00" + bytes(64), "an eXtreme Gammon match file", ".mat"),
     ("hal-max.txt", OLDMOVES.encode(), "a FIBS 'oldmoves' log", "'import oldmoves FILE'"),
     ("position.xgp", b"\x00\x01", "an eXtreme Gammon position file", "XGID"),
 ])
