@@ -33,7 +33,7 @@ from game.bot.equity import CubeDecision
 from game.bot.gnubg_cli import PROGRAM
 from game.bot.gnubg_worker import GnubgWorker
 from game.bot.met import MatchEquityTable
-from game.errors import EngineUnavailable
+from game.errors import EngineError, EngineUnavailable
 from game.gnubg_ids import gnubg_board, position_id
 from game.match_id import MatchIdState, player
 from game.plays import Play
@@ -188,14 +188,20 @@ class GnubgBot(Bot):
         the worker): its three cubeful equities and its proper action. Without the program
         (`gnubg` not installed), this package's cube model on GNU Backgammon's estimates."""
         self._check_variant(position)
-        if not self.own_cube:
-            return super().cube_decision(position, context)
         doubler = position.turn
+        if not self.own_cube or not context.may_double(doubler):
+            # GNU Backgammon's hint only says "You cannot double" where the cube may not be turned
+            return super().cube_decision(position, context)
         state = MatchIdState(cube_value=context.cube.value, cube_owner=context.cube.owner, on_roll=doubler,
                              crawford=context.crawford, turn=doubler, length=context.length or 0,
                              score=context.score if context.length else (0, 0), jacoby=context.options.jacoby)
-        found = self.worker.call("cube", position_id(position), state.encode(), self.plies,
-                                 context.options.jacoby, context.money and context.options.beavers)
+        try:
+            found = self.worker.call("cube", position_id(position), state.encode(), self.plies,
+                                     context.options.jacoby, context.money and context.options.beavers)
+        except EngineError as refused:
+            if "You cannot double" not in str(refused):  # a dead cube, by GNU Backgammon's own reckoning
+                raise
+            return super().cube_decision(position, context)
         answer = found["answer"]
         return CubeDecision(found["no_double"], found["double_take"], found["double_pass"],
                             found["double"] and context.may_double(doubler), answer != "pass", answer == "beaver")
