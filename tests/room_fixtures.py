@@ -207,11 +207,12 @@ def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
 
 
 @contextlib.contextmanager
-def serving(app: Starlette) -> Iterator[str]:
-    """The director's web application served by uvicorn on a free port, for the block: its address."""
+def serving(app: Starlette, port: int | None = None) -> Iterator[str]:
+    """The director's web application served by uvicorn on `port` (a free one by default), for the block:
+    its address."""
     import uvicorn
 
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
