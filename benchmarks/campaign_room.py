@@ -281,26 +281,26 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
         return out
 
     quiet = me_latencies(40)
-    stop = threading.Event()
     statuses: list[int] = []
 
     def guesser() -> None:
         for _ in range(15):
-            if stop.is_set():
-                return
             statuses.append(http(director.url + "/login", {"name": REFEREE[0], "password": "a wrong guess"})[0])
 
     threads = [threading.Thread(target=guesser) for _ in range(4)]
     for thread in threads:
         thread.start()
-    loaded = me_latencies(40)
-    stop.set()
+    loaded: list[float] = []
+    deadline = time.monotonic() + 60
+    while any(thread.is_alive() for thread in threads) and time.monotonic() < deadline:
+        loaded += me_latencies(5)
     for thread in threads:
         thread.join(60)
     right = http(director.url + "/login", {"name": REFEREE[0], "password": REFEREE[1]})[0]
-    report("4 clients x 15 wrong logins", statistics.median(loaded) < 50 and right == 429,
-           f"/api/me median {statistics.median(quiet):.1f} ms quiet, {statistics.median(loaded):.1f} ms (max "
-           f"{max(loaded):.0f} ms) meanwhile; {statuses.count(429)} of {len(statuses)} guesses refused unchecked; "
+    calm, busy = statistics.median(quiet), statistics.median(loaded)
+    report("4 clients x 15 wrong logins", busy < max(20.0, 3 * calm) and right == 429,
+           f"/api/me median {calm:.1f} ms quiet, {busy:.1f} ms (max {max(loaded):.0f} ms, {len(loaded)} requests) "
+           f"meanwhile; {statuses.count(429)} of {len(statuses)} guesses refused unchecked; "
            f"the right password then: {right}")
     sessions = Sessions({REFEREE[0]: hash_password(REFEREE[1])})
     times: dict[str, list[float]] = {"known": [], "unknown": []}

@@ -510,3 +510,33 @@ def test_a_match_sheet_is_made_once_however_often_it_is_asked(pages: tuple[str, 
         status, _, body = http(f"{url}/download/t01/0123456789abcdef/sheet.pdf")
         assert status == 200 and body == b"%PDF-1.4 a sheet"
     assert made == ["0123456789abcdef"]
+
+
+def test_guesses_sent_at_once_are_throttled_as_if_sent_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    sessions = Sessions({"Anna Berg": hash_password("right password")})
+    checking, release = threading.Semaphore(0), threading.Event()
+    real_check = auth.check_password
+
+    def held_check(stored: str, password: str) -> bool:
+        checking.release()
+        release.wait(20)
+        return real_check(stored, password)
+
+    monkeypatch.setattr(auth, "check_password", held_check)
+    answers: list[str] = []
+
+    def guess() -> None:
+        try:
+            answers.append("checked" if sessions.login("Anna Berg", "a wrong guess", "10.9.9.9") is None else "in")
+        except LoginThrottled:
+            answers.append("throttled")
+
+    guessers = [threading.Thread(target=guess) for _ in range(12)]
+    for guesser in guessers:
+        guesser.start()
+    assert checking.acquire(timeout=10)  # the first guess is being checked; the others arrive meanwhile
+    time.sleep(0.5)
+    release.set()
+    for guesser in guessers:
+        guesser.join(20)
+    assert answers.count("checked") == auth.FREE_FAILURES and answers.count("throttled") == 12 - auth.FREE_FAILURES
