@@ -55,7 +55,7 @@ def memory_mb(pid: int) -> tuple[float, float]:
 def room_worker(numbers: list[int], url: str, directory: str, speed: float, seconds: float,
                 results: Any, seed: int) -> None:
     """Play `numbers` tables for `seconds`; report each play line's (table, seq, wall time)."""
-    from firmware_host.emulated import EmulatedTable
+    from firmware_host.emulator.table import EmulatedTable
     from firmware_host.room.broker import BrokerConfig
     from firmware_host.room.demo import Tables
 

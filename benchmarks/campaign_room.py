@@ -29,11 +29,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_host.record.signing import TableKey
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.messages import EventMessage, Ruling, match_id
 from firmware_host.room.mosquitto import Mosquitto, find_mosquitto, free_port
 from firmware_host.room.topics import Topics
-from firmware_host.signing import TableKey
 from game.record import GENESIS, encode_event, line_hash
 
 VENUE = "hall"

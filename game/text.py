@@ -7,8 +7,12 @@ trapped under its trappers is shown in lower case at the bottom of its stack.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.board import Color
-from game.position import Position
+
+if TYPE_CHECKING:
+    from game.position import Position
 
 _ROWS = 5
 _GLYPH = {"w": "O", "b": "X"}

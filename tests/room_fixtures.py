@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import queue
 import select
 import shutil
@@ -28,41 +27,21 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
-from firmware_host.settings import Settings
-from firmware_host.signing import TableKey
+from needs import IN_CI, require, wait_until
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
+from firmware_host.record.signing import TableKey
+from firmware_host.settings import Settings
+
+__all__ = ["IN_CI", "require", "wait_until"]  # the room's tests take them from here too
 NO_BROKER = BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test", insecure_anonymous=True)
 """For a director whose pages are tested alone: no broker there, and none needed."""
-
-
-def require(what: str, found: object, hint: str) -> None:
-    """A test's real part must be there: fail under CI, else skip with the way to install it."""
-    if found:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is missing under CI=true: {hint}")
-    pytest.skip(f"{what} is not installed: {hint}")
-
-
-def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "condition",
-               step: Callable[[], object] | None = None) -> None:
-    """Wait (calling `step` meanwhile, if given) until `condition()` is true, else fail saying what."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        if step is not None:
-            step()
-        else:
-            time.sleep(0.02)
 
 
 @pytest.fixture

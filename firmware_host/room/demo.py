@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.emulated import TICK, EmulatedTable
+from firmware_host.emulator.table import TICK, EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.settings import Profile, Settings
 from game.board import Variant
@@ -129,12 +129,12 @@ def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str
              directory: Path | None, seconds: float | None, *, insecure_anonymous: bool = False) -> int:
     """The whole room; prints the page's address and a referee login; runs until Ctrl-C or SIGTERM (or
     `seconds`), then stops everything it started."""
+    from firmware_host.record.signing import TableKey
     from firmware_host.room.auth import Sessions
     from firmware_host.room.director import KEY_NAME, Director
     from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
     from firmware_host.room.serving import page_sites, serve, sigterm_as_interrupt
     from firmware_host.room.web import create_app
-    from firmware_host.signing import TableKey
 
     if broker_url is None and find_mosquitto() is None:
         print(INSTALL_HINT)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.errors import ConfigError, MessageRejected
+from firmware_host.record.signing import TableKey
 from firmware_host.room.broker import BrokerConfig, new_client
 from firmware_host.room.judge import VERIFIED, judge
 from firmware_host.room.messages import (
@@ -45,7 +46,6 @@ from firmware_host.room.messages import (
 )
 from firmware_host.room.store import Store
 from firmware_host.room.topics import Topics
-from firmware_host.signing import TableKey
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt

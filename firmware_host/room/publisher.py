@@ -74,6 +74,8 @@ class PublisherStats:
     rejected: int = 0
     """Messages for this table it did not accept (a garbled ack, ruling or decision)."""
     connects: int = 0
+    failed_connects: int = 0
+    """Attempts to connect that found no broker (paho retries them, 0.2 to 5 s apart)."""
     last_rejection: str = ""
     """The topic and reason of the latest message rejected."""
 
@@ -116,6 +118,7 @@ class TablePublisher:
                                            will=(self._topic("status"), encode_status(False, table=self.table)))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        self._client.on_connect_fail = self._on_connect_fail
         self._client.on_subscribe = self._on_subscribe
         self._client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name=f"room-publisher-{self.table}", daemon=True)
@@ -232,6 +235,10 @@ class TablePublisher:
             self._ready_at = None
             self._rewind()
             self._cond.notify()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        with self._cond:
+            self.stats.failed_connects += 1
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         with self._cond:

@@ -8,7 +8,6 @@ functions from the director's copy. Each function takes the director's lock itse
 
 from __future__ import annotations
 
-import io
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -18,8 +17,6 @@ from firmware_host.errors import NotAvailable
 from firmware_host.room.flags import FlagBook
 from firmware_host.room.judge import VERIFIED
 from game.board import Color
-from game.position import Position
-from game.zones import ZoneReading
 
 if TYPE_CHECKING:
     from firmware_host.room.director import Director, TableRecord
@@ -96,8 +93,10 @@ def table_page(director: Director, table: str) -> dict[str, Any]:
                         "dice": list(r.dice) if r.dice else None, "notation": r.notation,
                         "flagged": r.flagged, "note": r.note} for r in g.rows]}
              for g in sheet.games]
+    from game.pictures.flag import has_picture
+
     flags = [{**{k: v for k, v in f.items() if k != "seq"},
-              "picture": bool(events[f["seq"] - 1].get("expected") and events[f["seq"] - 1].get("sensed"))}
+              "picture": has_picture(events[f["seq"] - 1])}
              for f in book.flags.values()]
     referee = [{k: e.get(k) for k in ("referee", "action", "flag", "player", "seconds", "applied", "outcome", "t")}
                for e in events if e.get("type") == "referee"]
@@ -187,17 +186,14 @@ def sheet_pdf(director: Director, table: str, match: str) -> bytes:
 
 def flag_picture(director: Director, table: str, match: str, number: int) -> bytes:
     """Flag `number`'s evidence: the sensed board beside the expected one, as the table drew it (PNG)."""
-    from game.pictures import draw_discrepancy
+    from game.pictures.flag import flag_png
 
     with director.lock:
         copy = _copy(director, table, match)
         if not 1 <= number <= len(copy.flags):
             raise NotAvailable(f"match {match} at table {table} has no flag {number}")
         event = copy.event(copy.flags[number - 1])
-    if not event.get("expected") or not event.get("sensed"):
+    png = flag_png(event, number)
+    if png is None:
         raise NotAvailable(f"flag {number} ({event.get('kind')}) has no board to show")
-    expected = Position.from_document(event["expected"])
-    sensed = {zone: ZoneReading.parse(str(text)) for zone, text in enumerate(event["sensed"], start=1)}
-    out = io.BytesIO()
-    draw_discrepancy(expected, sensed, title=f"flag {number}").save(out, "PNG")
-    return out.getvalue()
+    return png

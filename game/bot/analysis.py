@@ -113,32 +113,46 @@ class Analysis:
         """The costliest decisions, costliest first."""
         return sorted((d for d in self.decisions if d.error > 0), key=lambda d: -d.error)[:count]
 
-    def render(self, biggest: int = 5) -> str:
-        """The analysis as text: the totals of each player, then the biggest errors."""
+    def summary(self) -> list[tuple[str, str, str]]:
+        """The totals as rows of (what, White's, Black's): the table `render` and the sheet show."""
         name, factor = self.scale
         stats = self.stats()
-        lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions",
-                 f"{'':26}{'white (' + self.players[0] + ')':>22}{'black (' + self.players[1] + ')':>22}"]
         rows: list[tuple[str, Callable[[PlayerStats], str]]] = [
                 ("checker plays", lambda s: f"{s.plays}"), ("cube decisions", lambda s: f"{s.cube}"),
                 ("unforced decisions", lambda s: f"{s.unforced}"),
                 ("equity lost", lambda s: f"{s.error:.3f}"),
                 (f"error rate ({name})", lambda s: f"{s.rate(factor):.1f}"),
                 ("luck (equity)", lambda s: f"{s.luck:+.3f}")]
-        for label, cell in rows:
-            lines.append(f"{label:26}{cell(stats[Color.WHITE]):>22}{cell(stats[Color.BLACK]):>22}")
-        if name == "NER":
-            lines.append("NER: thousandths of a point lost per unforced decision, judged by this project's "
-                         "network; not GNU Backgammon's PR")
+        return [(label, cell(stats[Color.WHITE]), cell(stats[Color.BLACK])) for label, cell in rows]
+
+    def scale_note(self) -> str:
+        """What the rate is, for a variant's NER (empty for GNU Backgammon's PR)."""
+        if self.scale[0] != "NER":
+            return ""
+        return ("NER: thousandths of a point lost per unforced decision, judged by this project's network; "
+                "not GNU Backgammon's PR")
+
+    def render(self, biggest: int = 5) -> str:
+        """The analysis as text: the totals of each player in aligned columns, then the biggest errors."""
+        header = ("", f"white ({self.players[0]})", f"black ({self.players[1]})")
+        rows = [header, *self.summary()]
+        first = max(len(row[0]) for row in rows) + 2
+        second, third = (max(len(row[i]) for row in rows) + 2 for i in (1, 2))
+        lines = [f"analysis by {self.judge}: {self.variant.value}, {len(self.decisions)} decisions"]
+        lines += [f"{label:{first}}{white:>{second}}{black:>{third}}".rstrip() for label, white, black in rows]
+        if self.scale_note():
+            lines.append(self.scale_note())
         lines.append("biggest errors:" if self.biggest(biggest) else "no errors found")
         lines.extend("  " + d.describe() for d in self.biggest(biggest))
         return "\n".join(lines) + "\n"
 
 
 def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
-    """The events of a JSON Lines record or a .mat transcript, and whether it was a .mat."""
+    """The events of a JSON Lines record, a .mat transcript or GNU Backgammon's .sgf, and whether it
+    was a transcript (.mat or .sgf)."""
     from game.mat import mat_events
     from game.record import read_lines
+    from game.transcripts.sgf import is_sgf, read_sgf
 
     try:
         data = Path(path).read_bytes()
@@ -147,7 +161,10 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
         events = [line.event for line in read_lines(data) if line.event is not None]
         return events, False
-    return [dict(event) for _, event in mat_events(data.decode("utf-8", errors="replace"))], True
+    text = data.decode("utf-8", errors="replace")
+    if is_sgf(data):  # GNU Backgammon's own match file: read into the events a .mat gives
+        return [dict(event) for _, event in read_sgf(text).entries], True
+    return [dict(event) for _, event in mat_events(text)], True
 
 
 def analyse_file(path: str, level: Level) -> Analysis:
@@ -213,7 +230,7 @@ def _decisions(index: int, kind: Any, event: Mapping[str, Any], match: Match, bo
         after = Position.from_document(made[0]["position"])
         dice = match_dice(made[0])
         ranked = bot.rank_plays(position, dice, context)
-        made_play = next((r for r in ranked if r.play.position == after), None)
+        made_play = next((r for r in ranked if r.play.after_moves == after), None)
         if made_play is None or not ranked:
             return
         error = max(0.0, ranked[0].equity - made_play.equity)

@@ -25,6 +25,13 @@ def annotated_events(analysis: Analysis) -> list[dict[str, Any]]:
 
 def write_sheet(analysis: Analysis, out: str | Path) -> list[Path]:
     """The analysed match sheet as .pdf or .png; the files written."""
-    from game.pictures.sheet import draw_sheet, save_sheet, sheet_from_events
+    from game.pictures.sheet import SheetSummary, draw_sheet, save_sheet, sheet_from_events
 
-    return save_sheet(draw_sheet(sheet_from_events(annotated_events(analysis))), out)
+    biggest = analysis.biggest(5)
+    notes = ((analysis.scale_note(),) if analysis.scale_note() else ()) + \
+        (("Biggest errors:",) if biggest else ("No errors found.",)) + \
+        tuple(f"{n}. {d.describe()}" for n, d in enumerate(biggest, start=1))
+    white, black = analysis.players
+    summary = SheetSummary(f"Analysis by {analysis.judge}", ("", f"White ({white})", f"Black ({black})"),
+                           tuple(analysis.summary()), notes)
+    return save_sheet(draw_sheet(sheet_from_events(annotated_events(analysis)), summary=summary), out)

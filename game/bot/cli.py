@@ -1,12 +1,12 @@
-"""The command line of `python -m game.bot`: `train`, `average`."""
+"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from game.bot import average, train
-from game.cli import OneLineParser
+from game.arguments import OneLineParser
+from game.bot import average, bearoff, rollout, train
 from game.errors import GameError
 
 
@@ -16,9 +16,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     train.add_parser(commands)
     average.add_parser(commands)
+    bearoff.add_parser(commands)
+    rollout.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
     except (GameError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
+    except KeyboardInterrupt:  # a command that keeps work catches it first and says what it kept
+        sys.stderr.write(f"\ninterrupted: {args.command} stopped\n")
+        return 130

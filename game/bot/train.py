@@ -106,8 +106,21 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
         if args.keep and done:
             trainer.network.save(kept(out, start + done))
 
-    bar = ProgressBar(args.games, err) if args.progress else None
-    runner.run(bar, checkpoint, args.every or args.games)
+    bar = ProgressBar(args.games, err) if args.progress and err.isatty() else None
+    played = [0]
+
+    def progress(done: int, elapsed: float) -> None:
+        played[0] = done
+        if bar:
+            bar(done, elapsed)
+
+    if bar and args.eval_games and not initial:
+        err.write("the first point of the curve: the untrained network's evaluation games...\n")
+        err.flush()
+    try:
+        runner.run(progress, checkpoint, args.every or args.games)
+    except KeyboardInterrupt:
+        return _interrupted(args, trainer, settings, command, played[0], started, points, initial, out, err)
     if args.every and args.games % args.every:
         checkpoint(args.games)
     last = points[-1] if points else {}
@@ -115,6 +128,19 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     err.write(f"wrote {out} and {curve_path}: {args.games} games ({start + args.games} in all) in {seconds:.0f} s"
               + "".join(f", v {name} {100 * last[name]:.1f}%" for name in BASELINES if name in last) + "\n")
     return 0
+
+
+def _interrupted(args: argparse.Namespace, trainer: Trainer, settings: Settings, command: str, done: int,
+                 started: float, points: list[dict[str, float]], initial: Network | None, out: Path,
+                 err: TextIO) -> int:
+    """Ctrl-C: keep what the run has learnt so far, its record saying where it stopped; exit 130."""
+    record = _record(settings, command, done, time.perf_counter() - started, trainer, points, initial)
+    record["interrupted"] = {"after_games": done, "of": args.games}
+    trainer.network.record = record
+    trainer.network.save(out)
+    err.write(f"\ninterrupted after {done} of {args.games} games: wrote {out} as learnt so far (its record says "
+              "so: interrupted)\n")
+    return 130
 
 
 def kept(out: Path, games: int) -> Path:

@@ -18,16 +18,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from PIL import Image, ImageDraw
-
 from game.board import Variant
 from game.chouette.options import ChouetteOptions, signed
 from game.pictures import style
+from game.pictures.pdf import Pen, Surface
 from game.pictures.sheet import (
     _LINE,
     _MARGIN,
     PAGE_SIZE,
     Block,
+    Pages,
     SheetGame,
     _fit,
     game_blocks,
@@ -103,30 +103,34 @@ def chouette_sheet_from_events(events: Iterable[Mapping[str, Any]]) -> ChouetteS
         elif kind == "game_start":
             games.append(_Game(int(event["game"]), str(event["box"]), list(event["line"])))
             games[-1].events.append({"type": "game_start", "position": event.get("position")})
-        if not games:
-            continue
-        game = games[-1]
-        if kind == "line":
-            game.box, game.line, game.partner = str(event["box"]), list(event["line"]), event.get("partner")
-        elif kind == "opening_roll" and not game.captains:
-            game.captains.append(next(p for p in game.line if p != game.partner))
-        elif kind == "captain":
-            game.captains.append(str(event["player"]))
-        elif kind == "settle":
-            game.settles[str(event["member"])] = event
-        elif kind == "game_end":
-            game.end = event
-            totals.update({str(k): float(v) for k, v in event.get("totals", {}).items()})
-            game.events.append({"type": "game_end"})
-        if kind == "takeback":  # the play taken back is not on the sheet; the one made again is
-            taken = [i for i, e in enumerate(game.events) if e["type"] == "play"]
-            if taken:
-                del game.events[taken[-1]]
-        elif kind in _BOARD or kind in ("double", "take", "pass", "beaver"):
-            game.events.append(_two_player(event, game.box))
+        if games:
+            _game_event(games[-1], event, totals)
     rows = tuple(_row(game, list(totals)) for game in games if game.end is not None or game.captains)
     plays = tuple((_heading(game), _plays(game, variant)) for game in games if game.captains)
     return ChouetteSheet(variant, options.describe(), tuple(totals), rows, totals, plays)
+
+
+def _game_event(game: _Game, event: Mapping[str, Any], totals: dict[str, float]) -> None:
+    """One event of the game being played, kept for its row and its plays (`totals` after a game's end)."""
+    kind = event.get("type")
+    if kind == "line":
+        game.box, game.line, game.partner = str(event["box"]), list(event["line"]), event.get("partner")
+    elif kind == "opening_roll" and not game.captains:
+        game.captains.append(next(p for p in game.line if p != game.partner))
+    elif kind == "captain":
+        game.captains.append(str(event["player"]))
+    elif kind == "settle":
+        game.settles[str(event["member"])] = event
+    elif kind == "game_end":
+        game.end = event
+        totals.update({str(k): float(v) for k, v in event.get("totals", {}).items()})
+        game.events.append({"type": "game_end"})
+    if kind == "takeback":  # the play taken back is not on the sheet; the one made again is
+        taken = [i for i, e in enumerate(game.events) if e["type"] == "play"]
+        if taken:
+            del game.events[taken[-1]]
+    elif kind in _BOARD or kind in ("double", "take", "pass", "beaver"):
+        game.events.append(_two_player(event, game.box))
 
 
 def _two_player(event: Mapping[str, Any], box: str) -> dict[str, Any]:
@@ -194,7 +198,7 @@ def _plays(game: _Game, variant: Variant) -> SheetGame:
 
 # -- drawing -------------------------------------------------------------------------------
 
-def draw_chouette_sheet(sheet: ChouetteSheet, *, diagram_scale: float = 0.7) -> list[Image.Image]:
+def draw_chouette_sheet(sheet: ChouetteSheet, *, diagram_scale: float = 0.7) -> Pages:
     """The score sheet as A4 pages: the table of games by players, a legend, then each game's plays."""
     widths = _columns(len(sheet.players))
     blocks = [_title(sheet)]
@@ -217,7 +221,7 @@ def draw_chouette_sheet(sheet: ChouetteSheet, *, diagram_scale: float = 0.7) -> 
 
 def _stacked(blocks: Sequence[Block]) -> Block:
     """Blocks one under the other as one block, so that no page break falls between them."""
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         for block in blocks:
             block.paint(page, draw, y)
             y += block.height
@@ -232,7 +236,7 @@ def _columns(count: int) -> int:
 def _title(sheet: ChouetteSheet) -> Block:
     games = f"{len(sheet.rows)} game{'' if len(sheet.rows) == 1 else 's'}"
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         draw.text((_MARGIN, y), f"Chouette: {len(sheet.players)} players", fill=style.INK,
                   font=style.font(38, bold=True), anchor="la")
         draw.text((_MARGIN, y + 60), f"{sheet.variant.value.capitalize()}, {sheet.options}, {games}",
@@ -245,7 +249,7 @@ def _table_row(players: Sequence[str], row: ScoreRow | None, width: int, sheet: 
     """The header (row None) or one game's row of the table."""
     height = _HEADER if row is None else _ROW
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         small, big = style.font(15), style.font(22, bold=True)
         x = _MARGIN
         label = "Game" if row is None else str(row.game) + ("" if row.finished else "*")
@@ -266,7 +270,7 @@ def _table_row(players: Sequence[str], row: ScoreRow | None, width: int, sheet: 
     return Block(height, paint)
 
 
-def _cell(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: ScoreCell, small: Any, big: Any) -> None:
+def _cell(draw: Pen, box: tuple[int, int, int, int], cell: ScoreCell, small: Any, big: Any) -> None:
     x0, y0, x1, y1 = box
     if cell.role == "-":
         draw.rectangle((x0, y0, x1, y1), fill=(242, 242, 242))
@@ -289,7 +293,7 @@ def _cell(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: Score
 
 
 def _totals_row(sheet: ChouetteSheet, width: int) -> Block:
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         draw.line((_MARGIN, y + 2, _MARGIN + _GAME_COLUMN + width * len(sheet.players), y + 2), fill=style.INK,
                   width=3)
         draw.text((_MARGIN + 6, y + 30), "Total", fill=style.INK, font=style.font(20, bold=True), anchor="lm")
@@ -302,7 +306,7 @@ def _totals_row(sheet: ChouetteSheet, width: int) -> Block:
 
 
 def _text_line(text: str) -> Block:
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         font = style.font(18)
         draw.text((_MARGIN, y), _fit(draw, text, PAGE_SIZE[0] - 2 * _MARGIN, font), fill=style.MUTED_INK,
                   font=font, anchor="la")
@@ -315,7 +319,7 @@ def _legend() -> Block:
             "pass n: passed a cube at n, won n: the box passed the member's cube at n, \u00d7n: the cube played "
             "to the end. Small figures: the game's result; large: the running total. * a game not finished.")
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         font = style.font(16)
         words, line, row = text.split(), "", 0
         for word in words:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from PIL import Image, ImageDraw
 
 from game.board import Color
-from game.errors import ZoneError
+from game.errors import GameError, ZoneError
 from game.pictures import style
 from game.pictures.board import (
     Box,
@@ -28,16 +28,28 @@ from game.pictures.board import (
     position_parts,
 )
 from game.position import Position
-from game.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, ZONE_COUNT, ZONES, Capability, ZoneDiff, ZoneReading, layout
+from game.zones import (
+    BLACK_BAR,
+    BLACK_OFF,
+    WHITE_BAR,
+    WHITE_OFF,
+    ZONE_COUNT,
+    ZONES,
+    Capability,
+    Layout,
+    ZoneDiff,
+    ZoneReading,
+    layout,
+)
 
 
-def compare_zones(expected: Position, sensed: Mapping[int, ZoneReading]) -> list[ZoneDiff]:
-    """Every sensed zone that disagrees with `expected` as far as its reading tells, in zone
-    order; zones missing from `sensed` were not read and are not compared."""
+def compare_zones(expected: Position | Layout, sensed: Mapping[int, ZoneReading]) -> list[ZoneDiff]:
+    """Every sensed zone that disagrees with `expected` (a position or a board) as far as its
+    reading tells, in zone order; zones missing from `sensed` were not read and are not compared."""
     unknown = set(sensed) - set(ZONES)
     if unknown:
         raise ZoneError(f"zones are 1-{ZONE_COUNT}, got {sorted(unknown)}")
-    stacks = layout(expected)
+    stacks = layout(expected) if isinstance(expected, Position) else expected
     diffs = []
     for zone in sorted(sensed):
         reading = sensed[zone]
@@ -48,17 +60,22 @@ def compare_zones(expected: Position, sensed: Mapping[int, ZoneReading]) -> list
 
 
 def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, perspective: Color | None = None,
-                     title: str | None = None, scale: float = 0.8) -> Image.Image:
+                     title: str | None = None, scale: float = 0.8, board: Layout | None = None) -> Image.Image:
     """The sensed board (left) beside the expected one (right), differences outlined, numbered and listed.
 
-    Zones missing from `sensed` were not read: they are hatched on the sensed board (the bar only
-    in Backgammon, the one variant that has one).
+    `expected` is the position the picture is about; `board`, when given, is the board expected
+    instead of its own (a flagged play's nearest legal result). Points are numbered as
+    `perspective` (default: the player on roll) reads them, on the boards and in the list. A
+    title may have several lines. Zones missing from `sensed` were not read: they are hatched on
+    the sensed board (the bar only in Backgammon, the one variant that has one).
     """
     numbering = perspective or expected.turn
-    diffs = compare_zones(expected, sensed)
-    perspective_of = (expected.variant, numbering)
+    wanted = layout(expected) if board is None else board
+    diffs = compare_zones(wanted, sensed)
+    captions = discrepancy_captions(expected, sensed, perspective=perspective, board=board)
     geometry = Geometry(scale)
-    origins = board_origins(geometry, titled=bool(title))
+    title_lines = title.split("\n") if title else []
+    origins = board_origins(geometry, titled=len(title_lines))
     board_w, board_h = geometry.size
     pad, line_h = geometry.px(_PAD), geometry.px(24)
     columns = 1 if len(diffs) <= 8 else 2
@@ -68,20 +85,20 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, p
     image = Image.new("RGB", (width, top + board_h + rows * line_h + 3 * pad), style.PAPER)
     draw = ImageDraw.Draw(image)
     heading = style.font(geometry.text(20), bold=True)
-    if title:
-        draw.text((pad, pad), title, fill=style.INK, font=heading, anchor="lt")
+    for line, text in enumerate(title_lines):
+        draw.text((pad, pad + line * geometry.px(_TITLE)), text, fill=style.INK, font=heading, anchor="lt")
     zones = [d.zone for d in diffs]
     readings = sensed
     unknown = sum(r.count for r in readings.values() if r.capability is Capability.COUNTS)
     sensed_caption = f"Sensed ({unknown} of unknown colour)" if unknown else "Sensed"
     boards = ((_sensed_board(expected, readings, numbering, geometry), sensed_caption),
-              (_expected_board(expected, numbering, geometry), "Expected"))
-    for (x, y), (board, caption) in zip(origins, boards, strict=True):
-        board_draw = ImageDraw.Draw(board)
-        highlight_zones(board_draw, geometry, zones)
+              (_expected_board(expected, wanted, numbering, geometry), "Expected"))
+    for (x, y), (panel, caption) in zip(origins, boards, strict=True):
+        panel_draw = ImageDraw.Draw(panel)
+        highlight_zones(panel_draw, geometry, zones)
         for number, zone in enumerate(zones, start=1):
-            _badge(board_draw, badge_centre(geometry, zone), number, geometry.px(11))
-        image.paste(board, (x, y))
+            _badge(panel_draw, badge_centre(geometry, zone), number, geometry.px(11))
+        image.paste(panel, (x, y))
         caption_at = (x + geometry.px(8), y - geometry.px(6))
         draw.text(caption_at, caption, fill=style.INK, font=heading, anchor="ls")
     y = top + board_h + pad
@@ -90,31 +107,55 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, p
         draw.text((pad, y + line_h // 2), "Every sensed zone agrees with the expected position.",
                   fill=style.INK, font=body, anchor="lm")
     column_w = (width - 2 * pad) // columns
-    for number, diff in enumerate(diffs, start=1):
+    for number, caption in enumerate(captions, start=1):
         column, row = divmod(number - 1, rows)
         x, line_y = pad + column * column_w, y + row * line_h + line_h // 2
         _badge(draw, (x + geometry.px(11), line_y), number, geometry.px(11))
-        draw.text((x + geometry.px(28), line_y), diff.describe(perspective_of), fill=style.INK, font=body, anchor="lm")
+        draw.text((x + geometry.px(28), line_y), caption, fill=style.INK, font=body, anchor="lm")
     return image
+
+
+def discrepancy_captions(expected: Position, sensed: Mapping[int, ZoneReading], *, perspective: Color | None = None,
+                         board: Layout | None = None) -> list[str]:
+    """The numbered list under a discrepancy picture (`draw_discrepancy`, the same arguments):
+    each differing zone in words, points named by `perspective`'s own numbers."""
+    wanted = layout(expected) if board is None else board
+    perspective_of = (expected.variant, perspective or expected.turn)
+    return [diff.describe(perspective_of) for diff in compare_zones(wanted, sensed)]
 
 
 _PAD, _CAPTION, _TITLE = 12, 30, 34
 
 
-def board_origins(geometry: Geometry, titled: bool) -> tuple[Centre, Centre]:
-    """The top-left corners of the sensed and the expected board in a discrepancy picture."""
-    top = geometry.px(_CAPTION + (_TITLE if titled else 0))
+def board_origins(geometry: Geometry, titled: int) -> tuple[Centre, Centre]:
+    """The top-left corners of the sensed and the expected board in a discrepancy picture with
+    `titled` lines of title."""
+    top = geometry.px(_CAPTION + _TITLE * titled)
     pad = geometry.px(_PAD)
     return (pad, top), (2 * pad + geometry.size[0], top)
 
 
-def _expected_board(expected: Position, numbering: Color, geometry: Geometry) -> Image.Image:
+def _expected_board(expected: Position, wanted: Layout, numbering: Color, geometry: Geometry) -> Image.Image:
     board = board_background(expected.variant, numbering, geometry)
     draw = ImageDraw.Draw(board)
-    paint_contents(board, draw, geometry, Contents.of_position(expected))
+    paint_contents(board, draw, geometry, Contents(("", *wanted)))
+    shown = _as_position(expected, wanted)
     for color in Color:
-        paint_strip(board, draw, geometry, color, position_parts(expected, color))
+        parts = position_parts(shown, color) if shown else [(color.value.capitalize(), style.INK, True)]
+        paint_strip(board, draw, geometry, color, parts)
     return board
+
+
+def _as_position(expected: Position, wanted: Layout) -> Position | None:
+    """The board `wanted` as a position of `expected`'s variant and turn, for its pip counts; None
+    for a board no position has (a hit half done: the hitter down on the blot)."""
+    if wanted == layout(expected):
+        return expected
+    try:
+        return Position(expected.variant, expected.turn, wanted[:24], (len(wanted[WHITE_BAR - 1]),
+                        len(wanted[BLACK_BAR - 1])), (len(wanted[WHITE_OFF - 1]), len(wanted[BLACK_OFF - 1])))
+    except GameError:
+        return None
 
 
 def _sensed_board(expected: Position, readings: Mapping[int, ZoneReading], numbering: Color,

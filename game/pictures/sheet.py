@@ -27,7 +27,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,6 +36,7 @@ from game.errors import GameError
 from game.pictures import style
 from game.pictures.arrows import draw_play, find_play
 from game.pictures.board import CubeView, ScoreView, draw_board
+from game.pictures.pdf import Pen, Surface
 from game.plays import Move, Play
 from game.position import Position
 
@@ -200,7 +201,7 @@ def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
     if not isinstance(notation, str):
         notation = resolved.notation() if resolved else " ".join(f"{a}/{b}" for a, b in steps) or "(no play)"
     doc = event.get("position")
-    game.position = (Position.from_document(doc) if doc else resolved.position if resolved else None)
+    game.position = (Position.from_document(doc) if doc else resolved.after_moves if resolved else None)
     extra = _analysis(event)
     if before and dice and event.get("better"):
         try:
@@ -264,7 +265,7 @@ def _result(event: Mapping[str, Any]) -> str:
 
 # -- drawing the pages --------------------------------------------------------------
 
-Paint = Callable[[Image.Image, ImageDraw.ImageDraw, int], None]
+Paint = Callable[[Surface, Pen, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,15 +277,29 @@ class _Block:
 Block = _Block  # a piece of a page, for other sheets laid out the same way (game.pictures.chouette_sheet)
 
 
-def draw_sheet(sheet: MatchSheet, *, diagram_scale: float = 0.7) -> list[Image.Image]:
-    """The sheet as A4 pages at 150 dpi: the header, then each game's lines, boards where flagged."""
+@dataclass(frozen=True, slots=True)
+class SheetSummary:
+    """A table put first on the sheet (an analysis: error rates, luck), then lines of notes (the
+    biggest errors)."""
+
+    heading: str
+    columns: tuple[str, str, str]  # ("", "White", "Black")
+    rows: tuple[tuple[str, str, str], ...]
+    notes: tuple[str, ...] = ()
+
+
+def draw_sheet(sheet: MatchSheet, *, diagram_scale: float = 0.7, summary: SheetSummary | None = None) -> Pages:
+    """The sheet as A4 pages at 150 dpi: the header, the summary if any, then each game's lines,
+    boards where flagged."""
     blocks = [_header(sheet)]
+    if summary is not None:
+        blocks.extend(_summary_blocks(summary))
     for game in sheet.games:
         blocks.extend(_game_blocks(sheet, game, diagram_scale))
     return paginate(blocks, f"{sheet.players[0]} \u2013 {sheet.players[1]}, {sheet.variant.value}")
 
 
-def paginate(blocks: Sequence[Block], title: str) -> list[Image.Image]:
+def paginate(blocks: Sequence[Block], title: str) -> Pages:
     """Blocks laid out top to bottom on A4 pages, a block never split, `title` and page numbers below."""
     pages: list[list[tuple[int, _Block]]] = [[]]
     bottom = PAGE_SIZE[1] - _MARGIN - _LINE
@@ -295,19 +310,57 @@ def paginate(blocks: Sequence[Block], title: str) -> list[Image.Image]:
             y = _MARGIN
         pages[-1].append((y, block))
         y += block.height
-    images = []
-    footer = style.font(16)
-    for number, placed in enumerate(pages, start=1):
-        page = Image.new("RGB", PAGE_SIZE, style.PAPER)
-        draw = ImageDraw.Draw(page)
-        for y, block in placed:
+    return Pages(tuple(tuple(page) for page in pages), title)
+
+
+class Pages(Sequence[Image.Image]):
+    """A laid-out sheet: each page as a Pillow image (painted when first asked for), or the whole
+    as a PDF with its text as text (`pdf`)."""
+
+    def __init__(self, placed: tuple[tuple[tuple[int, Block], ...], ...], title: str) -> None:
+        self.placed = placed
+        self.title = title
+        self._images: dict[int, Image.Image] = {}
+
+    def __len__(self) -> int:
+        return len(self.placed)
+
+    @overload
+    def __getitem__(self, index: int) -> Image.Image: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Image.Image]: ...
+
+    def __getitem__(self, index: int | slice) -> Image.Image | Sequence[Image.Image]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        number = range(len(self))[index]
+        if number not in self._images:
+            page = Image.new("RGB", PAGE_SIZE, style.PAPER)
+            self._paint(number, page, ImageDraw.Draw(page))
+            self._images[number] = page
+        return self._images[number]
+
+    def pdf(self) -> bytes:
+        """The sheet as a PDF: A4 pages, text as text, boards as embedded pictures."""
+        from game.pictures.pdf import PdfDocument  # fpdf2, needed only here
+
+        document = PdfDocument(PAGE_SIZE, self.title)
+        for number in range(len(self)):
+            page = document.page()
+            self._paint(number, page, page)
+        return document.bytes()
+
+    def _paint(self, number: int, page: Surface, draw: Pen) -> None:
+        for y, block in self.placed[number]:
             block.paint(page, draw, y)
         y = PAGE_SIZE[1] - _MARGIN // 2
-        draw.text((_MARGIN, y), title, fill=style.MUTED_INK, font=footer, anchor="ls")
-        draw.text((PAGE_SIZE[0] - _MARGIN, y), f"page {number} of {len(pages)}", fill=style.MUTED_INK,
-                  font=footer, anchor="rs")
-        images.append(page)
-    return images
+        footer = style.font(16)
+        page_number = f"page {number + 1} of {len(self)}"
+        room = PAGE_SIZE[0] - 2 * _MARGIN - draw.textlength(page_number, font=footer) - 30
+        draw.text((_MARGIN, y), _fit(draw, self.title, round(room), footer), fill=style.MUTED_INK, font=footer,
+                  anchor="ls")
+        draw.text((PAGE_SIZE[0] - _MARGIN, y), page_number, fill=style.MUTED_INK, font=footer, anchor="rs")
 
 
 def _header(sheet: MatchSheet) -> _Block:
@@ -316,15 +369,63 @@ def _header(sheet: MatchSheet) -> _Block:
     games = f"{len(sheet.games)} game{'' if len(sheet.games) == 1 else 's'}"
     lines = (f"{sheet.variant.value.capitalize()}, {kind}, {games}",
              f"Score: {white} {sheet.score[0]}, {black} {sheet.score[1]}")
+    title_font = style.font(38, bold=True)
+    title = wrap(f"{white} (White) \u2013 {black} (Black)", title_font, PAGE_SIZE[0] - 2 * _MARGIN)
+    below = 50 * len(title) + 10
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
-        draw.text((_MARGIN, y), f"{white} (White) \u2013 {black} (Black)", fill=style.INK,
-                  font=style.font(38, bold=True), anchor="la")
+    def paint(page: Surface, draw: Pen, y: int) -> None:
+        for i, line in enumerate(title):
+            draw.text((_MARGIN, y + i * 50), line, fill=style.INK, font=title_font, anchor="la")
         for i, line in enumerate(lines):
-            draw.text((_MARGIN, y + 60 + i * _LINE), line, fill=style.INK, font=style.font(22), anchor="la")
-        draw.line((_MARGIN, y + 130, PAGE_SIZE[0] - _MARGIN, y + 130), fill=style.INK, width=2)
+            draw.text((_MARGIN, y + below + i * _LINE), line, fill=style.INK, font=style.font(22), anchor="la")
+        draw.line((_MARGIN, y + below + 70, PAGE_SIZE[0] - _MARGIN, y + below + 70), fill=style.INK, width=2)
 
-    return _Block(150, paint)
+    return _Block(below + 90, paint)
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """`text` in lines no wider than `width` pixels, broken between words (a word too long for a
+    line of its own is shortened with an ellipsis)."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and font.getlength(trial) <= width:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    fitted = []
+    for line in lines or [""]:
+        while font.getlength(line) > width and len(line) > 1:
+            line = line[:-2] + "\u2026"
+        fitted.append(line)
+    return fitted
+
+
+def _summary_blocks(summary: SheetSummary) -> list[_Block]:
+    """The summary's heading, its table (label, then White's and Black's figures right-aligned) and notes."""
+    blocks = [_text_block(summary.heading, bold=True, size=26, height=56, gap_above=12)]
+    table_font, bold = style.font(20), style.font(20, bold=True)
+    right = PAGE_SIZE[0] - _MARGIN
+    column = 260
+
+    def row_block(cells: tuple[str, str, str], strong: bool) -> _Block:
+        def paint(page: Surface, draw: Pen, y: int) -> None:
+            text_font = bold if strong else table_font
+            draw.text((_MARGIN, y), cells[0], fill=style.INK, font=text_font, anchor="la")
+            for i, cell in enumerate(cells[1:]):
+                x = right - (1 - i) * column
+                draw.text((x, y), _fit(draw, cell, column - 20, text_font), fill=style.INK, font=text_font,
+                          anchor="ra")
+
+        return _Block(_LINE, paint)
+
+    blocks.append(row_block(summary.columns, True))
+    blocks.extend(row_block(row, False) for row in summary.rows)
+    note_font = style.font(18)
+    for note in summary.notes:
+        for line in wrap(note, note_font, PAGE_SIZE[0] - 2 * _MARGIN):
+            blocks.append(_text_block(line, bold=False, size=18, height=26, gap_above=4))
+    return blocks
 
 
 def _game_blocks(sheet: MatchSheet, game: SheetGame, scale: float) -> list[_Block]:
@@ -347,8 +448,6 @@ def game_blocks(game: SheetGame, heading: str, score: ScoreView | None, scale: f
             if row.flagged:
                 blocks.append(_flag_block(row, score, scale))
             elif row.better is not None and row.before is not None and row.position is not None:
-                from game.pictures.analysed import error_block  # it lays out with this module's blocks
-
                 blocks.append(error_block(row, score, scale))
     if game.result or game.final:
         text = game.result or "Game not finished"
@@ -360,7 +459,7 @@ def game_blocks(game: SheetGame, heading: str, score: ScoreView | None, scale: f
 
 
 def _text_block(text: str, *, bold: bool, size: int, height: int, gap_above: int) -> _Block:
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         draw.text((_MARGIN, y + gap_above), text, fill=style.INK, font=style.font(size, bold), anchor="la")
 
     return _Block(height, paint)
@@ -374,7 +473,7 @@ def _cell(row: SheetRow) -> str:
 def _line_block(number: int, rows: Sequence[SheetRow]) -> _Block:
     column = (PAGE_SIZE[0] - 2 * _MARGIN - 70) // 2
 
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         text_font = style.font(20)
         draw.text((_MARGIN + 50, y), f"{number})", fill=style.MUTED_INK, font=text_font, anchor="ra")
         for row in rows:
@@ -387,7 +486,7 @@ def _line_block(number: int, rows: Sequence[SheetRow]) -> _Block:
     return _Block(_LINE, paint)
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, text_font: ImageFont.FreeTypeFont) -> str:
+def _fit(draw: Pen, text: str, width: int, text_font: ImageFont.FreeTypeFont) -> str:
     while draw.textlength(text, font=text_font) > width and len(text) > 1:
         text = text[:-2] + "\u2026"
     return text
@@ -406,8 +505,32 @@ def _flag_block(row: SheetRow, score: ScoreView | None, scale: float) -> _Block:
     return _diagram_block(image, caption, row.note)
 
 
+def error_block(row: SheetRow, score: ScoreView | None, scale: float) -> Block:
+    """An analysed error: the play made and the better play, each drawn on its own board."""
+    assert row.before is not None and row.position is not None and row.better is not None
+    small = scale * 0.62
+    made = draw_play(row.before, Play(row.moves, row.position), dice=row.dice, cube=row.cube, score=score,
+                     scale=small)
+    better = draw_play(row.before, row.better, dice=row.dice, cube=row.cube, score=score, scale=small)
+    who = row.player.value.capitalize() if row.player else ""
+    caption = f"Line {row.number}, {who}: played {row.notation} {row.mark}, better {row.better.notation()}"
+    labels = ("played", "better")
+
+    def paint(page: Surface, draw: Pen, y: int) -> None:
+        draw.text((_MARGIN, y + 6), caption, fill=style.INK, font=style.font(20, bold=True), anchor="la")
+        draw.text((_MARGIN, y + 6 + _LINE), row.note, fill=style.INK, font=style.font(18), anchor="la")
+        x = _MARGIN
+        for label, board in zip(labels, (made, better), strict=True):
+            page.paste(board, (x, y + 2 * _LINE + 14))
+            draw.text((x, y + 2 * _LINE + 18 + board.height), label, fill=style.MUTED_INK, font=style.font(18),
+                      anchor="la")
+            x += board.width + 30
+
+    return Block(max(made.height, better.height) + 3 * _LINE + 24, paint)
+
+
 def _diagram_block(board: Image.Image, caption: str, note: str) -> _Block:
-    def paint(page: Image.Image, draw: ImageDraw.ImageDraw, y: int) -> None:
+    def paint(page: Surface, draw: Pen, y: int) -> None:
         page.paste(board, (_MARGIN, y + 10))
         x = _MARGIN + board.width + 30
         draw.text((x, y + 30), caption, fill=style.INK, font=style.font(20, bold=True), anchor="la")
@@ -419,13 +542,17 @@ def _diagram_block(board: Image.Image, caption: str, note: str) -> _Block:
 
 
 def save_sheet(pages: Sequence[Image.Image], path: str | Path) -> list[Path]:
-    """Write the pages: one PDF for a .pdf path; for .png the first page at `path`, page n at name-n.png."""
+    """Write the pages: one PDF for a .pdf path (with its text as text when `pages` is a laid-out
+    `Pages`); for .png the first page at `path`, page n at name-n.png."""
     target = Path(path)
     if not pages:
         raise ValueError("a sheet has at least one page")
     suffix = target.suffix.lower()
     if suffix == ".pdf":
-        pages[0].save(target, "PDF", save_all=True, append_images=list(pages[1:]), resolution=DPI)
+        if isinstance(pages, Pages):
+            target.write_bytes(pages.pdf())
+        else:
+            pages[0].save(target, "PDF", save_all=True, append_images=list(pages[1:]), resolution=DPI)
         return [target]
     if suffix == ".png":
         written = []

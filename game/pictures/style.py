@@ -50,6 +50,11 @@ VERMILLION = rgb("#D55E00")  # Okabe-Ito: hits, traps and differences
 SUPERSAMPLE = 4  # sprites are drawn this many times larger, then reduced
 
 
+def font_path(name: str) -> str:
+    """Where a bundled font file is (for a PDF writer that embeds it)."""
+    return str(resources.files("game").joinpath("fonts", name))
+
+
 @lru_cache(maxsize=4)
 def _font_bytes(name: str) -> bytes:
     return resources.files("game").joinpath("fonts", name).read_bytes()
