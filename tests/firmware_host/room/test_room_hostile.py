@@ -327,6 +327,7 @@ def test_a_real_tables_match_counts_once_judged(shared_mosquitto: Mosquitto, roo
     assert director.counts["verified"] == 1
 
 
+@pytest.mark.browser
 def test_the_results_page_shows_a_match_not_counted_and_why(tmp_path: Path, browser: Any) -> None:
     director = Director(NO_BROKER, tmp_path / "director")
     for message in forged_match("t01", MALLORY):
@@ -438,6 +439,7 @@ def children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.subprocess
 def test_sigterm_stops_the_demo_its_mosquitto_and_its_temporary_folder() -> None:
     require("Mosquitto", find_mosquitto(), INSTALL_HINT)
     demo = subprocess.Popen([sys.executable, "-m", "firmware_host", "room-demo", "--tables", "1", "--listen",
