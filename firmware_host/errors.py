@@ -31,6 +31,10 @@ class ImpossibleAction(EmulatorError, ValueError):
     """A physical action the board cannot undergo (lift from an empty zone...)."""
 
 
+class FirmwareBuildError(TableError, RuntimeError):
+    """The reference firmware or its simavr board model (firmware/) cannot be built or started: the
+    message names the command and what it printed."""
+
 
 class MisfitBoard(TableError, RuntimeError):
     """The board that answered lacks what the table's configuration needs (dice, zone sensing):

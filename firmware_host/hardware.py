@@ -80,11 +80,17 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
             if link is not None:
                 link.close()
             controller.close()
+    _after_the_match(controller, config, quiet)
+    return 0 if finished else 1
+
+
+def _after_the_match(controller: Controller, config: HardwareConfig, quiet: bool) -> None:
+    """The match's transcript written, and its analysed report awaited (the table is done: the
+    analysis may finish before the exit)."""
     if not quiet:
         print()  # below the last frame
     write_mat(controller, config.record)
-    if controller.report.thread is not None:  # the table is done: the analysis may finish before the exit
+    if controller.report.thread is not None:
         print("writing the analysed report ...", flush=True)
         controller.report.wait()
         print(controller.log[-1])
-    return 0 if finished else 1

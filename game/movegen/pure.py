@@ -222,25 +222,41 @@ def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State],
 
     ended: Found = {}
     if a == b:
-        best: Found = {}
-        level: Found = {start: b""}
-        for _ in range(4):
-            deeper: Found = {}
-            ending = len(ended)
-            for state, moves in level.items():
-                for new, move in step(state, a):
-                    if ends is not None and ends(new, move):
-                        ended.setdefault(new, moves + move)
-                    elif new not in deeper:
-                        deeper[new] = moves + move
-            if not deeper:
-                if len(ended) > ending:
-                    best = {}  # this die could be played, by ending the game: stopping short is no play
-                break
-            level = deeper
-            best = keep(deeper) or best
-        return {**best, **ended} if ended else best
-    high, low = max(a, b), min(a, b)
+        best = _search_doubles(start, a, step, keep, ends, ended)
+    else:
+        best = _search_two_dice(start, max(a, b), min(a, b), step, keep, ends, ended)
+    return {**best, **ended} if ended else best
+
+
+def _search_doubles(start: State, die: int, step: Step, keep: Callable[[Found], Found],
+                    ends: Callable[[State, RawMove], bool] | None, ended: Found) -> Found:
+    """A double: the plays using the most of four moves of `die` that `keep` admits; plays that end
+    the game on the way go into `ended`."""
+    best: Found = {}
+    level: Found = {start: b""}
+    for _ in range(4):
+        deeper: Found = {}
+        ending = len(ended)
+        for state, moves in level.items():
+            for new, move in step(state, die):
+                if ends is not None and ends(new, move):
+                    ended.setdefault(new, moves + move)
+                elif new not in deeper:
+                    deeper[new] = moves + move
+        if not deeper:
+            if len(ended) > ending:
+                best = {}  # this die could be played, by ending the game: stopping short is no play
+            break
+        level = deeper
+        best = keep(deeper) or best
+    return best
+
+
+def _search_two_dice(start: State, high: int, low: int, step: Step, keep: Callable[[Found], Found],
+                     ends: Callable[[State, RawMove], bool] | None, ended: Found) -> Found:
+    """Two different dice: both if they can be played, else the higher, else the lower (that `keep`
+    admits); a first move that ends the game goes into `ended` (and, by the higher die, counts as
+    playing the higher)."""
     both: Found = {}
     only: dict[int, Found] = {high: {}, low: {}}
     high_ends = False
@@ -257,8 +273,7 @@ def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State],
             for new2, move2 in step(new, second):
                 if new2 not in both:
                     both[new2] = move + move2
-    best = keep(both) or keep(only[high]) or ({} if high_ends else keep(only[low]))
-    return {**best, **ended} if ended else best
+    return keep(both) or keep(only[high]) or ({} if high_ends else keep(only[low]))
 
 
 def _found(state: State, rules: int, a: int, b: int) -> Found:
