@@ -291,7 +291,9 @@ def _broker(values: Mapping[str, Any]) -> BrokerConfig | None:
         raise ConfigError('[broker] needs url and table (e.g. url = "mqtt://10.0.0.2", table = "t07")')
     from firmware_host.room.broker import BrokerConfig
 
-    return BrokerConfig.from_url(given.pop("url"), **given)
+    broker = BrokerConfig.from_url(given.pop("url"), **given)
+    broker.require_login()
+    return broker
 
 
 def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:

@@ -150,20 +150,20 @@ def session_key() -> str:
 
 
 @pytest.fixture
-def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+def room(tmp_path: Path, venue: str) -> Iterator[Callable[..., Any]]:
     """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)` (`venue=` for
-    either: "test" unless given; the director enrols t01 to t09 with the session's key unless `enrolled=`
-    says otherwise, and signs with the test's director key, which the tables follow unless `director_key=`
-    says otherwise); all closed after."""
+    either: the test's own `venue` unless given; the director enrols t01 to t09 with the session's key
+    unless `enrolled=` says otherwise, and signs with the test's director key, which the tables follow
+    unless `director_key=` says otherwise); all closed after."""
     opened: list[Any] = []
     director_key = TableKey.load_or_create(tmp_path / "director-key" / "director-ed25519.pem")
 
     def make(kind: str, url: str, table: str = "", **fields: Any) -> Any:
-        venue = fields.pop("venue", "test")
+        in_venue = fields.pop("venue", venue)
         if kind == "director":
             fields.setdefault("enrolled", {f"t{n:02d}": session_key() for n in range(1, 10)})
             fields.setdefault("key", director_key)
-            config = BrokerConfig.from_url(url, venue=venue, insecure_anonymous=True)
+            config = BrokerConfig.from_url(url, venue=in_venue, insecure_anonymous=True)
             director = Director(config, fields.pop("data", tmp_path / "director"),
                                 ack_interval=0.05, **fields)
             director.start()
@@ -173,7 +173,7 @@ def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
         seed = fields.pop("seed", len(opened) + 1)
         follows = fields.pop("director_key", director_key.public)
         emulated = EmulatedTable(settings, tmp_path / table, seed, broker=BrokerConfig.from_url(
-            url, venue=venue, table=table, director_key=follows, insecure_anonymous=True), **fields)
+            url, venue=in_venue, table=table, director_key=follows, insecure_anonymous=True), **fields)
         opened.append(emulated)
         return emulated
 
@@ -186,11 +186,12 @@ def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
 
 
 @contextlib.contextmanager
-def serving(app: Starlette) -> Iterator[str]:
-    """The director's web application served by uvicorn on a free port, for the block: its address."""
+def serving(app: Starlette, port: int | None = None) -> Iterator[str]:
+    """The director's web application served by uvicorn on `port` (a free one by default), for the block:
+    its address."""
     import uvicorn
 
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

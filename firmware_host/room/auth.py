@@ -224,14 +224,15 @@ class Sessions:
                 self.failures += 1
                 self.throttled += 1
                 raise LoginThrottled(f"too many wrong logins: try again in {wait:.0f} s", wait)
+            # counted as wrong until it proves right: guesses sent at once cannot all pass the check above
+            self._by_address.failed(address)
+            self._by_name.failed(name)
         stored = self.referees.get(name)
         with self._checking:
             right = check_password(stored if stored is not None else self._decoy, password) and stored is not None
         with self._throttle:
             if not right:
                 self.failures += 1
-                self._by_address.failed(address)
-                self._by_name.failed(name)
                 return None
             self._by_address.succeeded(address)
             self._by_name.succeeded(name)

@@ -49,6 +49,15 @@ class BrokerConfig:
             check_name("table", self.table)
         if not 0 < self.port < 65536:
             raise ConfigError(f"broker port {self.port} is not 1 to 65535")
+        if self.director_key is not None:
+            from game.errors import GameError
+            from game.integrity import read_trusted
+
+            try:
+                read_trusted(self.director_key)
+            except GameError:
+                raise ConfigError(f"director key {self.director_key[:60]!r} is not ed25519:... (the key the director "
+                                  "prints at start)") from None
 
     @classmethod
     def from_url(cls, url: str, **fields: Any) -> BrokerConfig:

@@ -17,6 +17,7 @@ from typing import Any
 
 from firmware_host.errors import ConfigError
 from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig, accepts_anonymous
+from firmware_host.room.serving import page_sites
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -97,6 +98,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
+    sites = page_sites(args.listen, args.site)
     check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
@@ -115,7 +117,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
     try:
         with sigterm_as_interrupt():
-            serve(create_app(director, Sessions(config.referees)), args.listen)
+            serve(create_app(director, Sessions(config.referees), sites=sites), args.listen)
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM
         pass
     finally:
@@ -129,6 +131,7 @@ def cmd_room_demo(args: argparse.Namespace) -> int:
 
     if not 1 <= args.tables <= 99:
         raise ConfigError(f"--tables {args.tables}: 1 to 99")
+    page_sites(args.listen, None)
     check_listen(args.listen)
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
                     args.seconds, insecure_anonymous=args.insecure_anonymous_broker)
@@ -145,6 +148,8 @@ def add_commands(commands: Any) -> None:
     director.add_argument("--data", help="where the director keeps its copies (default room-data/VENUE)")
     director.add_argument("--hash-password", action="store_true", help="print a password's stored form and exit")
     director.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
+    director.add_argument("--site", help="the address browsers open, e.g. https://room.club.org (behind a TLS proxy): "
+                          "referees' requests must come from it (default: the --listen address)")
     director.set_defaults(run=cmd_director)
     demo = commands.add_parser("room-demo", help="a whole room on this machine: broker, tables, director")
     demo.add_argument("--tables", type=int, default=8)

@@ -133,7 +133,7 @@ def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str
     from firmware_host.room.auth import Sessions
     from firmware_host.room.director import KEY_NAME, Director
     from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto
-    from firmware_host.room.serving import serve, sigterm_as_interrupt
+    from firmware_host.room.serving import page_sites, serve, sigterm_as_interrupt
     from firmware_host.room.web import create_app
 
     if broker_url is None and find_mosquitto() is None:
@@ -166,7 +166,7 @@ def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str
                 print(f"room: {tables} tables at {speed:g}x on {config.describe()}; records in {work} ({kept})")
                 print(f"referee login: name {name!r}, password {password!r}")
                 print(f"the director's page: http://{listen[0]}:{listen[1]}/", flush=True)
-                serve(create_app(director, Sessions(referees)), listen, seconds)
+                serve(create_app(director, Sessions(referees), sites=page_sites(listen, None)), listen, seconds)
             finally:
                 room.stop()
                 director.close()

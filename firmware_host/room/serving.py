@@ -9,6 +9,27 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from firmware_host.errors import ConfigError
+
+
+def page_sites(listen: tuple[str, int], site: str | None) -> tuple[str, ...]:
+    """The origins browsers reach the pages at: --site, else the --listen address (127.0.0.1 by localhost
+    too); ConfigError for an address on every interface without --site (which name do browsers use?).
+
+    >>> page_sites(("127.0.0.1", 8080), None)
+    ('http://127.0.0.1:8080', 'http://localhost:8080')
+    """
+    if site is not None:
+        if not site.startswith(("http://", "https://")) or site.count("/") != 2:
+            raise ConfigError(f"--site {site!r} is not http(s)://NAME[:PORT], the address browsers open")
+        return (site.rstrip("/"),)
+    host, port = listen
+    if host in ("0.0.0.0", "::", ""):
+        raise ConfigError(f"--listen {host}:{port} serves every network: give --site https://NAME (the address "
+                          "browsers open), which the pages check every referee's request against")
+    named = f"[{host}]" if ":" in host else host
+    return (f"http://{named}:{port}", *((f"http://localhost:{port}",) if host == "127.0.0.1" else ()))
+
 
 def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
     """Serve the director's pages with uvicorn until Ctrl-C or SIGTERM (or `seconds`)."""

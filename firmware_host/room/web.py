@@ -6,6 +6,14 @@ what changed at the director into one message for every page open; a page that c
 up is sent the whole room again instead of a backlog. Spectators read; a referee logs in
 (`POST /login`) to send rulings (`POST /api/table/T/ruling`); a chouette's member sends their cube
 decision with their phone code (`POST /api/table/T/decision`, hardware_docs/room.md).
+
+Every answer carries `HEADERS` (a content security policy that allows only the site's own scripts,
+styles, pictures and connections, and no framing; nosniff; no referrer). Every POST must be JSON
+(`Content-Type: application/json`, which no cross-site form can send) and, when the browser says
+where it comes from (Origin), come from the site itself: the `sites` configured (`--site`, else the
+--listen address), never what the request's own Host header claims. Behind TLS (a site https://...,
+or a request that came over https) the session cookie is `Secure`. A match sheet is made once per state of the copy
+(`SHEETS` kept), one at a time.
 """
 
 from __future__ import annotations
@@ -14,12 +22,15 @@ import asyncio
 import contextlib
 import json
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -36,6 +47,15 @@ _Fields = TypeVar("_Fields")
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "room_session"
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+}
+"""Sent with every answer."""
+SHEETS = 16
+"""Match sheets (PDF) kept made, by table, match and lines held."""
 QUEUE = 64
 """Messages a slow page may have waiting before it is sent the whole room instead."""
 
@@ -100,10 +120,29 @@ class Broadcaster:
 class Pages:
     """The endpoints: the pages, their JSON, the live stream, the files, logins and rulings."""
 
-    def __init__(self, director: Director, sessions: Sessions, broadcaster: Broadcaster) -> None:
+    def __init__(self, director: Director, sessions: Sessions, broadcaster: Broadcaster,
+                 sites: Sequence[str] = ()) -> None:
         self.director = director
         self.sessions = sessions
         self.broadcaster = broadcaster
+        self.sites = tuple(site.rstrip("/") for site in sites)
+        self._sheets: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
+        self._making = threading.Lock()
+
+    def cross_site(self, request: Request, kind: str) -> Response | None:
+        """The refusal of a POST that may come from another site (None: it may not): 415 unless JSON, 403
+        unless its Origin, when it has one, is the site's."""
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return JSONResponse({"error": f"a {kind} is sent as application/json"}, status_code=415)
+        origin = request.headers.get("origin")
+        expected = self.sites or (f"{request.url.scheme}://{request.url.netloc}",)
+        if origin is not None and origin.rstrip("/") not in expected:
+            return JSONResponse({"error": f"a {kind} from another site ({origin[:100]})"}, status_code=403)
+        return None
+
+    def secure(self, request: Request) -> bool:
+        """Whether the page is served over TLS (the site's scheme, or the request's behind a proxy)."""
+        return any(site.startswith("https://") for site in self.sites) or request.url.scheme == "https"
 
     @staticmethod
     def page(name: str) -> Callable[[Request], Awaitable[Response]]:
@@ -164,7 +203,7 @@ class Pages:
             "journal.jsonl": (lambda: views.journal_bytes(self.director, table, match), "application/jsonl"),
             "match.mat": (lambda: views.mat_text(self.director, table, match).encode("utf-8"),
                           "text/plain; charset=utf-8"),
-            "sheet.pdf": (lambda: views.sheet_pdf(self.director, table, match), "application/pdf")}
+            "sheet.pdf": (lambda: self.sheet(table, match), "application/pdf")}
         if name not in makers:
             return JSONResponse({"error": f"no file {name!r}: journal.jsonl, match.mat or sheet.pdf"}, status_code=404)
         make, kind = makers[name]
@@ -174,6 +213,21 @@ class Pages:
             return JSONResponse({"error": str(exc)}, status_code=404)
         filename = f"{table}-{match}-{name}"
         return Response(body, media_type=kind, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    def sheet(self, table: str, match: str) -> bytes:
+        """Match `match`'s sheet at `table` (`views.sheet_pdf`), made once per state of the copy (the last
+        `SHEETS` kept) and one at a time: asking again costs nothing, asking many costs one core at most."""
+        with self.director.lock:
+            copy = self.director.store.find(table, match) if NAME.fullmatch(table) else None
+            held = copy.held if copy is not None else -1
+        key = (table, match, held)
+        with self._making:
+            if key not in self._sheets:
+                self._sheets[key] = views.sheet_pdf(self.director, table, match)
+                while len(self._sheets) > SHEETS:
+                    self._sheets.popitem(last=False)
+            self._sheets.move_to_end(key)
+            return self._sheets[key]
 
     def picture(self, request: Request) -> Response:
         """GET /picture/T/M/flag-N.png, for anyone: flag N's evidence (`views.flag_picture`), cached an hour
@@ -193,8 +247,8 @@ class Pages:
         """POST /login {name, password}: sets the session cookie and answers {referee}; 400 for a body that
         is not that JSON, 401 for a wrong name or password, 403 from another site, 429 (with Retry-After)
         after too many wrong logins from this address or for this name (`auth.Sessions.login`)."""
-        if not _same_origin(request):
-            return JSONResponse({"error": "a login from another site"}, status_code=403)
+        if (refused := self.cross_site(request, "login")) is not None:
+            return refused
         try:
             doc = await request.json()
             name, password = doc["name"], doc["password"]
@@ -211,14 +265,18 @@ class Pages:
         if token is None:
             return JSONResponse({"error": "wrong name or password"}, status_code=401)
         response = JSONResponse({"referee": name})
-        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
+        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict",
+                            secure=self.secure(request))
         return response
 
     async def logout(self, request: Request) -> Response:
-        """POST /logout: ends the session (if any), deletes the cookie, answers {referee: null}."""
+        """POST /logout: ends the session (if any), deletes the cookie, answers {referee: null}; 415 or 403
+        for one that may come from another site (`cross_site`)."""
+        if (refused := self.cross_site(request, "logout")) is not None:
+            return refused
         self.sessions.logout(request.cookies.get(COOKIE))
         response = JSONResponse({"referee": None})
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=self.secure(request))
         return response
 
     async def ruling(self, request: Request) -> Response:
@@ -255,8 +313,8 @@ class Pages:
                       fields: Callable[[Any], _Fields]) -> tuple[str, _Fields] | Response:
         """The table and the fields of a posted `kind` ("ruling", "decision"), or the answer refusing it:
         403 from another site, 400 for a body that is not one, 404 for a table not in this room."""
-        if not _same_origin(request):
-            return JSONResponse({"error": f"a {kind} from another site"}, status_code=403)
+        if (refused := self.cross_site(request, kind)) is not None:
+            return refused
         table = request.path_params["table"]
         try:
             parsed = fields(await request.json())
@@ -267,10 +325,32 @@ class Pages:
         return table, parsed
 
 
-def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -> Starlette:
-    """The director's web application."""
+class SecurityHeaders:
+    """ASGI middleware: `HEADERS` on every answer (streams included)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.raw = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.raw]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05, sites: Sequence[str] = ()) -> Starlette:
+    """The director's web application; `sites` are the origins browsers reach it at (scheme://host[:port], from
+    --site or --listen): the only ones a POST may come from (none given: the address the request was sent to,
+    for a test's server)."""
     broadcaster = Broadcaster(director, frame)
-    pages = Pages(director, sessions, broadcaster)
+    pages = Pages(director, sessions, broadcaster, sites)
     routes = [
         Route("/", pages.page("index.html")), Route("/table/{table}", pages.page("table.html")),
         Route("/results", pages.page("results.html")), Mount("/static", StaticFiles(directory=STATIC)),
@@ -282,15 +362,9 @@ def create_app(director: Director, sessions: Sessions, *, frame: float = 0.05) -
         Route("/api/table/{table}/ruling", pages.ruling, methods=["POST"]),
         Route("/api/table/{table}/decision", pages.decision, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, lifespan=broadcaster.lifespan)
+    app = Starlette(routes=routes, lifespan=broadcaster.lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.broadcaster = broadcaster
     return app
-
-
-def _same_origin(request: Request) -> bool:
-    """A browser's POST carries Origin; it must be this site (the cookie is SameSite=Strict too)."""
-    origin = request.headers.get("origin")
-    return origin is None or origin.split("://", 1)[-1] == request.headers.get("host")
 
 
 def _ruling_fields(doc: Any) -> tuple[str, int | None, str | None, float]:

@@ -85,7 +85,7 @@ function renderLogin() {
   if (!box) return;
   if (room.me) {
     box.replaceChildren(h("span", {}, `referee: ${room.me}`,
-      h("button", {id: "logout", onclick: async () => { await api("/logout", {method: "POST"}); room.me = null; refresh(); }}, "log out")));
+      h("button", {id: "logout", onclick: async () => { await api("/logout", {method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"}); room.me = null; refresh(); }}, "log out")));
     return;
   }
   const name = h("input", {id: "login-name", placeholder: "referee", autocomplete: "username", size: 10});

@@ -71,9 +71,9 @@ def assert_same(table: EmulatedTable, director: Director) -> None:
     assert held == journal
 
 
-def test_a_whole_match_reaches_the_director_complete_and_in_order(mosquitto: Mosquitto, room: Room) -> None:
-    director = room("director", mosquitto.url)
-    table = room("table", mosquitto.url, "t01", seed=5)
+def test_a_whole_match_reaches_the_director_complete_and_in_order(shared_mosquitto: Mosquitto, room: Room) -> None:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", seed=5)
     finish(table, director)
     assert_same(table, director)
     copy = director.store.find("t01", link(table).match)
@@ -124,9 +124,11 @@ def test_broker_killed_connection_cut_director_restarted_nothing_lost_nothing_tw
     assert director.rejected == {}
 
 
-def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitto: Mosquitto, room: Room) -> None:
-    director = room("director", mosquitto.url)
-    table = room("table", mosquitto.url, "t01", players=False, settings=Settings(length=1, profile=Profile.TRADITIONAL))
+def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(shared_mosquitto: Mosquitto,
+                                                                        room: Room) -> None:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", players=False,
+                 settings=Settings(length=1, profile=Profile.TRADITIONAL))
     table.wait(1.0)
     table.emulator.roll(6, 1)
     table.wait(0.6)
@@ -146,9 +148,9 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     referee_at = max(i for i, e in enumerate(shown) if e["type"] == "referee")
     assert [e["text"] for e in shown[referee_at:] if e["type"] == "display"][:1] == ["RF"]  # for a moment
     accepted = director.rule("t01", "Anna Berg", "accept", flag=1)
-    again = raw_client(mosquitto.port, "resender")  # the same ruling delivered a second time
-    resent = seal(accepted.encode(), "test", "t01", director.key.sign_bytes)
-    publish(again, Topics("test").table("t01", "ruling"), resent)
+    again = raw_client(shared_mosquitto.port, "resender")  # the same ruling delivered a second time
+    resent = seal(accepted.encode(), director.config.venue, "t01", director.key.sign_bytes)
+    publish(again, Topics(director.config.venue).table("t01", "ruling"), resent)
     wait_until(lambda: any(r["id"] == accepted.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
                "the reply to the acceptance", step=table.step)
     table.wait(0.5)
@@ -165,17 +167,17 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(mosquitt
     again.disconnect()
 
 
-def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(mosquitto: Mosquitto, room: Room) -> None:
-    director = room("director", mosquitto.url)
-    table = room("table", mosquitto.url, "t01", seed=3)
+def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(shared_mosquitto: Mosquitto, room: Room) -> None:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", seed=3)
     run_until(table, 30)
     wait_until(lambda: (c := director.store.find("t01", link(table).match)) is not None and c.held >= 30, 10,
                "the first lines", step=table.step)
-    topics = Topics("test")
+    topics = Topics(director.config.venue)
     lines = table.journal.path.read_bytes().splitlines()
     old = EventMessage("t01", link(table).match, 5, line_hash(lines[4]), lines[4])
     forged_line = lines[9].replace(b'"type"', b'"forged":1,"type"')
-    evil = raw_client(mosquitto.port, "intruder")
+    evil = raw_client(shared_mosquitto.port, "intruder")
     attempts = {
         "payload": [(topics.table("t01", "event"), b"\x00\xffgarbage"), (topics.table("t01", "state"), b"{not json")],
         "topic": [(f"{topics.prefix}/table/t01/bogus", b"{}"), (f"{topics.prefix}/tables", b"{}"),

@@ -24,9 +24,9 @@ pytestmark = [pytest.mark.room, pytest.mark.browser]
 
 
 @pytest.fixture
-def site(mosquitto: Mosquitto, room: Callable[..., Any]) -> Iterator[dict[str, Any]]:
-    director = room("director", mosquitto.url)
-    tables = [room("table", mosquitto.url, name, players=False, settings=Settings(length=3, players=(w, b)))
+def site(shared_mosquitto: Mosquitto, room: Callable[..., Any]) -> Iterator[dict[str, Any]]:
+    director = room("director", shared_mosquitto.url)
+    tables = [room("table", shared_mosquitto.url, name, players=False, settings=Settings(length=3, players=(w, b)))
               for name, (w, b) in (("t01", ("Anna", "Bram")), ("t02", ("Chen", "Dara")))]
     app = create_app(director, Sessions({"Anna Berg": hash_password("s3cret-pass")}))
     with serving(app) as url:

@@ -62,10 +62,10 @@ def pace(table: EmulatedTable) -> Callable[[], None]:
 
 
 @pytest.fixture
-def chouette_room(mosquitto: Mosquitto, room: Room) -> tuple[Director, EmulatedTable]:
-    director = room("director", mosquitto.url)
-    table = room("table", mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0, flicker_rate=0.0,
-                 seed=1)
+def chouette_room(shared_mosquitto: Mosquitto, room: Room) -> tuple[Director, EmulatedTable]:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0,
+                 flicker_rate=0.0, seed=1)
     table.wait(1.0)
     return director, table
 
@@ -128,7 +128,7 @@ def test_a_members_take_from_the_phone_is_applied_and_journaled_and_the_button_a
 
 
 def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
-        chouette_room: tuple[Director, EmulatedTable], mosquitto: Mosquitto) -> None:
+        chouette_room: tuple[Director, EmulatedTable], shared_mosquitto: Mosquitto) -> None:
     director, table = chouette_room
     box_doubles_bob_and_cy(table)
     press(table, "white", ButtonKind.TAKE)  # Bob takes at the table
@@ -147,23 +147,23 @@ def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
     assert [(e["type"], e["member"]) for e in of_type(table, "take", "pass")] == [("take", "Bob"), ("pass", "Cy")]
 
     # the same decision delivered again (a resend) is answered as before, counted, not applied
-    again = raw_client(mosquitto.port, "resender")
-    resent = seal(late.encode(), "test", "t01", director.key.sign_bytes)
-    publish(again, Topics("test").table("t01", "decision"), resent)
+    again = raw_client(shared_mosquitto.port, "resender")
+    resent = seal(late.encode(), director.config.venue, "t01", director.key.sign_bytes)
+    publish(again, Topics(director.config.venue).table("t01", "decision"), resent)
     wait_until(lambda: link(table).decisions.refused["duplicate"] == 1, 10, "the resend refused", step=pace(table))
     assert len(of_type(table, "take", "pass")) == 2 and outcome(director, "t01", late.id) == answer
     again.loop_stop()
     again.disconnect()
 
 
-def test_a_member_decides_from_the_table_page_in_a_real_browser(mosquitto: Mosquitto, room: Room,
+def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto: Mosquitto, room: Room,
                                                                   browser: Any) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    director = room("director", mosquitto.url)
-    table = room("table", mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0, flicker_rate=0.0,
-                 seed=1)
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0,
+                 flicker_rate=0.0, seed=1)
     table.wait(1.0)
     box_doubles_bob_and_cy(table)
     codes = link(table).phones
@@ -241,11 +241,11 @@ def test_behind_the_documented_acl_only_the_director_decides_for_a_member(tmp_pa
             director.close()
 
 
-def test_a_simulated_chouette_reaches_the_director_whole_with_every_state_accepted(mosquitto: Mosquitto,
+def test_a_simulated_chouette_reaches_the_director_whole_with_every_state_accepted(shared_mosquitto: Mosquitto,
                                                                                    room: Room) -> None:
-    director = room("director", mosquitto.url)
+    director = room("director", shared_mosquitto.url)
     settings = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee", "Eve"), games=2))
-    table = room("table", mosquitto.url, "t01", settings=settings, seed=4)
+    table = room("table", shared_mosquitto.url, "t01", settings=settings, seed=4)
     assert table.run(max_seconds=4 * 3600)
     wait_until(lambda: (c := director.store.find("t01", link(table).match)) is not None
                and c.held == table.journal.sequence, 20, "the whole session at the director", step=pace(table))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from repo import ROOT
 
 from firmware_host.errors import MessageRejected
@@ -93,3 +95,28 @@ def test_the_documented_acl_and_settings_are_the_ones_room_demo_runs() -> None:
     assert block("acl") == ROOM_ACL
     settings = [line.split("#")[0].strip() for line in block("mosquitto").splitlines()]
     assert all(line in settings for line in ROOM_SETTINGS) and "allow_anonymous false" in settings
+
+
+def test_every_promise_of_the_threat_model_names_a_test_that_exists() -> None:
+    model = DOC.split("## Threat model", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(?:(test_room_\w+\.py)::)?(test_\w+)`", model)
+    assert len(named) >= 15
+    tests = Path(__file__).parent
+    for module, name in named:
+        source = (tests / (module or "test_room_hostile.py")).read_text(encoding="utf-8")
+        assert f"def {name}(" in source, (module, name)
+
+
+def test_a_signed_ruling_verifies_for_its_table_only() -> None:
+    from firmware_host.record.signing import TableKey
+    from firmware_host.room.messages import check_seal, seal
+
+    key = TableKey(Ed25519PrivateKey.from_private_bytes(bytes(32)))
+    payload = block("ruling").strip().encode()
+    sealed = seal(payload, "hall", "t01", key.sign_bytes)
+    assert sealed.startswith(payload[:-1] + b',"sig":"') and decode_ruling(sealed) == decode_ruling(payload)
+    check_seal(sealed, "hall", "t01", key.public)
+    for venue, table, director_key in (("hall", "t02", key.public), ("club", "t01", key.public),
+                                       ("hall", "t01", None)):
+        with pytest.raises(MessageRejected, match="signature"):
+            check_seal(sealed, venue, table, director_key)

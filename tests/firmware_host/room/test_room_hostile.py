@@ -28,14 +28,13 @@ from test_room_broker import assert_same, finish, link, run_until
 from firmware_host.errors import LoginThrottled
 from firmware_host.record.journal import Journal
 from firmware_host.record.signing import TableKey
-from firmware_host.room import auth, store
+from firmware_host.room import auth, store, views
 from firmware_host.room.auth import Sessions, hash_password
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.messages import Decision, EventMessage, Ruling, match_id, seal
 from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
 from firmware_host.room.topics import Topics
-from firmware_host.room.views import results
 from firmware_host.room.web import create_app
 from game.record import GENESIS, encode_event, line_hash
 
@@ -103,7 +102,7 @@ def test_what_the_pages_read_is_typed_before_it_is_stored(shared_mosquitto: Mosq
     evil.disconnect()
     wait_until(lambda: director.rejected["schema"] >= 3, 10, "the three bad lines refused")
     assert director.store.find("t01", soon[0].match) is None
-    assert all(r["match"] != bad_players[0].match for r in results(director)["matches"])
+    assert all(r["match"] != bad_players[0].match for r in views.results(director)["matches"])
     director.close()
     again = Director(director.config, data)  # what was stored loads again
     assert not again.store.problems
@@ -126,7 +125,7 @@ def test_a_start_never_fails_on_what_is_on_disk(shared_mosquitto: Mosquitto, roo
         [f"t01-{bad.match}.jsonl", "t01-0123456789abcdef.jsonl"])
     assert director.store.find("t02", good[0].match) is not None
     assert director.status()["store_problems"] == director.store.problems
-    json.dumps(results(director))  # the results answer
+    json.dumps(views.results(director))  # the results answer
 
 
 def test_the_status_tells_the_truth_about_the_broker_and_the_director_comes_back(room: Room,
@@ -304,10 +303,10 @@ def test_only_a_match_signed_by_the_tables_enrolled_key_and_legal_counts(
     matches = {table: send_lines(evil, topics, table, lines) for table, lines in sent.items()}
     evil.loop_stop()
     evil.disconnect()
-    wait_until(lambda: len(results(director)["unverified"]) == 5
-               and all(u["reason"] != "being checked" for u in results(director)["unverified"]), 10,
+    wait_until(lambda: len(views.results(director)["unverified"]) == 5
+               and all(u["reason"] != "being checked" for u in views.results(director)["unverified"]), 10,
                "every forged match judged")
-    shown = results(director)
+    shown = views.results(director)
     assert shown["matches"] == [] and shown["standings"] == []
     reasons = {u["table"]: u["reason"] for u in shown["unverified"]}
     assert {u["match"] for u in shown["unverified"]} == set(matches.values())
@@ -322,12 +321,13 @@ def test_a_real_tables_match_counts_once_judged(shared_mosquitto: Mosquitto, roo
     director = room("director", shared_mosquitto.url, venue=venue)
     table = room("table", shared_mosquitto.url, "t01", seed=5, venue=venue)
     finish(table, director)
-    wait_until(lambda: results(director)["matches"], 10, "the match judged", step=table.step)
-    [counted] = results(director)["matches"]
-    assert counted["match"] == link(table).match and results(director)["unverified"] == []
+    wait_until(lambda: views.results(director)["matches"], 10, "the match judged", step=table.step)
+    [counted] = views.results(director)["matches"]
+    assert counted["match"] == link(table).match and views.results(director)["unverified"] == []
     assert director.counts["verified"] == 1
 
 
+@pytest.mark.browser
 def test_the_results_page_shows_a_match_not_counted_and_why(tmp_path: Path, browser: Any) -> None:
     director = Director(NO_BROKER, tmp_path / "director")
     for message in forged_match("t01", MALLORY):
@@ -439,6 +439,7 @@ def children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.subprocess
 def test_sigterm_stops_the_demo_its_mosquitto_and_its_temporary_folder() -> None:
     require("Mosquitto", find_mosquitto(), INSTALL_HINT)
     demo = subprocess.Popen([sys.executable, "-m", "firmware_host", "room-demo", "--tables", "1", "--listen",
@@ -457,3 +458,89 @@ def test_sigterm_stops_the_demo_its_mosquitto_and_its_temporary_folder() -> None
         if demo.poll() is None:
             demo.kill()
             demo.wait()
+
+
+# -- the pages: headers, cookies, cross-site requests, the costly sheet ------------------------------
+
+def test_every_answer_carries_the_security_headers(pages: tuple[str, Sessions]) -> None:
+    url, _ = pages
+    for path in ("/", "/results", "/api/room", "/static/room.js", "/api/table/t99"):
+        _, headers, _ = http(url + path)
+        policy = headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+        assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer", path
+
+
+def test_posts_are_checked_against_the_configured_site_never_the_host_header(tmp_path: Path) -> None:
+    port = free_port()
+    site = f"http://127.0.0.1:{port}"
+    director = Director(NO_BROKER, tmp_path / "director")
+    app = create_app(director, Sessions({"Anna Berg": hash_password("right password")}), sites=(site,))
+    with serving(app, port=port) as url:
+        login = {"name": "Anna Berg", "password": "right password"}
+        evil = {"Origin": "http://evil.example", "Host": "evil.example"}  # the Host header agrees with Origin
+        assert http(f"{url}/login", login, headers=evil)[0] == 403
+        assert http(f"{url}/logout", {}, headers=evil)[0] == 403
+        form = {"Content-Type": "application/x-www-form-urlencoded", "Origin": site}  # what a form can send
+        assert http(f"{url}/logout", {}, headers=form)[0] == 415
+        status, headers, _ = http(f"{url}/login", login, headers={"Origin": site})
+        assert status == 200 and "Secure" not in headers["set-cookie"]  # plain http here
+    director.store.close()
+
+
+def test_behind_tls_the_session_cookie_is_secure(tmp_path: Path) -> None:
+    director = Director(NO_BROKER, tmp_path / "director")
+    app = create_app(director, Sessions({"Anna Berg": hash_password("right password")}),
+                     sites=("https://room.example",))
+    with serving(app) as url:
+        status, headers, _ = http(f"{url}/login", {"name": "Anna Berg", "password": "right password"},
+                                  headers={"Origin": "https://room.example"})
+        assert status == 200 and "; secure" in headers["set-cookie"].lower()
+        assert "httponly" in headers["set-cookie"].lower() and "samesite=strict" in headers["set-cookie"].lower()
+    director.store.close()
+
+
+def test_a_match_sheet_is_made_once_however_often_it_is_asked(pages: tuple[str, Sessions],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = pages
+    made: list[str] = []
+
+    def counted_sheet(director: Director, table: str, match: str) -> bytes:
+        made.append(match)
+        return b"%PDF-1.4 a sheet"
+
+    monkeypatch.setattr(views, "sheet_pdf", counted_sheet)
+    for _ in range(5):
+        status, _, body = http(f"{url}/download/t01/0123456789abcdef/sheet.pdf")
+        assert status == 200 and body == b"%PDF-1.4 a sheet"
+    assert made == ["0123456789abcdef"]
+
+
+def test_guesses_sent_at_once_are_throttled_as_if_sent_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    sessions = Sessions({"Anna Berg": hash_password("right password")})
+    checking, release = threading.Semaphore(0), threading.Event()
+    real_check = auth.check_password
+
+    def held_check(stored: str, password: str) -> bool:
+        checking.release()
+        release.wait(20)
+        return real_check(stored, password)
+
+    monkeypatch.setattr(auth, "check_password", held_check)
+    answers: list[str] = []
+
+    def guess() -> None:
+        try:
+            answers.append("checked" if sessions.login("Anna Berg", "a wrong guess", "10.9.9.9") is None else "in")
+        except LoginThrottled:
+            answers.append("throttled")
+
+    guessers = [threading.Thread(target=guess) for _ in range(12)]
+    for guesser in guessers:
+        guesser.start()
+    assert checking.acquire(timeout=10)  # the first guess is being checked; the others arrive meanwhile
+    time.sleep(0.5)
+    release.set()
+    for guesser in guessers:
+        guesser.join(20)
+    assert answers.count("checked") == auth.FREE_FAILURES and answers.count("throttled") == 12 - auth.FREE_FAILURES

@@ -211,10 +211,19 @@ def test_broker_urls_and_the_tables_broker_section(tmp_path: Path) -> None:
             BrokerConfig.from_url(bad)
     with pytest.raises(ConfigError, match="table id"):
         BrokerConfig.from_url("mqtt://h", table="t 1")
+    with pytest.raises(ConfigError, match="is not ed25519"):
+        BrokerConfig.from_url("mqtt://t1:pw@h", table="t1", director_key="the director")
     config = tmp_path / "table.toml"
-    config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h:1884"\ntable = "t03"\n', encoding="utf-8")
+    config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://t03:pw@h:1884"\ntable = "t03"\n',
+                      encoding="utf-8")
     broker = load_config(config).broker
     assert broker is not None and (broker.port, broker.table, broker.venue) == (1884, "t03", "room")
+    config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h:1884"\ntable = "t03"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="has no login"):  # a broker anyone could join: said at load
+        load_config(config)
+    config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h:1884"\ntable = "t03"\n'
+                      "insecure_anonymous = true\n", encoding="utf-8")
+    assert load_config(config).broker is not None
     config.write_text('[board]\nport = "loop://"\n[broker]\nurl = "mqtt://h"\ntabel = "t03"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"table.toml: \[broker\] tabel is not a key \(did you mean table\?\)"):
         load_config(config)

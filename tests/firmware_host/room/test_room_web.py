@@ -107,7 +107,8 @@ def test_a_spectator_cannot_act_and_a_referee_can(client: TestClient, played: di
     sent = client.post("/api/table/t02/ruling", json=ruling).json()
     [recorded] = [r for r in played["director"].tables["t02"].rulings if r["id"] == sent["id"]]
     assert (recorded["referee"], recorded["action"], recorded["outcome"]) == ("Anna Berg", "acknowledge", None)
-    client.post("/logout")
+    assert client.post("/logout").status_code == 415  # not JSON: what a cross-site form would send
+    client.post("/logout", json={})
     assert client.post("/api/table/t02/ruling", json=ruling).status_code == 403
 
 
