@@ -14,6 +14,7 @@ from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
 from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
 from game.position import Position
+from game.xgid import Xgid
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -26,6 +27,11 @@ class OneLineParser(argparse.ArgumentParser):
 
 def read_position(arg: str, variant: Variant | None = None) -> Position:
     """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
+    return read_setting(arg, variant)[0]
+
+
+def read_setting(arg: str, variant: Variant | None = None) -> tuple[Position, Xgid | None]:
+    """`read_position`, and for an XGID all it says besides: cube, dice, score, match length."""
     if arg.startswith("@"):
         try:
             arg = Path(arg[1:]).read_text(encoding="utf-8")
@@ -33,9 +39,9 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
             raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
-    from game.formats import parse_position  # XGID, Position ID, JSON: the commands that take a position
+    from game.formats import parse_setting  # XGID, Position ID, JSON: the commands that take a position
 
-    return parse_position(arg, variant)
+    return parse_setting(arg, variant)
 
 
 def read_dice(text: str) -> tuple[int, int]:
@@ -145,7 +151,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     from game.text import draw
 
     variant = Variant(args.variant) if args.variant else None
-    out.write(draw(read_position(args.position, variant)) + "\n")
+    position, xgid = read_setting(args.position, variant)
+    out.write(draw(position, xgid, ids=True) + "\n")
     return 0
 
 
@@ -200,11 +207,11 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     from game.pictures import render_command
 
     variant = Variant(args.variant) if args.variant else None
-    position = read_position(args.position, variant)
-    dice = read_dice(args.dice) if args.dice else None
+    position, xgid = read_setting(args.position, variant)
+    dice = read_dice(args.dice) if args.dice else (xgid.dice if xgid else None)
     image_file(args.out, (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif", ".tif", ".tiff"))
     try:
-        render_command(position, args.play, dice, args.out, both_sides=args.both_sides)
+        render_command(position, args.play, dice, args.out, both_sides=args.both_sides, setting=xgid)
     except OSError as exc:
         raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
     out.write(f"wrote {args.out}\n")

@@ -86,7 +86,7 @@ def test_ctrl_c_in_train_keeps_what_it_has_learnt(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [("-m", "game", "analyse", "{record}", "--level", "expert")])
 def test_ctrl_c_in_other_long_commands_is_one_line(tmp_path: Path, command: tuple[str, ...]) -> None:
     record = tmp_path / "m"
-    assert subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--seed", "2", "--match-to", "3",
+    assert subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--seed", "2", "--match-to", "7",
                            "--quiet", "--record", str(record)], cwd=ROOT, capture_output=True,
                           timeout=300).returncode == 0
     journal = str(record / "journal.jsonl")

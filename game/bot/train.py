@@ -38,10 +38,10 @@ UNTRAINED_PARALLEL = ("warning: --parallel without --init: the untrained network
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal stream: games, games per second, time left."""
+    """A one-line progress bar on a terminal stream: how many of how many `unit`, per second, time left."""
 
-    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
-        self.total, self.stream, self.width = total, stream, width
+    def __init__(self, total: int, stream: TextIO, width: int = 30, unit: str = "games") -> None:
+        self.total, self.stream, self.width, self.unit = total, stream, width, unit
         self._last = -1.0
 
     def __call__(self, done: int, elapsed: float) -> None:
@@ -51,7 +51,7 @@ class ProgressBar:
         filled = self.width * done // max(self.total, 1)
         rate = done / elapsed if elapsed else 0.0
         left = (self.total - done) / rate if rate else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} games "
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} {self.unit} "
                           f"{rate:.1f}/s, {left / 60:.0f} min left ")
         if done >= self.total:
             self.stream.write("\n")
