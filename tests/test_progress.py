@@ -53,3 +53,19 @@ def test_analyse_shows_its_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert f"] {events}/{events} events" in last, shown[-300:]
     quiet = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert quiet.returncode == 0 and "events" not in quiet.stderr
+
+
+def test_train_shows_its_bar_on_a_terminal(tmp_path: Path) -> None:
+    status, shown = stderr_on_a_terminal(["-m", "game.bot", "train", "--variant", "rungammon", "--games", "3",
+                                          "--every", "3", "--eval-games", "0", "--hidden", "4",
+                                          "--out", str(tmp_path / "t.npz")])
+    assert status == 0, shown
+    assert "] 3/3 games" in shown and "wrote" in shown
+
+
+def test_validating_a_folder_of_transcripts_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    for name in ("a.mat", "b.mat"):
+        (tmp_path / name).write_bytes((ROOT / "examples" / "match.mat").read_bytes())
+    status, shown = stderr_on_a_terminal(["benchmarks/bench_transcripts.py", str(tmp_path)])
+    assert status == 0, shown
+    assert "] 2/2 files" in shown

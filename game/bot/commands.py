@@ -107,7 +107,7 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
         image_file(args.out, (".pdf", ".png"))
     progress = None
     if sys.stderr.isatty():  # from the first second: the engine's start and the first decisions take a while
-        from game.bot.train import ProgressBar
+        from game.progress import ProgressBar
 
         sys.stderr.write(f"analysing {args.record} at the {level.value} level...\n")
         progress = ProgressBar(_count_events(args.record), sys.stderr, unit="events")
