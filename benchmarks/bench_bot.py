@@ -1,4 +1,6 @@
-"""The bot's figures: strength with confidence intervals, time to choose a play, training speed, memory.
+"""The bot's figures: strength with confidence intervals, time to choose a play, training speed, memory,
+the bear-off database (size, build time, agreement with GNU Backgammon's), GNU Backgammon's cube
+decisions (time), rollouts (time a game, errors with and without luck adjustment).
 
     python benchmarks/bench_bot.py                      # everything, default sample sizes
     python benchmarks/bench_bot.py --games 100 --only strength,speed
@@ -115,6 +117,128 @@ def _cpu_seconds(bot: Bot) -> float:
     return used
 
 
+def bearoff_figures(races: int) -> None:
+    """The one-sided bear-off database: size, build time, agreement with GNU Backgammon's own."""
+    import random
+
+    import numpy as np
+
+    from game.bot import bearoff
+
+    shipped = bearoff.shipped_path()
+    print(f"bear-off database: {bearoff.POSITIONS:,} positions; shipped file {shipped.stat().st_size:,} bytes")
+    cpu = time.process_time()
+    seconds, off, first = bearoff.timed_build()
+    print(f"  built in {seconds:.1f} s wall, {time.process_time() - cpu:.1f} s CPU; "
+          f"load average {os.getloadavg()[0]:.1f}")
+    gnubg_file = Path("/usr/share/gnubg/gnubg_os0.bd")
+    if gnubg_file.exists():
+        theirs_off, theirs_first = bearoff.read_gnubg(gnubg_file)
+        same = int(np.count_nonzero(np.all(theirs_off == off, axis=1) & np.all(theirs_first == first, axis=1)))
+        print(f"  against {gnubg_file} ({gnubg_file.stat().st_size:,} bytes): {same:,} of {bearoff.POSITIONS:,} "
+              "positions equal in both distributions, entry for entry")
+    races_against_the_network(races)
+    try:
+        import gnubg
+    except ImportError:
+        return
+    database, rng = bearoff.load(), random.Random(4)
+    worst, start = 0.0, time.perf_counter()
+    for _ in range(races):
+        def home(n: int) -> tuple[int, ...]:
+            board = [0] * 6
+            for _ in range(n):
+                board[rng.randrange(6)] += 1
+            return tuple(board)
+        mine, theirs = home(rng.randint(7, 15)), home(rng.randint(1, 15))
+        ours = database.estimate(mine, theirs)
+        expected = gnubg.evaluate((theirs + (0,) * 19, mine + (0,) * 19), gnubg.cubeinfo(),
+                                  gnubg.evalcontext(0, 0, 1, 1, 0))[:5]
+        worst = max(worst, float(np.max(np.abs(ours - np.array(expected)))))
+    print(f"  {races} random races (one side above 6 checkers) against gnubg.evaluate: largest difference "
+          f"{worst:.2e} ({time.perf_counter() - start:.1f} s with GNU Backgammon's own evaluations)")
+
+
+def races_against_the_network(races: int) -> None:
+    """What the database changes: in random races of each variant, how often the network's own
+    choice (at the default level) differs from the database's, and the equity it loses by it."""
+    import random
+
+    from game.board import CHECKERS, OWN_TO_BOARD, Color
+    from game.bot.network_bot import shipped_weights
+    from game.position import Position
+
+    for variant in (Variant.CATCHGAMMON, Variant.RUNGAMMON):
+        network_bot = NetworkBot(Network.load(shipped_weights(variant)), DEFAULT_LEVEL)
+        exact_bot = NetworkBot(network_bot.network, DEFAULT_LEVEL)
+        network_bot.exact_races = False
+        rng, differ, lost, asked = random.Random(9), 0, 0.0, 0
+        while asked < races:
+            homes = []
+            for _ in range(2):
+                board = [0] * 6
+                for _ in range(rng.randint(3, 15)):
+                    board[rng.randrange(6)] += 1
+                homes.append(board)
+            points = [""] * 24
+            for color, home in zip(Color, homes, strict=True):
+                for own, n in enumerate(home, start=1):
+                    points[OWN_TO_BOARD[variant, color][own] - 1] = color.char * n
+            off = (CHECKERS - sum(homes[0]), CHECKERS - sum(homes[1]))
+            position = Position(variant, Color.WHITE, tuple(points), (0, 0), off)
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            exact = exact_bot.rank_plays(position, dice)
+            if len(exact) < 2:
+                continue
+            asked += 1
+            chosen = network_bot.rank_plays(position, dice)[0].play.after_moves
+            value = {entry.play.after_moves: entry.equity for entry in exact}
+            if chosen != exact[0].play.after_moves:
+                differ += 1
+                lost += exact[0].equity - value[chosen]
+        print(f"  {variant.value:12} {races} race decisions with a choice: the network alone (default level) "
+              f"differs from the database's play in {differ} ({100 * differ / races:.1f}%), "
+              f"{1000 * lost / races:.1f} thousandths of a point lost a decision on average")
+
+
+def cube_figures(positions: int) -> None:
+    """GNU Backgammon's own cube decisions through its program: seconds per decision at each level."""
+    corpus = [p for p, _ in random_positions(Variant.BACKGAMMON, positions, 21)]
+    print(f"GNU Backgammon's cube decisions (its program's hint, via the worker): {len(corpus)} positions")
+    for level in (Level.EXPERT, Level.WORLD_CLASS, Level.GRANDMASTER):
+        bot = make_bot(Variant.BACKGAMMON, level)
+        bot.cube_decision(corpus[0])  # the worker and the program started
+        times = []
+        for position in corpus:
+            start = time.perf_counter()
+            bot.cube_decision(position)
+            times.append(time.perf_counter() - start)
+        bot.close()
+        print(f"  {level.value:13} median {statistics.median(times):.4f} worst {max(times):.4f} s", flush=True)
+
+
+def rollout_figures(games: int, variants: list[Variant]) -> None:
+    """Rollouts from each variant's opening 42: CPU seconds a game, and the errors with and without luck."""
+    from game.bot.rollout import Rollout
+    from game.position import Position
+
+    print(f"rollouts: the opening 42's best two candidates, {games} games each, plain and luck-adjusted")
+    for variant in variants:
+        bot = make_bot(variant, Level.EXPERT, seed=1)
+        for luck in (False, True):
+            start = _cpu_seconds(bot)
+            results = Rollout(bot, luck=luck).run(Position.initial(variant), (4, 2), games, 2, seed=1)
+            used = _cpu_seconds(bot) - start
+            best = results[0]
+            gap = f", difference {results[1].difference:+.3f} +/- {results[1].difference_error:.3f}" if len(
+                results) > 1 else ""
+            print(f"  {variant.value:12} luck {'on ' if luck else 'off'}: {used / (games * len(results)):.3f} CPU s "
+                  f"a game; {best.play.play.notation()} {best.equity:+.3f} +/- {best.error:.3f}{gap}", flush=True)
+            if variant is Variant.BACKGAMMON:
+                break  # no luck adjustment through GNU Backgammon's worker
+        bot.close()
+
+
 def training(games: int, hidden: int, parallel: int) -> None:
     """Self-play training games per second (TD(lambda), from the untrained network): games one after
     another (`Trainer.play_game`), then `parallel` games at once (`train --parallel`, `Lockstep`)."""
@@ -193,7 +317,9 @@ def main() -> None:
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--hidden", type=int, default=80, help="hidden units of the trained network (training speed)")
     parser.add_argument("--parallel", type=int, default=32, help="games at once (training speed, train --parallel)")
-    parser.add_argument("--only", default="strength,speed,training,memory")
+    parser.add_argument("--only", default="strength,speed,training,memory,bearoff,cube,rollout")
+    parser.add_argument("--races", type=int, default=200, help="random races checked against GNU Backgammon")
+    parser.add_argument("--rollout-games", type=int, default=72, help="games a candidate (rollout figures)")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
     parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
@@ -214,6 +340,12 @@ def main() -> None:
         training(args.train_games, args.hidden, args.parallel)
     if "memory" in only:
         memory()
+    if "bearoff" in only:
+        bearoff_figures(args.races)
+    if "cube" in only:
+        cube_figures(args.positions)
+    if "rollout" in only:
+        rollout_figures(args.rollout_games, variants)
 
 
 if __name__ == "__main__":

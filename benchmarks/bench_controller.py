@@ -44,14 +44,14 @@ from pathlib import Path
 from drivers.events import DieState, SensorSnapshot, ZoneChanged
 from drivers.protocol import BAUD_RATE, SERIAL_SETTINGS, Message, Snapshot, ZoneChange, encode_message
 from firmware_host.controller import Controller
-from firmware_host.emulated import TICK, EmulatedTable
-from firmware_host.journal import Journal
-from firmware_host.prompts import Waiting
-from firmware_host.reconcile import TurnReconciler
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import TICK, EmulatedTable
+from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from game.board import Variant
 from game.movegen import describe_kernel
 from game.position import Position
+from game.reconcile import TurnReconciler
 from game.selfplay import many_stacks, random_positions
 from game.zones import Capability, ZoneReading
 

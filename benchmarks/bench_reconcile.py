@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from firmware_host.reconcile import TurnReconciler
 from game.board import Variant
 from game.explain import Explainer
 from game.movegen import single_moves
 from game.position import Position
+from game.reconcile import TurnReconciler
 from game.selfplay import random_positions
 from game.zones import Capability, Layout, View, layout, view_of
 
@@ -94,10 +94,10 @@ def bench(corpus: list[tuple[Position, tuple[int, int]]], capability: Capability
         boards: dict[str, Layout] = {"misplaced": misplaced(position, dice, rng)}
         if plays:
             play = rng.choice(plays)
-            boards["legal"] = layout(play.position)
+            boards["legal"] = layout(play.after_moves)
             if len(play.moves) > 1:
                 first = play.moves[0]
-                boards["partial"] = layout(next(p.position for die in set(dice) for p in single_moves(position, die)
+                boards["partial"] = layout(next(p.after_moves for die in set(dice) for p in single_moves(position, die)
                                                 if p.moves[0] == first))
         illegal = [b for b, e in Explainer(position, dice, plays).outcomes().items() if e.broken]
         if illegal:

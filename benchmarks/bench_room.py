@@ -55,7 +55,7 @@ def memory_mb(pid: int) -> tuple[float, float]:
 def room_worker(numbers: list[int], url: str, directory: str, speed: float, seconds: float,
                 results: Any, seed: int) -> None:
     """Play `numbers` tables for `seconds`; report each play line's (table, seq, wall time)."""
-    from firmware_host.emulated import EmulatedTable
+    from firmware_host.emulator.table import EmulatedTable
     from firmware_host.room.broker import BrokerConfig
     from firmware_host.room.demo import Tables
 
@@ -67,8 +67,8 @@ def room_worker(numbers: list[int], url: str, directory: str, speed: float, seco
                 plays.append((table_id, seq, time.time()))
         table.journal.listen(heard)
 
-    tables = Tables(numbers, BrokerConfig.from_url(url, venue="bench"), Path(directory), speed=speed, seed=seed,
-                    on_table=stamp)
+    tables = Tables(numbers, BrokerConfig.from_url(url, venue="bench", insecure_anonymous=True), Path(directory),
+                    speed=speed, seed=seed, on_table=stamp)
     tables.start()
     started = time.monotonic()
     time.sleep(seconds)
@@ -183,7 +183,8 @@ def main() -> int:
     port = free_port()
     director = subprocess.Popen(
         [sys.executable, "-m", "firmware_host", "director", "--broker", broker.url, "--venue", "bench",
-         "--data", str(work / "director"), "--listen", f"127.0.0.1:{port}"], stdout=open(work / "director.log", "w"),
+         "--data", str(work / "director"), "--listen", f"127.0.0.1:{port}",
+         "--insecure-anonymous-broker"], stdout=open(work / "director.log", "w"),
         stderr=subprocess.STDOUT)
     try:
         for _ in range(100):

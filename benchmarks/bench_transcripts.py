@@ -2,17 +2,19 @@
 
     python3 benchmarks/bench_transcripts.py DIR [--gnubg] [--list]
 
-DIR holds `.mat`/`.txt` transcripts, directly or one folder per producer (each subfolder is a
-row). For each row: files, accepted (LEGAL: read and replayed with no problem; `unfinished` of
+DIR holds `.mat`/`.txt` transcripts and GNU Backgammon `.sgf` files, directly or one folder per
+producer (each subfolder is a row).
+For each row: files, accepted (LEGAL: read and replayed with no problem; `unfinished` of
 them end mid-match), rejected (a problem, or unreadable), files with notes, and milliseconds per
 file for `validate_file` (best of `--repeat` runs, in this process). With `--gnubg`, Debian's GNU
 Backgammon imports the same files (`tests/gnubg_reader.py`): its import time per file inside one
 gnubg process, the wall time of the gnubg processes per file, the files gnubg warned about or
 crashed on, and, play by play, whether the position before each play agrees with ours (over the
-plays both readers hold), and for the first `--sample` files the CPU time of one gnubg process per
-file beside that of one `python -m game validate` process per file (what checking one file costs
-each way, start-up included, ours with the project's bytecode compiled beforehand as an installed
-package has it; the two are interleaved so the machine's load falls on both alike). Our figure is
+plays both readers hold), and for every file (or the first `--sample` of each folder) the CPU time of
+one gnubg process per file beside that of one `python -m game validate` process per file, each the best
+of `--repeat`, file by file with their ratio (what checking one file costs
+each way, start-up included, ours from a copy installed as pip installs the package, `installed_copy`;
+the two are interleaved so the machine's load falls on both alike). Our figure is
 CPU time (`time.process_time`, best of `--repeat`): the machine is shared. `--list` prints each rejected
 file's first problem. Prints figures; asserts nothing.
 """
@@ -21,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import resource
-import site
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import venv
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +42,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from game.progress import ProgressBar  # noqa: E402
 from game.validate import Verdict, validate_file  # noqa: E402
 
-SUFFIXES = {".mat", ".txt"}
+SUFFIXES = {".mat", ".txt", ".sgf"}
 
 
 @dataclass
@@ -61,6 +65,7 @@ class Row:
     ours_single_cpu: float = 0.0  # its mean CPU seconds
     plays_compared: int = 0
     disagreeing: list[str] = field(default_factory=list)
+    per_file: list[tuple[str, float, float]] = field(default_factory=list)  # name, ours and gnubg's CPU seconds
     first_problems: list[str] = field(default_factory=list)
 
 
@@ -105,22 +110,35 @@ def _count(row: Row, path: Path, verdict: Verdict) -> None:
     row.noted += bool(verdict.notes)
 
 
-def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
+def against_gnubg(paths: list[Path], row: Row, sample: int, repeat: int) -> None:
     from gnubg_reader import compare, gnubg_import, our_boards
 
     start = time.perf_counter()
-    imports = gnubg_import(paths)
+    sgf = [path for path in paths if path.suffix.lower() == ".sgf"]
+    by_path = dict(zip(sgf, gnubg_import(sgf, command="load match"), strict=True))
+    mats = [path for path in paths if path not in by_path]
+    by_path.update(zip(mats, gnubg_import(mats), strict=True))
+    imports = [by_path[path] for path in paths]
     row.gnubg_wall = time.perf_counter() - start
-    sampled = paths[:sample]
-    _compile_bytecode()
+    sampled = paths[:sample] if sample else paths
+    folder = tempfile.mkdtemp(prefix="bench-transcripts-")
+    python = installed_copy(Path(folder) / "venv")
     for path in sampled:  # one process per file each, interleaved: the machine's load falls on both alike
-        wall, used = _child_cost(partial(gnubg_import, [path]))
-        row.gnubg_single += wall / len(sampled)
-        row.gnubg_single_cpu += used / len(sampled)
-        wall, used = _child_cost(partial(subprocess.run, [sys.executable, "-m", "game", "validate", str(path)],
-                                         capture_output=True, cwd=ROOT, check=False))
-        row.ours_single += wall / len(sampled)
-        row.ours_single_cpu += used / len(sampled)
+        command = "load match" if path.suffix.lower() == ".sgf" else "import mat"
+        gnubg_runs, our_runs = [], []
+        for _ in range(repeat):
+            wall, used = _child_cost(partial(gnubg_import, [path], command=command))
+            gnubg_runs.append((used, wall))
+            wall, used = _child_cost(partial(subprocess.run, [str(python), "-m", "game", "validate", str(path)],
+                                             capture_output=True, cwd=folder, check=False))
+            our_runs.append((used, wall))
+        (gnubg_cpu, gnubg_wall), (ours_cpu, ours_wall) = min(gnubg_runs), min(our_runs)
+        row.gnubg_single += gnubg_wall / len(sampled)
+        row.gnubg_single_cpu += gnubg_cpu / len(sampled)
+        row.ours_single += ours_wall / len(sampled)
+        row.ours_single_cpu += ours_cpu / len(sampled)
+        row.per_file.append((path.name, ours_cpu, gnubg_cpu))
+    shutil.rmtree(folder)
     for path, theirs in zip(paths, imports, strict=True):
         row.gnubg_seconds += theirs.seconds
         row.gnubg_warned += theirs.warned and not theirs.crashed
@@ -136,14 +154,22 @@ def against_gnubg(paths: list[Path], row: Row, sample: int) -> None:
             row.disagreeing.append(f"{path.name}: {differences[0]}")
 
 
-def _compile_bytecode() -> None:
-    """Compile the project's modules to bytecode in their __pycache__ (ignored by git), as an
-    installed package has them (pip compiles at install time) and as Python caches them on a first
-    run unless PYTHONDONTWRITEBYTECODE is set: compiling some 50 modules from source would cost every
-    `python -m game` process about 60 ms of CPU, which a compiled program such as gnubg never pays."""
-    finders = [str(p) for d in site.getsitepackages() for p in Path(d).glob("__editable__*.py")]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "game"), *finders],
-                   capture_output=True, check=True)
+def installed_copy(folder: Path) -> Path:
+    """A virtual environment with the `game` package installed in it as pip installs a wheel (the
+    modules in its site-packages, compiled to bytecode), and its python: a `python -m game` process
+    measured as a referee's installed copy runs. The development install is an editable one, whose
+    import hook costs every process some 13 ms of start-up (pathlib, fnmatch, importlib.util) that
+    no installed copy pays, and without bytecode each process would compile some 50 modules (about
+    60 ms) that a compiled program such as gnubg never pays either."""
+    venv.create(folder, with_pip=False, symlinks=True)
+    python = folder / "bin" / "python"
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site_packages = Path(subprocess.run([str(python), "-c", where], capture_output=True, text=True,
+                                        check=True).stdout.strip())
+    shutil.copytree(ROOT / "game", site_packages / "game", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([str(python), "-m", "compileall", "-q", str(site_packages / "game")], capture_output=True,
+                   check=True)
+    return python
 
 
 def _child_cost(run: Callable[[], object]) -> tuple[float, float]:
@@ -164,7 +190,8 @@ def main() -> None:
     parser.add_argument("--gnubg", action="store_true", help="also import every file with Debian's gnubg")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="print each rejected file's first problem")
-    parser.add_argument("--sample", type=int, default=5, help="files timed with one gnubg process each")
+    parser.add_argument("--sample", type=int, default=0,
+                        help="files of each folder timed with one process each (0: every file)")
     args = parser.parse_args()
     groups = transcripts(args.folder)
     if not groups:
@@ -174,7 +201,7 @@ def main() -> None:
         row = rows[name] = Row()
         judge(paths, args.repeat, row)
         if args.gnubg:
-            against_gnubg(paths, row, args.sample)
+            against_gnubg(paths, row, args.sample, args.repeat)
     total = Row()
     for row in rows.values():
         for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",
@@ -197,6 +224,16 @@ def main() -> None:
                      f"{1000 * gnubg_one:>16.1f}{1000 * ours_one:>15.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}"
                      f"{row.plays_compared:>8}{len(row.disagreeing):>7}")
         print(line)
+    if args.gnubg:
+        timed = [(name, file, ours, theirs)
+                 for name, row in sorted(rows.items()) for file, ours, theirs in row.per_file]
+        print(f"one process per file, CPU ms (best of {args.repeat}): ours = python -m game validate FILE, gnubg = "
+              f"its whole process importing FILE ('import mat', 'load match' for .sgf)")
+        for name, file, ours, theirs in timed:
+            print(f"  {name + '/' + file:<60}{1000 * ours:>8.1f}{1000 * theirs:>8.1f}  ratio {ours / theirs:.2f}")
+        cheaper = sum(ours < theirs for _, _, ours, theirs in timed)
+        worst = max(ours / theirs for _, _, ours, theirs in timed)
+        print(f"ours cheaper on {cheaper} of {len(timed)} files; worst ratio ours/gnubg {worst:.2f}")
     if args.gnubg and total.disagreeing:
         print("accepted files whose positions differ from GNU Backgammon's:")
         for item in total.disagreeing:

@@ -29,10 +29,10 @@ from typing import Any
 
 from drivers.protocol import DieReport, DieStatus, Snapshot, ZoneChange
 from firmware_host.cli import main as table_main
-from firmware_host.emulated import EmulatedTable
-from firmware_host.journal import JOURNAL_NAME
+from firmware_host.emulator.table import EmulatedTable
+from firmware_host.record.journal import JOURNAL_NAME
+from firmware_host.record.signing import KEY_ENV
 from firmware_host.settings import Settings
-from firmware_host.signing import KEY_ENV
 from game.board import Variant
 from game.cli import main as game_main
 from game.events import MATCH_EVENT_TYPES

@@ -419,6 +419,12 @@ def _payload(message: Message) -> tuple[MsgType, bytes]:
         case SetStacks(stacks):
             return MsgType.SET_STACKS, bytes([len(stacks)]) + b"".join(
                 encode_reading(ZoneReading.of_stack(stack)) for stack in stacks)
+    return _board_payload(message)
+
+
+def _board_payload(message: Message) -> tuple[MsgType, bytes]:
+    """What a board sends (the host's requests are `_payload`'s)."""
+    match message:
         case Hello():
             major, minor, patch = message.firmware
             return MsgType.HELLO, _HELLO.pack(
@@ -477,51 +483,57 @@ def decode_message(frame: Frame) -> Message:
     return message
 
 
-def _decode_payload(msg_type: MsgType, data: bytes) -> Message:
-    def exact(size: int) -> None:
-        if len(data) != size:
-            raise ValueError(f"{msg_type.name} payload is {len(data)} bytes, not {size}")
+def _exact(msg_type: MsgType, data: bytes, size: int) -> None:
+    if len(data) != size:
+        raise ValueError(f"{msg_type.name} payload is {len(data)} bytes, not {size}")
 
+
+def _decode_payload(msg_type: MsgType, data: bytes) -> Message:
     if msg_type in (MsgType.HELLO_REQUEST, MsgType.SNAPSHOT_REQUEST, MsgType.DICE_REQUEST):
-        exact(0)
+        _exact(msg_type, data, 0)
         return next(cls() for cls, code in _EMPTY.items() if code is msg_type)
     if msg_type in (MsgType.PING, MsgType.PONG):
-        exact(_U32.size)
+        _exact(msg_type, data, _U32.size)
         return (Ping if msg_type is MsgType.PING else Pong)(_U32.unpack(data)[0])
     if msg_type is MsgType.SET_ZONE_LEDS:
-        exact(_U32.size)
+        _exact(msg_type, data, _U32.size)
         (mask,) = _U32.unpack(data)
         return SetZoneLeds(frozenset(bit + 1 for bit in range(32) if mask >> bit & 1))
     if msg_type is MsgType.HELLO:
-        exact(_HELLO.size)
+        _exact(msg_type, data, _HELLO.size)
         major, minor, patch, features, capability, zones, max_stack, beat, board_id = (
             _HELLO.unpack(data))
         return Hello((major, minor, patch), Features(features),
                      Capability(capability) if capability else None, zones, max_stack, beat,
                      board_id)
     if msg_type in (MsgType.SNAPSHOT, MsgType.ZONE_CHANGE):
-        scan, capability_code, count = _SCAN.unpack_from(data)
-        capability = Capability(capability_code)
-        at = _SCAN.size
-        readings = []
-        for _ in range(count if msg_type is MsgType.SNAPSHOT else 1):
-            reading, at = _decode_reading(capability, data, at)
-            readings.append(reading)
-        exact(at)
-        if msg_type is MsgType.SNAPSHOT:
-            return Snapshot(scan, capability, tuple(readings))
-        return ZoneChange(scan, count, readings[0])
+        return _decode_zones(msg_type, data)
     if msg_type is MsgType.SET_STACKS:
         count, at = data[0], 1
         stacks = []
         for _ in range(count):
             reading, at = _decode_reading(Capability.STACKS, data, at)
             stacks.append(reading.stack or "")
-        exact(at)
+        _exact(msg_type, data, at)
         return SetStacks(tuple(stacks))
     if msg_type is MsgType.ACK:
-        exact(2)
+        _exact(msg_type, data, 2)
         return Ack(data[0], AckStatus(data[1]))
-    exact(_DIE.size)
+    _exact(msg_type, data, _DIE.size)
     die_id, status, face, battery, throw = _DIE.unpack(data)
     return DieReport(die_id, DieStatus(status), face or None, battery, throw)
+
+
+def _decode_zones(msg_type: MsgType, data: bytes) -> Snapshot | ZoneChange:
+    """A SNAPSHOT (every zone) or a ZONE_CHANGE (one zone: the header's count is the zone's number)."""
+    scan, capability_code, count = _SCAN.unpack_from(data)
+    capability = Capability(capability_code)
+    at = _SCAN.size
+    readings = []
+    for _ in range(count if msg_type is MsgType.SNAPSHOT else 1):
+        reading, at = _decode_reading(capability, data, at)
+        readings.append(reading)
+    _exact(msg_type, data, at)
+    if msg_type is MsgType.SNAPSHOT:
+        return Snapshot(scan, capability, tuple(readings))
+    return ZoneChange(scan, count, readings[0])

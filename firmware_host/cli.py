@@ -17,6 +17,7 @@ A table joins the room with --broker URL --table ID (or the config's [broker] se
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import random
 import sys
@@ -28,20 +29,24 @@ from pathlib import Path
 from drivers.errors import DriverError
 from firmware_host.config import load_config
 from firmware_host.controller import Controller
-from firmware_host.emulated import EmulatedTable
+from firmware_host.controller.outputs import flag_line
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError, TableError
 from firmware_host.hardware import run_hardware
-from firmware_host.journal import JOURNAL_NAME
+from firmware_host.record.journal import JOURNAL_NAME
+from firmware_host.record.recorder import ENDS
 from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
 from firmware_host.table_loop import write_mat
-from firmware_host.terminal import CLEAR, render
+from firmware_host.terminal import screen
+from game.arguments import OneLineParser
 from game.board import Color, Variant
 from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
 from game.chouette.options import signed
-from game.cli import OneLineParser
 from game.errors import GameError
+from game.match import MatchOptions
+from game.rules import RuleOptions
 from game.zones import Capability
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
@@ -51,14 +56,23 @@ HOUSE = tuple(name for name in ChouetteOptions().to_document() if name != "box_p
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    if args.house and not args.chouette:
+        raise ConfigError("--house sets a chouette's house options: give --chouette too "
+                          f"(--house {','.join(args.house)} was given for a match)")
     if args.chouette:
         if args.bots or args.opponent == "bot":
             raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")
+        if args.rules:
+            raise ConfigError(f"--rules {args.rules.words()}: rule options are for a match, not a chouette")
         options = ChouetteOptions(**{name: True for name in args.house})
         return Settings(variant=Variant(args.variant), profile=Profile(args.profile), timed=False,
                         chouette=ChouetteSettings(args.chouette, options, args.games))
     sides = set(args.bots or ()) | ({Color.BLACK} if args.opponent == "bot" else set())
-    return Settings(variant=Variant(args.variant), length=args.match_to or None,
+    try:
+        args.rules.check(Variant(args.variant))
+    except GameError as exc:
+        raise ConfigError(f"--rules: {exc}") from None
+    return Settings(variant=Variant(args.variant), length=args.match_to or None, options=MatchOptions(rules=args.rules),
                     profile=Profile(args.profile), timed=not args.no_clock,
                     bots={color: args.level for color in Color if color in sides}, bot_seed=args.seed or 0,
                     analyse=args.analyse)
@@ -122,6 +136,13 @@ def _speed(text: str) -> float:
     return speed
 
 
+def _rules(text: str) -> RuleOptions:
+    try:
+        return RuleOptions.parse(text)
+    except GameError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _points(text: str) -> int:
     if not text.isascii() or not text.isdigit():
         raise argparse.ArgumentTypeError(f"{text!r}: a match length is a whole number of points, 0 for money")
@@ -130,6 +151,8 @@ def _points(text: str) -> int:
 
 def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, record: str | None) -> None:
     parser.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon")
+    parser.add_argument("--rules", type=_rules, default=RuleOptions(), metavar="OPTIONS",
+                        help=f"rule options, comma-separated ({', '.join(RuleOptions.known())}; game/RULES.md)")
     parser.add_argument("--match-to", type=_points, default=3, help="match length in points (0: money session)")
     parser.add_argument("--seed", type=int, default=seed, help="makes the whole match reproducible")
     parser.add_argument("--capability", choices=[c.name.lower() for c in Capability], default="stacks",
@@ -173,12 +196,13 @@ def _table_seconds(args: argparse.Namespace) -> float:
 
 def cmd_live(args: argparse.Namespace) -> int:
     """The embedded default: an emulated match shown live in the terminal."""
+    logging.getLogger("firmware_host").addHandler(logging.NullHandler())  # the view shows the log; stderr would tear it
     table = _table(args)
-    print(f"seed {table.seed}; record in {table.record}")
+    table.controller.outputs.note(f"seed {table.seed}; record in {table.record}; Ctrl-C stops (the record resumes)")
 
     def frame(t: EmulatedTable) -> None:
         notes = (t.link.phone_line(),) if t.link is not None else ()
-        sys.stdout.write(CLEAR + render(t.controller, t.clock.now(), notes=notes) + "\n")
+        sys.stdout.write(screen(t.controller, t.clock.now(), notes=notes))
         sys.stdout.flush()
 
     try:
@@ -188,6 +212,7 @@ def cmd_live(args: argparse.Namespace) -> int:
         return 130
     finally:
         table.close()
+    print()  # below the last frame
     return _finish(table, finished)
 
 
@@ -215,7 +240,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.monotonic()
 
     def progress(t: EmulatedTable) -> None:  # a headless run still says how far it is, on stderr
-        print(f"{t.controller.contest.where()}, {t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
+        print(f"{t.controller.dialogue.where()}, {t.clock.now() - t.started:.0f} s of play", file=sys.stderr)
 
     try:
         finished = table.run(max_seconds=_table_seconds(args), on_frame=None if args.quiet else progress,
@@ -234,9 +259,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _finish(table: EmulatedTable, finished: bool) -> int:
     controller: Controller = table.controller
     played = controller.played
-    for line in controller.log:
-        if line.startswith(("game ", "match over:", "session over", "FLAG")):
-            print(line)
+    chouette = isinstance(played, ChouetteSession)
+    print(f"== summary of the {'chouette' if chouette else 'match'} ({table.record}) ==")
+    for event in played.events_from(0):
+        if event["type"] in ENDS:
+            print(controller.dialogue.describe(event))
+    flags = [event for event in table.journal.history() if event.get("type") == "flag"]
+    for number, event in enumerate(flags, 1):
+        print(flag_line(number, event))
     if isinstance(played, ChouetteSession):
         totals = ", ".join(f"{name} {signed(points)}" for name, points in played.totals.items())
         result = f"{totals} after {len(played.games)} game{'' if len(played.games) == 1 else 's'}"
@@ -266,8 +296,8 @@ def _finish(table: EmulatedTable, finished: bool) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Dice statistics of each match's journal, and of all of them together (the session)."""
-    from firmware_host.dice_stats import DiceStats
-    from firmware_host.journal import read_journal
+    from firmware_host.record.dice_stats import DiceStats
+    from firmware_host.record.journal import read_journal
 
     session = DiceStats()
     for directory in args.record:

@@ -24,7 +24,8 @@ from game.board import Color, Variant
 from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import ChouetteOptions
 from game.errors import GameError
-from game.match import NO_OPTIONS, MatchOptions
+from game.match import MatchOptions
+from game.rules import RuleOptions
 
 if TYPE_CHECKING:
     from firmware_host.room.broker import BrokerConfig
@@ -61,6 +62,14 @@ def _one_of(*choices: str) -> Check:
     return lambda v: None if v in choices else "must be one of " + ", ".join(f'"{c}"' for c in choices)
 
 
+def _rule_words(v: str) -> str | None:
+    try:
+        RuleOptions.parse(v)
+    except GameError as exc:
+        return str(exc)
+    return None
+
+
 def _power_of_two(v: int) -> str | None:
     return None if v >= 2 and not v & (v - 1) else "must be a power of two, 2 or more"
 
@@ -83,7 +92,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
               "length": Key("int", 7, _at_least(0)), "players": Key("names", ["White", "Black"], count=2),
               "profile": Key("str", "tournament", _one_of(*(p.value for p in Profile))),
               "jacoby": Key("bool", False), "beavers": Key("bool", False), "automatic_doubles": Key("bool", False),
-              "max_cube": Key("int", None, _power_of_two)},
+              "max_cube": Key("int", None, _power_of_two), "rules": Key("str", "standard", _rule_words)},
     "players": {"white": Key("str", "person", _one_of("person", "bot")),
                 "black": Key("str", "person", _one_of("person", "bot")),
                 "level": Key("str", DEFAULT_LEVEL.value, _one_of(*(level.value for level in Level)))},
@@ -95,10 +104,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "broker": {"url": Key("str", None), "table": Key("str", None), "venue": Key("str", None),
                "username": Key("str", None), "password": Key("str", None), "ca_file": Key("str", None),
                "cert_file": Key("str", None), "key_file": Key("str", None),
-               "keepalive": Key("int", None, _at_least(1))},
+               "keepalive": Key("int", None, _at_least(1)), "director_key": Key("str", None),
+               "insecure_anonymous": Key("bool", None)},
 }
-"""[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/bot_seat.py);
-[chouette] players (optional) makes the table a chouette's (firmware_host/chouette_contest.py);
+"""[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/controller/bot_seat.py);
+[chouette] players (optional) makes the table a chouette's (firmware_host/controller/cube/chouette.py);
 [broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
@@ -115,7 +125,7 @@ class HardwareConfig:
     settings: Settings
     record: Path
     key_path: Path | None = None
-    """The table's signing key (None: `firmware_host.signing.default_key_path()`)."""
+    """The table's signing key (None: `firmware_host.record.signing.default_key_path()`)."""
     broker: BrokerConfig | None = None
     """The room's broker, when the table publishes to one."""
     buttons: str = "gpio"
@@ -231,14 +241,21 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
     if length and money != MatchOptions().to_document():
         raise ConfigError("[match] jacoby, beavers, automatic_doubles and max_cube are for money sessions "
                           "(length = 0) only")
+    rules = RuleOptions.parse(match["rules"])
+    try:
+        rules.check(Variant(match["variant"]))
+    except GameError as exc:
+        raise ConfigError(f"[match] rules: {exc}") from None
     chouette = _chouette(values["chouette"])
+    if chouette is not None and rules:
+        raise ConfigError("[match] rules: rule options are for a match, not a chouette")
     seats = values["players"]
     bots = {color: Level(seats["level"]) for color in Color if seats[color.value] == "bot"}
     if chouette is not None and bots:
         raise ConfigError("[players]: a chouette is played by people; seat no bot at a chouette table")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
-        options=MatchOptions(**money) if not length else NO_OPTIONS,
+        options=MatchOptions(**money, rules=rules) if not length else MatchOptions(rules=rules),
         players=(match["players"][0], match["players"][1]), profile=Profile(match["profile"]),
         settle_seconds=float(board["settle_seconds"]), timed=clock["enabled"] and chouette is None,
         clock_delay=float(clock["delay"]), reserve_per_point=float(clock["reserve_per_point"]), chouette=chouette,

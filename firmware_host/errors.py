@@ -31,6 +31,10 @@ class ImpossibleAction(EmulatorError, ValueError):
     """A physical action the board cannot undergo (lift from an empty zone...)."""
 
 
+class FirmwareBuildError(TableError, RuntimeError):
+    """The reference firmware or its simavr board model (firmware/) cannot be built or started: the
+    message names the command and what it printed."""
+
 
 class MisfitBoard(TableError, RuntimeError):
     """The board that answered lacks what the table's configuration needs (dice, zone sensing):
@@ -55,6 +59,15 @@ class BrokerUnavailable(TableError, ConnectionError):
 
 class NotAvailable(TableError, LookupError):
     """A page or file of the room's director that does not exist (or not for this match); the message says why."""
+
+
+class LoginThrottled(TableError, PermissionError):
+    """Too many wrong logins from this address or for this name: no password is checked until
+    `retry_after` seconds have passed (the wait doubles with each further failure)."""
+
+    def __init__(self, detail: str, retry_after: float) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
 
 
 class MessageRejected(TableError, ValueError):

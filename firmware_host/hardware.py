@@ -13,11 +13,11 @@ from drivers.pin_factories import open_pin_factory
 from firmware_host.config import HardwareConfig
 from firmware_host.controller import Controller
 from firmware_host.errors import MisfitBoard
-from firmware_host.journal import Journal
-from firmware_host.signing import TableKey
+from firmware_host.record.journal import Journal
+from firmware_host.record.signing import TableKey
 from firmware_host.table import Table
 from firmware_host.table_loop import TableLoop, write_mat
-from firmware_host.terminal import CLEAR, render
+from firmware_host.terminal import screen
 
 
 def open_table(config: HardwareConfig) -> Table:
@@ -35,7 +35,7 @@ def open_table(config: HardwareConfig) -> Table:
 def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
     """Play a match (or a chouette) at a real table until it is over (or Ctrl-C); the journal resumes it.
     Exit status: 0 when it finished, 1 when it stopped first, 130 on Ctrl-C. A board that
-    lacks what the configuration needs (`firmware_host.fit`) raises `MisfitBoard` (one line)."""
+    lacks what the configuration needs (`firmware_host.controller.links`) raises `MisfitBoard` (one line)."""
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
     with open_table(config) as table, \
             Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:  # no GPIO: nothing made
@@ -56,7 +56,7 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
 
         def frame() -> None:
             notes = (link.phone_line(),) if link is not None else ()
-            sys.stdout.write(CLEAR + render(controller, SYSTEM_CLOCK.now(), keys=keys, notes=notes) + "\n")
+            sys.stdout.write(screen(controller, SYSTEM_CLOCK.now(), keys=keys, notes=notes))
             sys.stdout.flush()
 
         def after_step(now: float) -> None:
@@ -80,9 +80,17 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
             if link is not None:
                 link.close()
             controller.close()
+    _after_the_match(controller, config, quiet)
+    return 0 if finished else 1
+
+
+def _after_the_match(controller: Controller, config: HardwareConfig, quiet: bool) -> None:
+    """The match's transcript written, and its analysed report awaited (the table is done: the
+    analysis may finish before the exit)."""
+    if not quiet:
+        print()  # below the last frame
     write_mat(controller, config.record)
-    if controller.report.thread is not None:  # the table is done: the analysis may finish before the exit
+    if controller.report.thread is not None:
         print("writing the analysed report ...", flush=True)
         controller.report.wait()
         print(controller.log[-1])
-    return 0 if finished else 1

@@ -26,8 +26,8 @@ from drivers.errors import DriverError
 from drivers.events import ButtonKind, ButtonPressed, DieState, Event, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import PROTOCOL_VERSION, SERIAL_SETTINGS, Features, Hello, Snapshot, SnapshotRequest
-from firmware_host.emulator import BoardEmulator
-from firmware_host.fit import describe_board, misfits
+from firmware_host.controller.links import describe_board, misfits
+from firmware_host.emulator.board import BoardEmulator
 from firmware_host.table import Table
 from game.board import Variant
 from game.position import Position

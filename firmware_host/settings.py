@@ -32,7 +32,7 @@ class Profile(enum.Enum):
 
 @dataclass(frozen=True)
 class ChouetteSettings:
-    """A chouette at the table (firmware_host/chouette_contest.py): the players in the order given,
+    """A chouette at the table (firmware_host/controller/cube/chouette.py): the players in the order given,
     the house options, and how many games the session plays before it stops (0: no limit)."""
 
     players: tuple[str, ...]
@@ -75,7 +75,7 @@ class Settings:
     chouette: ChouetteSettings | None = None
     """A chouette instead of a match (`length`, `options` and `players` are then the match's, unused)."""
     bots: Mapping[Color, Level] = field(default_factory=dict)
-    """The sides a bot plays, at its level (firmware_host/bot_seat.py); the others are people."""
+    """The sides a bot plays, at its level (firmware_host/controller/bot_seat.py); the others are people."""
     bot_seed: int = 0
     """Fixes the noise of the bots' weaker levels (a simulated match is reproducible from its seed)."""
     analyse: bool = False

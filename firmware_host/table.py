@@ -22,7 +22,7 @@ from drivers.events import ButtonKind, Event, Player
 from drivers.keyboard import KeyboardButtons
 from drivers.link import SerialLink
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
-from firmware_host.fit import Need, table_needs
+from firmware_host.controller.links import Need, table_needs
 
 DiceSource = Literal["board", "roll button"] | str
 """Where the dice report: on the board's link, a roll button (on GPIO, or the space bar), or their own serial port."""
@@ -42,7 +42,7 @@ class Table:
     roll_button: RollButton | None = None
     links: list[SerialLink] = field(default_factory=list)
     needs: dict[str, tuple[Need, ...]] = field(default_factory=dict)
-    """What each link must announce for the table to work as opened (`firmware_host.fit`)."""
+    """What each link must announce for the table to work as opened (`firmware_host.controller.links`)."""
 
     @classmethod
     def open(cls, board_port: str, *, dice: DiceSource = "board", pin_factory: Factory | None = None,

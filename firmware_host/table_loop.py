@@ -76,7 +76,8 @@ class TableLoop:
 
 def write_mat(controller: Controller, directory: Path) -> list[Path]:
     """A finished Backgammon match as `match.mat` beside its journal, for GNU Backgammon and
-    eXtreme Gammon; a finished chouette as each member's games against the box, `mats/NAME.mat`
+    eXtreme Gammon, and as `match.sgf`, GNU Backgammon's own match file; a finished chouette as each
+    member's games against the box, `mats/NAME.mat`
     (as `python -m game.chouette convert` writes them). Nothing for other variants, or a chouette
     with automatic doubles (the format has no way to say them). Returns the files written."""
     played = controller.played
@@ -97,7 +98,9 @@ def write_mat(controller: Controller, directory: Path) -> list[Path]:
             written.append(path)
         return written
     from game.mat import export_mat
+    from game.transcripts.sgf import export_sgf
 
-    path = directory / "match.mat"
+    path, sgf = directory / "match.mat", directory / "match.sgf"
     path.write_text(export_mat(controller.match), encoding="utf-8")
-    return [path]
+    sgf.write_text(export_sgf(controller.match), encoding="utf-8")  # GNU Backgammon's own file: 'load match'
+    return [path, sgf]

@@ -7,11 +7,14 @@ opponent on roll):
     >>> position = Position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
     >>> len(position.legal_plays((6, 2)))
     14
-    >>> position.parse_play("24/18 13/11", (6, 2)).next_position.xgid()
+    >>> position.play("24/18 13/11", (6, 2)).xgid()
     'XGID=-b----E-C--AeD---cAe----A-:0:0:-1:00:0:0:0:0:10'
+
+`print(position)` draws the board as text; `read_match` reads a record or a `.mat` transcript.
 """
 
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,23 +28,26 @@ if TYPE_CHECKING:
         NotationError,
         PositionError,
     )
-    from game.formats import parse_position
+    from game.formats import parse_position, read_match
     from game.match import Match, MatchOptions, Phase
     from game.plays import Move, Play, format_moves, parse_moves
     from game.position import GameResult, Position, ResultKind
+    from game.rules import RuleOptions
 
 _HOMES = {
     "BAR": "board", "OFF": "board", "Color": "board", "Variant": "board", "Cube": "cube",
     "AmbiguousPlayError": "errors", "DiceError": "errors", "GameError": "errors", "IllegalPlayError": "errors",
-    "NotationError": "errors", "PositionError": "errors", "parse_position": "formats", "Match": "match",
-    "MatchOptions": "match", "Phase": "match", "Move": "plays", "Play": "plays", "format_moves": "plays",
-    "parse_moves": "plays", "GameResult": "position", "Position": "position", "ResultKind": "position",
+    "NotationError": "errors", "PositionError": "errors", "parse_position": "formats", "read_match": "formats",
+    "Match": "match", "MatchOptions": "match", "Phase": "match", "Move": "plays", "Play": "plays",
+    "format_moves": "plays", "parse_moves": "plays", "GameResult": "position", "Position": "position",
+    "ResultKind": "position", "RuleOptions": "rules",
 }
 
 __all__ = [
     "BAR", "OFF", "AmbiguousPlayError", "Color", "Cube", "DiceError", "GameError", "GameResult",
     "IllegalPlayError", "Match", "MatchOptions", "Move", "NotationError", "Phase", "Play", "Position",
-    "PositionError", "ResultKind", "Variant", "format_moves", "parse_moves", "parse_position",
+    "PositionError", "ResultKind", "RuleOptions", "Variant", "format_moves", "parse_moves", "parse_position",
+    "read_match",
 ]
 
 
@@ -52,3 +58,10 @@ def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module 'game' has no attribute {name!r}")
     return getattr(import_module(f"game.{_HOMES[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    """The public names (each imported when first used), the submodules imported so far and the
+    module's own attributes; not the helpers this file imports."""
+    held = (name for name, value in globals().items() if name.startswith("__") or isinstance(value, ModuleType))
+    return sorted({*held, *__all__})

@@ -7,61 +7,14 @@ import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from game.arguments import OneLineParser, image_file, read_dice, read_position, read_setting, run_batch
 from game.board import Variant
-from game.errors import DiceError, GameError, PositionError, UsageError
-from game.movegen import check_dice, count_plays, describe_kernel, legal_plays
+from game.errors import GameError, UsageError
+from game.movegen import count_plays, describe_kernel, legal_plays
+from game.plays import format_roll
 from game.position import Position
-from game.xgid import Xgid
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
-
-    def error(self, message: str) -> NoReturn:
-        """One line on stderr and exit 2, instead of argparse's usage block."""
-        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
-
-
-def read_position(arg: str, variant: Variant | None = None) -> Position:
-    """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
-    return read_setting(arg, variant)[0]
-
-
-def read_setting(arg: str, variant: Variant | None = None) -> tuple[Position, Xgid | None]:
-    """`read_position`, and for an XGID all it says besides: cube, dice, score, match length."""
-    if arg.startswith("@"):
-        try:
-            arg = Path(arg[1:]).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
-    from game.formats import parse_setting  # XGID, Position ID, JSON: the commands that take a position
-
-    return parse_setting(arg, variant)
-
-
-def read_dice(text: str) -> tuple[int, int]:
-    """DICE as the commands take it: two faces, `31` or `3,1` (ASCII digits only)."""
-    digits = [c for c in text if not c.isspace() and c != ","]
-    if len(digits) != 2 or not all(c in "0123456789" for c in digits):
-        raise DiceError(f"dice must be two faces like 31 or 3,1, got {text!r}")
-    return check_dice([int(c) for c in digits])
-
-
-def read_json(text: str, what: str) -> Any:
-    """JSON from a user's input, refused in one line when it is not JSON or nests too deep."""
-    import json  # here and below, not at the top: `validate` of a .mat, the common command, needs none
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{what} is not JSON: {exc}") from None
-    except RecursionError:
-        raise UsageError(f"{what} nests JSON too deep") from None
 
 
 def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
@@ -72,10 +25,14 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     """`plays`: the legal plays of one position and roll, or of every line of a batch."""
     variant = Variant(args.variant) if args.variant else None
     if args.batch:
-        return _plays_batch(args.batch, args.count, variant, out)
+        return _plays_batch(args.batch, args.count, variant, out, moves_only=args.moves)
     if not args.position or not args.dice:
         raise UsageError("plays needs --position and --dice, or --batch FILE.jsonl")
     position = read_position(args.position, variant)
+    if args.rules:
+        from game.rules import RuleOptions
+
+        position = position.with_rules(RuleOptions.parse(args.rules))
     dice = read_dice(args.dice)
     if args.json:
         import json
@@ -83,67 +40,35 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
-    out.write(f"{len(plays)} legal plays for {dice[0]}{dice[1]}, {position.turn.value} to play\n")
-    for play in sorted(plays, key=lambda p: p.notation()):
+    out.write(f"{len(plays)} legal plays for {format_roll(dice)}, {position.turn.value} to play\n")
+    for play in plays:  # in the order `legal_plays` (and --json) gives them
         out.write(play.notation() + "\n")
     return 0
 
 
-def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
-    """The non-blank lines of a batch file (None for a line that is not UTF-8)."""
-    try:
-        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as exc:
-        raise UsageError(f"cannot read batch file {path!r}: {exc.strerror or exc}") from None
-    with handle:
-        head = handle.peek(4096)[:4096] if hasattr(handle, "peek") else b""
-        if b"\x00" in head:
-            raise UsageError(f"batch file {path!r} is not text: one JSON object a line")
-        for number, raw in enumerate(handle, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                yield number, None
-                continue
-            if line.strip():
-                yield number, line
+class _MovesJson(dict[bytes, str]):
+    """A play's moves (the kernel's bytes: source, target, hit) as `plays --batch --moves` writes
+    them, `[[24, 21], [24, 23]]`, each made once: the same plays come back position after position."""
+
+    def __missing__(self, raw: bytes) -> str:
+        text = self[raw] = "[" + ", ".join(f"[{raw[i]}, {raw[i + 1]}]" for i in range(0, len(raw), 3)) + "]"
+        return text
 
 
-def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO) -> int:
+_MOVES_JSON = _MovesJson()
+
+
+def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO, *,
+                 moves_only: bool = False) -> int:
     """One output line per input line, in order; a bad line gets an error object and exit 2."""
-    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-        return {"count": count_plays(position, dice)} if count_only else _plays_json(position, dice)
+    def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any] | str:
+        if count_only:
+            return {"count": count_plays(position, dice)}
+        if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
+            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, legal_plays(position, dice).raw_moves)) + "]}"
+        return _plays_json(position, dice)
 
     return run_batch(path, variant, answer, out)
-
-
-def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], dict[str, Any]],
-              out: TextIO) -> int:
-    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line, in
-    order; a bad line gets {"error": ...} (and a line on stderr) and the exit status becomes 2."""
-    import json
-
-    status = 0
-    for number, line in _batch_lines(path):
-        try:
-            if line is None:
-                raise UsageError("the line is not UTF-8 text")
-            item = read_json(line, "the line")
-            if not isinstance(item, dict) or set(item) != {"position", "dice"}:
-                raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
-            pos = item["position"]
-            position = (Position.from_document(pos) if isinstance(pos, dict)
-                        else read_position(str(pos), variant))
-            if variant is not None and position.variant is not variant:
-                raise PositionError(f"position is {position.variant.value}, not {variant.value}")
-            dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
-            result = answer(position, dice)
-        except GameError as exc:
-            print(f"error: {path} line {number}: {exc}", file=sys.stderr)
-            result = {"error": f"line {number}: {exc}"}
-            status = 2
-        out.write(json.dumps(result) + "\n")
-    return status
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
@@ -164,7 +89,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     with _no_cyclic_collection():
         code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
     if code == UNREADABLE:
-        print(f"error: cannot read {args.file!r} as a record or .mat (see the verdict)", file=sys.stderr)
+        print(f"error: cannot read {args.file!r} as a record, .mat or .sgf (see the verdict)", file=sys.stderr)
     return code
 
 
@@ -187,6 +112,8 @@ def read_trust(path: str | None) -> frozenset[str] | None:
     """The public keys of a trust file (`--trust`), or None when none was given."""
     if path is None:
         return None
+    from pathlib import Path  # here, as everywhere in this module: a validate process never needs pathlib
+
     from game.integrity import read_trusted
 
     try:
@@ -218,15 +145,6 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def image_file(path: str, suffixes: tuple[str, ...]) -> None:
-    """Refuse, before any work, an output that is a directory or has no picture suffix."""
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"--out {path!r} is a directory: give a file name such as board.png")
-    if target.suffix.lower() not in suffixes:
-        raise UsageError(f"--out {path!r}: write one of {', '.join(suffixes)}")
-
-
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     """The match sheet of a record; the record's verdict and integrity first, as validate says them.
     Exit 1 when the rules or the record's integrity have a problem (an unfinished match is none)."""
@@ -238,6 +156,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
 
     trusted = read_trust(args.trust)
     image_file(args.out, (".pdf", ".png"))
+    from pathlib import Path
+
     try:
         data = Path(args.record).read_bytes()
     except OSError as exc:
@@ -255,7 +175,9 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     integrity = verdict.integrity
     rules = "LEGAL" if not verdict.problems else f"ILLEGAL ({len(verdict.problems)} problems: see validate)"
-    out.write(f"rules: {rules}\n" + (integrity.describe() if integrity else "integrity: a .mat transcript") + "\n")
+    said = (integrity.describe() if integrity else verdict.integrity_line() if isinstance(verdict, Verdict)
+            else "integrity: none")
+    out.write(f"rules: {rules}\n{said}\n")
     out.write("".join(f"wrote {path}\n" for path in written))
     return 1 if verdict.problems or (integrity is not None and integrity.tampered) else 0
 
@@ -280,21 +202,30 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The `python -m game` command line: every command and its options."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The `python -m game` command line: every command and its options (`only="validate"`: that
+    command alone, as a process that validates one file is run for each of many)."""
     parser = OneLineParser(prog="python -m game", description=__doc__)
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # prog given: argparse would make a help formatter to find it, importing shutil (and zlib, bz2, lzma)
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
+    if only == "validate":
+        _add_validate(commands)
+        return parser
     variants = [v.value for v in Variant]
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
     plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
-    plays.add_argument("--dice", help="the roll, e.g. 31")
+    plays.add_argument("--dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--variant", choices=variants)
+    plays.add_argument("--rules", metavar="OPTIONS",
+                       help="rule options, comma-separated: mother-checker, nackgammon (game/RULES.md)")
     plays.add_argument("--json", action="store_true", help="print the plays as JSON")
     plays.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
     plays.add_argument("--count", action="store_true", help="with --batch: print only {\"count\": n}")
+    plays.add_argument("--moves", action="store_true",
+                       help="with --batch: each play's moves only, {\"plays\": [[[from, to], ...], ...]}")
     plays.set_defaults(run=cmd_plays)
 
     show = commands.add_parser("show", help="draw a position in the terminal with pip counts")
@@ -302,16 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--variant", choices=variants)
     show.set_defaults(run=cmd_show)
 
-    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
-    validate.add_argument("file")
-    validate.add_argument("--trust", metavar="KEYFILE",
-                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
-    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
-    validate.set_defaults(run=cmd_validate)
+    _add_validate(commands)
 
-    convert = commands.add_parser("convert", help="a .mat transcript to a JSON Lines record, or a record to .mat")
+    convert = commands.add_parser("convert", help="a .mat or GNU Backgammon .sgf to a JSON Lines record, "
+                                                  "or a record to .mat or .sgf")
     convert.add_argument("file")
-    convert.add_argument("--to", required=True, choices=["jsonl", "mat"], help="the format to write")
+    convert.add_argument("--to", required=True, choices=["jsonl", "mat", "sgf"], help="the format to write")
     convert.add_argument("--out", metavar="PATH", help="the file to write (default: FILE with the new suffix)")
     convert.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
     convert.set_defaults(run=cmd_convert)
@@ -325,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", required=True, help="the image file (.png)")
     render.set_defaults(run=cmd_render)
 
-    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, as PDF or PNG")
+    report = commands.add_parser("report", help="a match sheet of a JSON Lines record, .mat or .sgf, as PDF or PNG")
     report.add_argument("record")
     report.add_argument("--out", required=True, help="match.pdf or match.png")
     report.add_argument("--trust", metavar="KEYFILE", help="public keys you trust, as for validate")
@@ -337,9 +264,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_validate(commands: Any) -> None:
+    validate = commands.add_parser("validate", help="replay a .mat or JSON Lines record through the rules")
+    validate.add_argument("file")
+    validate.add_argument("--trust", metavar="KEYFILE",
+                          help="public keys you trust (ed25519:..., one a line; a table's .pub file)")
+    validate.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    validate.set_defaults(run=cmd_validate)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     """Run one `python -m game` command; returns its exit status (2 for bad input)."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv[0] if argv[:1] == ["validate"] else None).parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], int] = args.run
     try:
         return run(args, out)

@@ -22,6 +22,10 @@ class PositionError(GameError, ValueError):
     """A position that is malformed or impossible in its variant."""
 
 
+class RuleOptionError(PositionError):
+    """A rule option that does not exist, or that belongs to another variant (game/rules.py)."""
+
+
 class NotationError(GameError, ValueError):
     """Text that is not a valid position, play or record notation."""
 
@@ -53,6 +57,10 @@ class ZoneError(GameError, ValueError):
 
 
 # -- the cube and the match ------------------------------------------------------
+
+class CodeError(GameError, ValueError):
+    """A display code out of its family's range (game/codes.py)."""
+
 
 class MatchActionError(GameError, ValueError):
     """An action that the rules do not allow in the current state of the match.
@@ -169,6 +177,10 @@ class KernelError(GameError, RuntimeError):
 
 class BotError(GameError):
     """Root of the bot's errors (game.bot)."""
+
+
+class BearoffError(BotError, ValueError):
+    """A file that is not a bear-off database, or a position the bear-off database does not judge."""
 
 
 class WeightsError(BotError, ValueError):

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.codes import BLANK, Code
 from game.errors import ZoneError
 from game.movegen import LegalPlays, check_dice
 from game.plays import Move, format_moves
@@ -59,16 +60,16 @@ from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout, state_lay
 class Breach(enum.Enum):
     """A rule a play breaks; the value is its two-character display code."""
 
-    BLOCKED_POINT = "BP"
-    TRAPPED_CHECKER_MOVED = "TR"
-    BEAR_OFF_TOO_EARLY = "BO"
-    BEAR_OFF_NOT_HIGHEST = "BH"
-    BAR_FIRST = "BR"
-    DIE_UNUSED = "DU"
-    LARGER_DIE_REQUIRED = "LD"
-    PRIME_START_TABLE = "PT"
-    PRIME_BLOCKS_OPPONENT = "PR"
-    FIRST_CHECKER_RULE = "FC"
+    BLOCKED_POINT = Code.BLOCKED_POINT
+    TRAPPED_CHECKER_MOVED = Code.TRAPPED_CHECKER_MOVED
+    BEAR_OFF_TOO_EARLY = Code.BEAR_OFF_TOO_EARLY
+    BEAR_OFF_NOT_HIGHEST = Code.BEAR_OFF_NOT_HIGHEST
+    BAR_FIRST = Code.BAR_FIRST
+    DIE_UNUSED = Code.DIE_UNUSED
+    LARGER_DIE_REQUIRED = Code.LARGER_DIE_REQUIRED
+    PRIME_START_TABLE = Code.PRIME_START_TABLE
+    PRIME_BLOCKS_OPPONENT = Code.PRIME_BLOCKS_OPPONENT
+    FIRST_CHECKER_RULE = Code.FIRST_CHECKER_RULE
 
     @property
     def code(self) -> str:
@@ -120,7 +121,7 @@ class Explanation:
 
     def short_code(self) -> str:
         """The first broken rule's display code, "  " for a legal play."""
-        return self.broken[0].breach.code if self.broken else "  "
+        return self.broken[0].breach.code if self.broken else BLANK
 
     def zones(self) -> frozenset[int]:
         """The zones (1-28) the broken rules concern, to light on the board."""
@@ -204,13 +205,7 @@ class Explainer:
         variant = self.position.variant
         own = [board[index] for index in at]
         on_bar = bool(own[BAR])
-        sources: list[tuple[int, bool]] = [(BAR, False)] if on_bar else []
-        for p in range(24, 0, -1):
-            stack = own[p]
-            if stack.endswith(me):
-                sources.append((p, False))
-            if stack.startswith(me) and them in stack:
-                sources.append((p, True))  # trapped under them (Catchgammon)
+        sources = self._sources(own)
         bear_off_block = self._bear_off_block(own)
         highest = max((p for p in range(1, 7) if me in own[p]), default=0)
         passed = bool(own[OFF]) or any(me in own[p] for p in range(1, 12))
@@ -247,17 +242,37 @@ class Explainer:
                 else:
                     new[at[q]] = landing + me
             else:
-                if bear_off_block:
-                    why, point = bear_off_block
-                    broken.append(self._rule(Breach.BEAR_OFF_TOO_EARLY, f"{move}: bearing off while {why}",
-                                             p, point))
-                elif q < 0 and highest > p:
-                    broken.append(self._rule(Breach.BEAR_OFF_NOT_HIGHEST,
-                                             f"{move}: a {die} bears off from point {p} only when no "
-                                             f"{self._names[0]} checker stands higher, and point {highest} "
-                                             "holds one", p, highest))
+                broken.extend(self._bear_off_rules(move, die, bear_off_block, highest))
                 new[at[OFF]] += me
             yield tuple(new), DieMove(move, die, trapped), tuple(broken)
+
+    def _sources(self, own: list[str]) -> list[tuple[int, bool]]:
+        """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
+        each with whether that checker is trapped under the opponent's (Catchgammon)."""
+        me, them = self._me, self._them
+        sources: list[tuple[int, bool]] = [(BAR, False)] if own[BAR] else []
+        for p in range(24, 0, -1):
+            stack = own[p]
+            if stack.endswith(me):
+                sources.append((p, False))
+            if stack.startswith(me) and them in stack:
+                sources.append((p, True))
+        return sources
+
+    def _bear_off_rules(self, move: Move, die: int, block: tuple[str, int] | None,
+                        highest: int) -> list[BrokenRule]:
+        """The rules a checker borne off by `die` breaks: bearing off too early, or with a larger die
+        while a checker stands higher."""
+        p = move.source
+        if block:
+            why, point = block
+            return [self._rule(Breach.BEAR_OFF_TOO_EARLY, f"{move}: bearing off while {why}", p, point)]
+        if die > p and highest > p:
+            return [self._rule(Breach.BEAR_OFF_NOT_HIGHEST,
+                               f"{move}: a {die} bears off from point {p} only when no "
+                               f"{self._names[0]} checker stands higher, and point {highest} holds one",
+                               p, highest)]
+        return []
 
     # -- search ---------------------------------------------------------------
 

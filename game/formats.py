@@ -1,12 +1,21 @@
-"""Reading a position from any of its text forms: XGID, Position ID or JSON document."""
+"""Reading a position or a match from any of its forms: `parse_position` takes an XGID, a
+Position ID or a JSON position document; `read_match` a JSON Lines record or a `.mat` transcript
+(as python-chess's `chess.pgn.read_game` reads a game).
+"""
 
 from __future__ import annotations
 
+import os
+from typing import IO, TYPE_CHECKING
+
 from game.board import Color, Variant
-from game.errors import NotationError, PositionError
+from game.errors import MatFormatError, NotationError, PositionError
 from game.gnubg_ids import from_position_id
 from game.position import Position
 from game.xgid import Xgid
+
+if TYPE_CHECKING:
+    from game.match import Match, MatchOptions
 
 
 def parse_position(text: str, variant: Variant | None = None) -> Position:
@@ -39,3 +48,56 @@ def parse_setting(text: str, variant: Variant | None = None) -> tuple[Position, 
 
 def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+MatchSource = str | bytes | os.PathLike[str] | IO[str] | IO[bytes]
+
+
+def read_match(source: MatchSource, options: MatchOptions | None = None) -> Match:
+    """The match a file holds, replayed through the rules: the project's JSON Lines record
+    (game/RECORD.md) or a `.mat` transcript in any dialect (game/TRANSCRIPTS.md), told apart by
+    their first character.
+
+    `source` is a path (`pathlib.Path`), an open file, or the file's contents (`str` or `bytes`).
+    `options` are a `.mat` money session's options, which the format does not hold (a record
+    holds its own). Raises `ReplayError` at the first thing the rules do not allow and
+    `MatFormatError` for a file that is neither.
+
+        >>> from game import Match
+        >>> from game.mat import export_mat
+        >>> match = Match(length=1)
+        >>> match.opening_roll(3, 1)
+        >>> _ = match.play("8/5 6/5")
+        >>> read_match(export_mat(match)).position == match.position
+        True
+    """
+    from game.record import read_lines, replay_lines
+
+    data = _read_source(source)
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        lines = list(read_lines(data))
+        from game.chouette.replay import is_chouette_record
+
+        if is_chouette_record(line.event for line in lines):
+            raise MatFormatError("the record is a chouette session's: read it with game.chouette.replay")
+        return replay_lines(lines).result()
+    from game.mat import import_mat
+    from game.match import NO_OPTIONS
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MatFormatError(f"neither a record nor a .mat transcript: not UTF-8 text ({exc})") from None
+    return import_mat(text, options or NO_OPTIONS)
+
+
+def _read_source(source: MatchSource) -> bytes:
+    if isinstance(source, bytes):
+        return source
+    if isinstance(source, str):
+        return source.encode("utf-8")
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as handle:
+            return handle.read()
+    data = source.read()
+    return data.encode("utf-8") if isinstance(data, str) else data

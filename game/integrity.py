@@ -145,6 +145,12 @@ def check(lines: Sequence[RecordLine], trusted: frozenset[str] | None = None) ->
                      trusted_key)
 
 
+def signature_verifies(key: str, event: dict[str, Any], number: int) -> bool:
+    """Whether the `signature` event on line `number` signs the line before it by `key` (a public key as
+    records name it): what `check` asks of each signature, for a reader that takes lines one at a time."""
+    return _raw_key(key) is not None and _verifies(key, event, number)
+
+
 def _verifies(key: str, event: dict[str, Any], number: int) -> bool:
     """The signature on line `number` signs the line before it, by `key`."""
     from cryptography.exceptions import InvalidSignature

@@ -17,8 +17,10 @@ player 1, White (the player XGID and GNU Backgammon show at the bottom). Plays a
 mover's own numbering, written by the project's one formatter (`game.plays.format_moves`,
 GNU Backgammon's notation); a roll that cannot be played is the dice alone. Money sessions are
 " 0 point match". The options of money play are not in the format: the reader takes them as an
-argument, and automatic doubles cannot be written at all. Reading is `game.transcripts`, which
-takes every dialect real servers and programs write (game/TRANSCRIPTS.md).
+argument, and automatic doubles cannot be written at all. A Nackgammon match (`RuleOptions`) is
+written with GNU Backgammon's header `; [Variation "NackGammon"]`, which it reads back. Reading is
+`game.transcripts`, which takes every dialect real servers and programs write (game/TRANSCRIPTS.md);
+the public reader of any match file, a record or a `.mat`, is `game.read_match`.
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ from typing import Any
 from game.board import Color, Variant
 from game.errors import MatFormatError
 from game.match import NO_OPTIONS, Match, MatchOptions, Phase
-from game.plays import Move, format_moves
+from game.plays import format_steps
 from game.position import Position
 from game.replay import Replayer
 from game.transcripts import read_transcript, replay_transcript
 
 LEFT, RIGHT = Color.BLACK, Color.WHITE
+NACKGAMMON = "NackGammon"
+"""The `; [Variation "..."]` header of a Nackgammon match, as GNU Backgammon writes it."""
 
 
 # -- writing ------------------------------------------------------------------------
@@ -47,6 +51,8 @@ def export_mat(match: Match) -> str:
         raise MatFormatError(".mat transcripts cannot show automatic doubles")
     white, black = match.players
     out = [f" {match.length or 0} point match\n\n"]
+    if match.options.rules.nackgammon:  # as GNU Backgammon writes it, and reads it back
+        out.insert(0, f'; [Variation "{NACKGAMMON}"]\n\n')
     games: list[list[Mapping[str, Any]]] = []
     for event in match.events:
         if event["type"] == "game_start":
@@ -77,7 +83,7 @@ def _export_game(events: list[Mapping[str, Any]], left_name: str, right_name: st
             assert player is not None
             after = Position.from_document(event["position"])
             dice = event["dice"]
-            played = _notation(position, after, event["moves"]) if event["moves"] else ""
+            played = format_steps(position, after, event["moves"]) if event["moves"] else ""
             cells.append((player, f"{dice[0]}{dice[1]}: {played}"))
             position, rolled = after.pass_turn(), None
         elif kind == "opening_roll" and event["white"] != event["black"]:
@@ -130,18 +136,6 @@ def _rows(cells: list[tuple[Color, str]]) -> str:
 def _wins_line(winner: Color, points: int) -> str:
     indent = " " * (6 if winner is LEFT else 34)
     return f"{indent}Wins {points} point{'s' if points > 1 else ''}\n"
-
-
-def _notation(before: Position, after: Position, moves: list[list[int]]) -> str:
-    """The play in GNU Backgammon's notation (`format_moves`), its hits found from the positions."""
-    mover, theirs = before.turn, before.turn.opponent.char
-    hits = {own for own in range(1, 25)
-            if before.own_stack(mover, own).count(theirs) > after.own_stack(mover, own).count(theirs)}
-    marked = []
-    for source, target in moves:
-        marked.append(Move(source, target, target in hits))
-        hits.discard(target)
-    return format_moves(marked)
 
 
 # -- reading ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ dict, see `game/RECORD.md`) to `Match.events`. Derived events (`game_start`,
 from __future__ import annotations
 
 import enum
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -50,11 +51,18 @@ from game.movegen import LegalPlays, check_dice, complete_play, encode, legal_st
 from game.play_reader import read_play
 from game.plays import Move, Play, WrittenPlay, format_moves
 from game.position import Position, ResultKind
+from game.rules import STANDARD, RuleOptions
 
 Score = tuple[int, int]
 Steps = Sequence[tuple[int, int]]
 
 RECORD_VERSION = 1
+_DICE = random.SystemRandom()
+
+
+def throw_dice() -> tuple[int, int]:
+    """Two dice thrown by the operating system's randomness: what `roll()` rolls when it is given none."""
+    return _DICE.randint(1, 6), _DICE.randint(1, 6)
 
 
 class Phase(enum.Enum):
@@ -85,30 +93,45 @@ def kind_from_name(name: Any, variant: Variant) -> ResultKind:
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
-    """Money-play options, each off by default. Match play allows none of them."""
+    """The options of a match or money session, each off by default: the rule options (`rules`,
+    `game.rules`: Nackgammon, the mother checker), which match play allows too, and the
+    money-play options (Jacoby, beavers, automatic doubles, a maximum cube), which it does not."""
 
     jacoby: bool = False
     beavers: bool = False
     automatic_doubles: bool = False
     max_cube: int | None = None
+    rules: RuleOptions = STANDARD
+
+    @property
+    def money_only(self) -> bool:
+        """Whether any money-play option is on (match play refuses them)."""
+        return replace(self, rules=STANDARD) != NO_OPTIONS
 
     def to_document(self) -> dict[str, Any]:
-        """The options as the record's `match_start` event writes them."""
-        return {"jacoby": self.jacoby, "beavers": self.beavers,
-                "automatic_doubles": self.automatic_doubles, "max_cube": self.max_cube}
+        """The options as the record's `match_start` event writes them (`rules` only when one is on)."""
+        doc: dict[str, Any] = {"jacoby": self.jacoby, "beavers": self.beavers,
+                               "automatic_doubles": self.automatic_doubles, "max_cube": self.max_cube}
+        if self.rules:
+            doc["rules"] = self.rules.to_document()
+        return doc
 
     @classmethod
     def from_document(cls, doc: Any) -> MatchOptions:
         """Read the options of a `match_start` event (raises `OptionDisabled` on a bad one)."""
-        if not isinstance(doc, Mapping) or set(doc) - set(cls().to_document()):
-            raise OptionDisabled(f"options must be an object with keys among "
-                                 f"{sorted(cls().to_document())}, got {doc!r}")
+        known = {*cls().to_document(), "rules"}
+        if not isinstance(doc, Mapping) or set(doc) - known:
+            raise OptionDisabled(f"options must be an object with keys among {sorted(known)}, got {doc!r}")
         flags = {k: doc.get(k, False) for k in ("jacoby", "beavers", "automatic_doubles")}
         max_cube = doc.get("max_cube")
         if not all(isinstance(v, bool) for v in flags.values()) or not (
                 max_cube is None or (isinstance(max_cube, int) and not isinstance(max_cube, bool))):
             raise OptionDisabled(f"options must be booleans and max_cube a number or null, got {doc!r}")
-        return cls(max_cube=max_cube, **flags)
+        try:
+            rules = RuleOptions.from_document(doc.get("rules", {}))
+        except GameError as exc:
+            raise OptionDisabled(str(exc)) from None
+        return cls(max_cube=max_cube, rules=rules, **flags)
 
 
 NO_OPTIONS = MatchOptions()
@@ -122,7 +145,7 @@ class GameSummary:
     winner: Color | None
     kind: str
     points: int
-    reason: str  # "bearoff", "pass", "resign" or "remi"
+    reason: str  # "bearoff", "mother_checker", "pass", "resign" or "remi"
     score: Score  # (white, black) after the game
 
 
@@ -147,6 +170,13 @@ class _State:
     auto_doubled: bool = False
     resignation: _Resignation | None = None
 
+    def copy(self) -> _State:
+        """The same state, apart (a shallow copy: its fields are immutable), made after every play
+        for its takeback: `dataclasses.replace` costs several times as much."""
+        other = _State.__new__(_State)
+        other.__dict__.update(self.__dict__)
+        return other
+
 
 class Match:
     """A match to `length` points, or a money session (`length=None`) that runs until `stop()`."""
@@ -156,9 +186,13 @@ class Match:
                  clock: Callable[[], float] = time.time) -> None:
         if length is not None and (not isinstance(length, int) or isinstance(length, bool) or length < 1):
             raise OptionDisabled(f"a match length is a whole number >= 1 (or None for money), got {length!r}")
-        if length is not None and options != NO_OPTIONS:
+        if length is not None and options.money_only:
             raise OptionDisabled(f"match play has no Jacoby, beavers, automatic doubles or maximum cube, "
                                  f"got {options}")
+        try:
+            options.rules.check(variant)
+        except GameError as exc:
+            raise OptionDisabled(str(exc)) from None
         top = options.max_cube
         if top is not None and (top < 1 or top & (top - 1)):
             raise OptionDisabled(f"the maximum cube is a power of two, got {options.max_cube}")
@@ -174,12 +208,18 @@ class Match:
         self._crawford = False
         self._crawford_done = False
         self._winner: Color | None = None
-        self._s = _State(Position.initial(variant), Cube(max_value=options.max_cube))
+        self._s = _State(Position.initial(variant, rules=options.rules), Cube(max_value=options.max_cube))
         self._undo: _State | None = None  # the state before the last play, while it may be taken back
         self._emit(MatchStart(type="match_start", t=self._clock(), variant=variant.value, length=length or 0,
                               options=options.to_document(), players={"white": players[0], "black": players[1]},
                               version=RECORD_VERSION))
         self._start_game()
+
+    def __repr__(self) -> str:
+        kind = "money session" if self.length is None else f"{self.length}-point match"
+        white, black = self._score
+        state = "over" if self.is_over else self._awaiting()
+        return f"<Match {self.variant.value} {kind}, game {self._game}, score {white}-{black}: {state}>"
 
     def use_clock(self, clock: Callable[[], float]) -> None:
         """Time-stamp the events from now on with `clock` (a replayed match goes on live)."""
@@ -325,14 +365,28 @@ class Match:
         s.dice = (max(white_die, black_die), min(white_die, black_die))
         s.phase = Phase.MOVE
 
-    def roll(self, d1: int, d2: int) -> None:
-        """The player on roll rolls (instead of doubling)."""
+    def roll(self, d1: int | None = None, d2: int | None = None) -> tuple[int, int]:
+        """The player on roll rolls (instead of doubling): the dice given, or two thrown here
+        (`random`) when none are; returns the dice.
+
+            >>> match = Match()
+            >>> match.opening_roll(3, 1)
+            >>> match.play("8/5 6/5").notation()
+            '8/5 6/5'
+            >>> match.roll(6, 2)
+            (6, 2)
+        """
         self._require(Phase.ROLL)
+        if d1 is None and d2 is None:
+            d1, d2 = throw_dice()
+        elif d1 is None or d2 is None:
+            raise InvalidDice(f"roll: give both dice or none, got {d1!r} and {d2!r}", self._context())
         self._check_dice((d1, d2), "roll")
         self._s.dice = (d1, d2)
         self._s.phase = Phase.MOVE
         self._emit(Roll(type="roll", t=self._clock(), game=self._game, player=_name(self._s.position.turn),
                         dice=[d1, d2]))
+        return d1, d2
 
     def play(self, moves: Play | Steps | str, hits: Iterable[int] | None = None) -> Play | None:
         """The player on roll plays the dice: a `Play`, (source, target) steps, or notation.
@@ -354,7 +408,7 @@ class Match:
         except MatchActionError:
             s.move_number -= 1
             raise
-        after = chosen.position if chosen else s.position
+        after = (chosen.after_moves if chosen else s.position).with_rules(s.position.rules)  # a play read elsewhere
         self._played(mover, [[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen
 
@@ -369,6 +423,7 @@ class Match:
         if after.variant is not s.position.variant or after.turn is not s.position.turn:
             raise IllegalMove(f"an accepted play must leave a {s.position.variant.value} position with "
                               f"{s.position.turn.value} to move", self._context())
+        after = after.with_rules(s.position.rules)  # a board read off the sensors knows no rule options
         s.move_number += 1
         self._played(s.position.turn, [[a, b] for a, b in steps], after, accepted_illegal=breach)
 
@@ -394,7 +449,8 @@ class Match:
                 ) -> None:
         s = self._s
         assert s.dice is not None
-        undo = replace(s, move_number=s.move_number - 1)
+        undo = s.copy()
+        undo.move_number -= 1
         event = PlayMade(type="play", t=self._clock(), game=self._game, player=_name(mover), dice=list(s.dice),
                          moves=moves, position=after.to_document())
         if accepted_illegal is not None:
@@ -405,7 +461,7 @@ class Match:
         s.dice = None
         result = after.result()
         if result is not None:
-            self._end_game(result.winner, result.kind, "bearoff")
+            self._end_game(result.winner, result.kind, "mother_checker" if after.mother_trapped() else "bearoff")
         elif after.is_remi():
             self._end_game(None, None, "remi")
         else:
@@ -608,7 +664,8 @@ class Match:
             self._crawford = (white == self.length - 1) != (black == self.length - 1)
         else:
             self._crawford = False
-        self._s = _State(Position.initial(self.variant), Cube(max_value=self.options.max_cube))
+        self._s = _State(Position.initial(self.variant, rules=self.options.rules),
+                         Cube(max_value=self.options.max_cube))
         self._undo = None
         self._emit(GameStart(type="game_start", t=self._clock(), game=self._game, score=_score_doc(self.score),
                              crawford=self._crawford, position=self._s.position.to_document()))
@@ -638,22 +695,22 @@ class Match:
 
 
 def _match_play(position: Position, dice: tuple[int, int], play: Play) -> Play | None:
-    """The legal play leading to `play.position`, its moves (if given) agreeing."""
-    if play.moves and play.position.turn is position.turn:
+    """The legal play leading to `play.after_moves`, its moves (if given) agreeing."""
+    if play.moves and play.after_moves.turn is position.turn:
         done = complete_play(position, dice, play.moves)
-        if done is not None and done[0] == encode(play.position):
-            return Play(done[1], play.position)  # legal single moves using every die: no search needed
+        if done is not None and done[0] == encode(play.after_moves):
+            return Play(done[1], play.after_moves)  # legal single moves using every die: no search needed
     legal = legal_states(position, dice)
-    if not legal and not play.moves and play.position == position:
+    if not legal and not play.moves and play.after_moves == position:
         return None
-    moves = legal.get(encode(play.position)) if play.position.turn is position.turn else None
+    moves = legal.get(encode(play.after_moves)) if play.after_moves.turn is position.turn else None
     if moves is None:
         raise IllegalMove(f"{play.notation()} (to the recorded position) is not a legal play of "
                           f"{dice[0]}{dice[1]}")
     if play.moves and _flow(moves) != _flow(play.moves):
         raise IllegalMove(f"the moves {play.notation()} do not lead to the recorded position "
                           f"(the legal play to it is {format_moves(moves)})")
-    return Play(moves, play.position)
+    return Play(moves, play.after_moves)
 
 
 def _score_doc(score: Score) -> ScoreDoc:

@@ -71,7 +71,9 @@ class MatchIdState:
             "on_roll": player(self.on_roll), "crawford": int(self.crawford), "state": int(self.state),
             "turn": player(self.turn), "doubled": int(self.doubled), "resigned": self.resigned,
             "die1": self.dice[0], "die2": self.dice[1], "length": self.length,
-            "score0": self.score[1], "score1": self.score[0], "jacoby": int(self.jacoby),
+            # GNU Backgammon's bit 66 is set when the Jacoby rule is NOT in use (its matchid.c stores
+            # !fJacoby): `set matchid` with the bit clear reports "played with the Jacoby rule".
+            "score0": self.score[1], "score1": self.score[0], "jacoby": int(not self.jacoby),
         }
         key, shift = 0, 0
         for name, width in _FIELDS:
@@ -104,7 +106,7 @@ class MatchIdState:
             on_roll=color(values["on_roll"]), crawford=bool(values["crawford"]),
             state=GameState(values["state"]), turn=color(values["turn"]), doubled=bool(values["doubled"]),
             resigned=values["resigned"], dice=(values["die1"], values["die2"]), length=values["length"],
-            score=(values["score1"], values["score0"]), jacoby=bool(values["jacoby"]),
+            score=(values["score1"], values["score0"]), jacoby=not values["jacoby"],
         )
 
     @classmethod

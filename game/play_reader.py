@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from game.board import Variant
 from game.errors import AmbiguousPlayError, IllegalPlayError, IncompletePlayError
 from game.movegen import State, legal_states, play_allowed, single_move_walk
 from game.plays import Chain, Move, Play, WrittenPlay, format_moves
@@ -186,7 +185,7 @@ def _roll(dice: tuple[int, int]) -> str:
 
 
 def _where(position: Position) -> str:
-    return position.xgid() if position.variant is Variant.BACKGAMMON else position.to_json()
+    return position.notation()
 
 
 def describe(plays: tuple[Play, ...] | list[Play]) -> str:

@@ -47,23 +47,24 @@ class Move:
 class Play:
     """A legal play: its moves in the order played, and the position it produces.
 
-    `position` is the board after the play with the mover still to play (as the play is made);
-    `next_position` is the same with the turn passed, the position the opponent rolls in.
+    `after_moves` is the board after the play with the mover still to play (as the play is made,
+    and as a table's sensors see it before the turn passes); `next_position` is the same with the
+    turn passed, the position the opponent rolls in.
     """
 
     moves: tuple[Move, ...]
-    position: Position
+    after_moves: Position
     found_in: tuple[Position, tuple[int, int]] | None = field(default=None, init=False, repr=False, compare=False)
     """Where the rules engine found this play legal: the position before it and the roll; None for
     a play made any other way, which `Match.play` checks. Only `found_legal` sets it, so a play a
     caller builds (or derives with `dataclasses.replace`) never carries it."""
 
     @classmethod
-    def found_legal(cls, moves: tuple[Move, ...], position: Position, before: Position,
+    def found_legal(cls, moves: tuple[Move, ...], after_moves: Position, before: Position,
                     dice: tuple[int, int]) -> Play:
         """A play the rules engine has just found legal from `before` with `dice` (the legal plays'
         search, `game.play_reader`): `Match.play` takes it there without searching again."""
-        play = cls(moves, position)
+        play = cls(moves, after_moves)
         object.__setattr__(play, "found_in", (before, dice))  # frozen: set once, here
         return play
 
@@ -75,7 +76,7 @@ class Play:
     @property
     def next_position(self) -> Position:
         """The position after the play, the opponent on roll."""
-        return self.position.pass_turn()
+        return self.after_moves.pass_turn()
 
     def notation(self) -> str:
         """The play as GNU Backgammon writes it (`format_moves`)."""
@@ -86,11 +87,35 @@ class Play:
         return {
             "notation": self.notation(),
             "moves": [[m.source, m.target] for m in self.moves],
-            "position": self.position.to_document(),
+            "position": self.after_moves.to_document(),
         }
 
     def __str__(self) -> str:
         return self.notation()
+
+
+def format_steps(before: Position, after: Position, steps: list[list[int]] | list[tuple[int, int]]) -> str:
+    """A recorded play's (source, target) steps, mover's numbering, in GNU Backgammon's notation
+    (`format_moves`), its hits found by comparing the position before with the one after."""
+    mover, theirs = before.turn, before.turn.opponent.char
+    hits = {own for own in range(1, 25)
+            if before.own_stack(mover, own).count(theirs) > after.own_stack(mover, own).count(theirs)}
+    marked = []
+    for source, target in steps:
+        marked.append(Move(source, target, target in hits))
+        hits.discard(target)
+    return format_moves(marked)
+
+
+def format_roll(dice: tuple[int, int] | list[int]) -> str:
+    """A roll as the project writes it for people: the higher die first, no dash (`53`, `66`),
+    however the dice fell; a record keeps them as thrown.
+
+    >>> format_roll((3, 5))
+    '53'
+    """
+    high, low = sorted(dice, reverse=True)
+    return f"{high}{low}"
 
 
 def point_name(point: int) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
+from game.rules import STANDARD, RuleOptions
 
 if TYPE_CHECKING:
     from game.movegen import LegalPlays
@@ -45,10 +46,13 @@ class Position:
 
     `points[i]` is the stack on board point i + 1, bottom to top, one character
     per checker ("w" or "b"); a Catchgammon stack such as "bww" is a black
-    checker trapped under two white ones. `bar` and `off` are (white, black).
+    checker trapped under two white ones. `bar` and `off` are (white, black). `rules` are the
+    rule options played (`game.rules`: Nackgammon, the mother checker), none by default.
 
     Make one field by field, or from any of its notations (`Position("XGID=...")`, a Position
-    ID, a JSON position document), as `repr` writes it:
+    ID, a JSON position document), as `repr` writes it; `print(position)` draws the board as text.
+    The methods that read or write notations, list plays or draw import their modules when called
+    (a lazy facade: a position alone costs nothing more to import):
 
         >>> from game import Position
         >>> start = Position.initial()
@@ -63,46 +67,59 @@ class Position:
     points: tuple[str, ...]
     bar: Pair
     off: Pair
+    rules: RuleOptions
 
     @overload
     def __init__(self, notation: str, /) -> None: ...
 
     @overload
     def __init__(self, variant: Variant, turn: Color, points: tuple[str, ...], bar: Pair = (0, 0),
-                 off: Pair = (0, 0)) -> None: ...
+                 off: Pair = (0, 0), rules: RuleOptions = STANDARD) -> None: ...
 
     def __init__(self, variant: Variant | str, turn: Color | None = None, points: tuple[str, ...] | None = None,
-                 bar: Pair = (0, 0), off: Pair = (0, 0)) -> None:
+                 bar: Pair = (0, 0), off: Pair = (0, 0), rules: RuleOptions = STANDARD) -> None:
         if isinstance(variant, str) and turn is None and points is None:
             parsed = Position.parse(variant)
             variant, turn, points, bar, off = parsed.variant, parsed.turn, parsed.points, parsed.bar, parsed.off
+            rules = parsed.rules
         if turn is None or points is None:
             raise PositionError("a position needs its variant, turn and points, or one notation")
-        for name, value in (("variant", variant), ("turn", turn), ("points", points), ("bar", bar), ("off", off)):
+        for name, value in (("variant", variant), ("turn", turn), ("points", points), ("bar", bar), ("off", off),
+                            ("rules", rules)):
             object.__setattr__(self, name, value)
         _validate(self)
 
     # -- construction ---------------------------------------------------
 
     @classmethod
-    def initial(cls, variant: Variant = Variant.BACKGAMMON, turn: Color = Color.WHITE) -> Position:
-        """The starting position of `variant` with `turn` to play (White by default; the opening roll decides)."""
+    def initial(cls, variant: Variant | str = Variant.BACKGAMMON, turn: Color = Color.WHITE,
+                rules: RuleOptions = STANDARD) -> Position:
+        """The starting position of `variant` (a `Variant` or its name) with `turn` to play (White
+        by default; the opening roll decides), under `rules` (Nackgammon has its own start).
+
+            >>> Position.initial("rungammon").stack(12)
+            'bbbbbbbbbbbbbbb'
+            >>> Position.initial(rules=RuleOptions(nackgammon=True)).stack(23)
+            'ww'
+        """
+        chosen: Variant = variant if isinstance(variant, Variant) else _enum(Variant, variant, "variant")
         points = [""] * 24
-        if variant is Variant.BACKGAMMON:
-            for own, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        if chosen is Variant.BACKGAMMON:
+            start = NACKGAMMON_START if rules.nackgammon else BACKGAMMON_START
+            for own, n in start:
                 for color in Color:
-                    points[OWN_TO_BOARD[variant, color][own] - 1] = color.char * n
+                    points[OWN_TO_BOARD[chosen, color][own] - 1] = color.char * n
         else:
             for color in Color:
-                points[OWN_TO_BOARD[variant, color][24] - 1] = color.char * CHECKERS
-        return cls(variant, turn, tuple(points))
+                points[OWN_TO_BOARD[chosen, color][24] - 1] = color.char * CHECKERS
+        return cls(chosen, turn, tuple(points), rules=rules)
 
     @classmethod
     def from_document(cls, doc: Any) -> Position:
         """Read the JSON position document (already decoded)."""
         if not isinstance(doc, Mapping):
             raise PositionError(f"a position document must be a JSON object, got {type(doc).__name__}")
-        unknown = set(doc) - {"variant", "turn", "points", "bar", "off"}
+        unknown = set(doc) - {"variant", "turn", "points", "bar", "off", "rules"}
         if unknown:
             raise PositionError(f"position document has unknown keys: {sorted(unknown)}")
         variant = _enum(Variant, doc.get("variant", "backgammon"), "variant")
@@ -110,14 +127,20 @@ class Position:
         raw_points = doc.get("points")
         if not isinstance(raw_points, list) or len(raw_points) != 24:
             raise PositionError("'points' must be a list of 24 stacks (index 0 = board point 1)")
-        points = []
-        for index, stack in enumerate(raw_points):
-            if not isinstance(stack, list) or any(c not in ("w", "b") for c in stack):
-                raise PositionError(
-                    f"points[{index}] (board point {index + 1}) must be a list of \"w\"/\"b\", "
-                    f"got {stack!r}")
-            points.append("".join(stack))
-        return cls(variant, turn, tuple(points), _pair(doc, "bar"), _pair(doc, "off"))
+        # joined and checked in C, not checker by checker: a batch of documents spent most of its time here
+        try:
+            points = tuple(map("".join, raw_points))
+        except TypeError:
+            points = ()
+        if (len(points) != 24 or "".join(points).strip("wb") or set(map(type, raw_points)) != {list}
+                or sum(map(len, points)) != sum(map(len, raw_points))):
+            for index, stack in enumerate(raw_points):  # which stack, for the message
+                if not isinstance(stack, list) or any(c not in ("w", "b") for c in stack):
+                    raise PositionError(
+                        f"points[{index}] (board point {index + 1}) must be a list of \"w\"/\"b\", "
+                        f"got {stack!r}")
+        rules = RuleOptions.from_document(doc["rules"]) if "rules" in doc else STANDARD
+        return cls(variant, turn, points, _pair(doc, "bar"), _pair(doc, "off"), rules)
 
     @classmethod
     def parse(cls, text: str, variant: Variant | None = None) -> Position:
@@ -155,14 +178,17 @@ class Position:
         return cls.from_document(doc)
 
     def to_document(self) -> dict[str, Any]:
-        """The JSON position document (not yet encoded)."""
-        return {
+        """The JSON position document (not yet encoded); `rules` only when an option is on."""
+        doc: dict[str, Any] = {
             "variant": self.variant.value,
             "turn": self.turn.value,
-            "points": [[*stack] if stack else [] for stack in self.points],  # after every play: no call per point
+            "points": list(map(list, self.points)),  # after every play: the 24 stacks listed in C
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},
         }
+        if self.rules:
+            doc["rules"] = self.rules.to_document()
+        return doc
 
     def to_json(self) -> str:
         """The JSON position document, compact."""
@@ -190,7 +216,7 @@ class Position:
         if not isinstance(turn, Color):
             return replace(self, turn=turn)  # validated: refused
         other = object.__new__(Position)  # the same checkers: valid already, not checked again
-        for name in ("variant", "points", "bar", "off"):
+        for name in ("variant", "points", "bar", "off", "rules"):
             object.__setattr__(other, name, getattr(self, name))
         object.__setattr__(other, "turn", turn)
         return other
@@ -198,6 +224,10 @@ class Position:
     def pass_turn(self) -> Position:
         """The same checkers with the other player to play."""
         return self.with_turn(self.turn.opponent)
+
+    def with_rules(self, rules: RuleOptions) -> Position:
+        """The same checkers played under `rules` (refused when an option is for another variant)."""
+        return self if rules == self.rules else replace(self, rules=rules)
 
     # -- queries ----------------------------------------------------------
 
@@ -223,15 +253,31 @@ class Position:
         return tuple(i + 1 for i, s in enumerate(self.points)
                      if len(s) > 1 and s[0] == color.char and s[-1] != color.char)
 
+    def start_trapped(self, color: Color) -> bool:
+        """Whether a checker of `color` is trapped on its own 24-point, its starting point (Catchgammon:
+        its last one there, its mother checker)."""
+        stack = self.own_stack(color, 24)
+        return self.variant is Variant.CATCHGAMMON and stack[:1] == color.char and stack[-1:] != color.char
+
     def is_remi(self) -> bool:
         """Catchgammon draw: each side has a checker trapped on its own 24-point."""
-        if self.variant is not Variant.CATCHGAMMON:
-            return False
-        return all(self.own_stack(c, 24)[:1] == c.char and self.own_stack(c, 24)[-1:] != c.char
-                   for c in Color)
+        return self.variant is Variant.CATCHGAMMON and all(map(self.start_trapped, Color))
+
+    def mother_trapped(self) -> Color | None:
+        """Under the mother-checker rule (`rules.mother_checker`), the side whose mother checker is
+        trapped while the trapper's own is free: that side has lost a double game. None otherwise."""
+        if not self.rules.mother_checker:
+            return None
+        trapped = [color for color in Color if self.start_trapped(color)]
+        return trapped[0] if len(trapped) == 1 else None
 
     def result(self) -> GameResult | None:
-        """The result once a player has borne off all 15 checkers, else None."""
+        """The result once a player has borne off all 15 checkers (or, under the mother-checker
+        rule, has trapped the opponent's mother checker: a gammon), else None."""
+        if self.rules.mother_checker:
+            loser = self.mother_trapped()
+            if loser is not None:
+                return GameResult(loser.opponent, ResultKind.GAMMON)
         if CHECKERS not in self.off:
             return None  # after almost every play: asked without going through the colours
         for winner in Color:
@@ -273,28 +319,69 @@ class Position:
 
         return read_play(self, check_dice(dice), text)
 
+    def play(self, text: str, dice: tuple[int, int] | list[int]) -> Position:
+        """The position after the play `text` stands for, the opponent on roll: one step of a game.
+
+        Raises as `parse_play` does when the text names no legal play or several; a roll that
+        cannot be played is written as nothing ("") and passes the turn.
+
+            >>> Position.initial().play("8/5 6/5", (3, 1)).play("24/18 13/11", (6, 2)).turn
+            <Color.WHITE: 'white'>
+        """
+        play = self.parse_play(text, dice)
+        return self.pass_turn() if play is None else play.next_position
+
     def __str__(self) -> str:
-        return self.to_json()
+        """The board as text (`game.text.draw`); `to_json()` gives the position document."""
+        from game.text import draw
+
+        return draw(self)
+
+    def _repr_png_(self) -> bytes:
+        """The board as a PNG picture, for notebooks (Jupyter shows a position as a picture)."""
+        from io import BytesIO
+
+        from game.pictures.board import draw_board
+
+        buffer = BytesIO()
+        draw_board(self).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    def notation(self) -> str:
+        """The shortest notation that gives this position back: its XGID for Backgammon under the
+        standard rules, else its JSON document."""
+        return self.xgid() if self.variant is Variant.BACKGAMMON and not self.rules else self.to_json()
 
     def __repr__(self) -> str:
-        text = self.xgid() if self.variant is Variant.BACKGAMMON else self.to_json()
-        return f"Position({text!r})"
+        return f"Position({self.notation()!r})"
+
+
+BACKGAMMON_START = ((24, 2), (13, 5), (8, 3), (6, 5))
+"""Backgammon's start: (own point, checkers) for each side."""
+NACKGAMMON_START = ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4))
+"""Nackgammon's start (`RuleOptions.nackgammon`), as GNU Backgammon sets it up."""
 
 
 def _validate(pos: Position) -> None:
     if not isinstance(pos.variant, Variant) or not isinstance(pos.turn, Color):
         raise PositionError("variant and turn must be a Variant and a Color")
+    if not isinstance(pos.rules, RuleOptions):
+        raise PositionError(f"rules must be RuleOptions, got {pos.rules!r}")
+    pos.rules.check(pos.variant)
     if len(pos.points) != 24:
         raise PositionError(f"a position has 24 points, got {len(pos.points)}")
-    counts = [pos.bar[0] + pos.off[0], pos.bar[1] + pos.off[1]]
-    for index, stack in enumerate(pos.points):
-        if stack.strip("wb"):
-            raise PositionError(f"board point {index + 1}: stack {stack!r} holds other than w/b")
-        white = stack.count("w")
-        counts[0] += white
-        counts[1] += len(stack) - white
-        if white and white != len(stack):
-            _check_mixed(pos.variant, index + 1, stack)
+    # the stacks checked together in C (a stack holding both colours shows "wb" or "bw" between the
+    # separators), one by one only where something is found: positions are made by the thousand
+    stacks = "|".join(pos.points)
+    if stacks.replace("|", "").strip("wb"):
+        bad = next(i for i, stack in enumerate(pos.points) if stack.strip("wb"))
+        raise PositionError(f"board point {bad + 1}: stack {pos.points[bad]!r} holds other than w/b")
+    white = stacks.count("w")
+    counts = [pos.bar[0] + pos.off[0] + white, pos.bar[1] + pos.off[1] + stacks.count("b")]
+    if "wb" in stacks or "bw" in stacks:
+        for index, stack in enumerate(pos.points):
+            if "w" in stack and "b" in stack:
+                _check_mixed(pos.variant, index + 1, stack)
     if min(*pos.bar, *pos.off) < 0:
         raise PositionError(f"negative count in bar {pos.bar} or off {pos.off}")
     if not pos.variant.has_bar and any(pos.bar):

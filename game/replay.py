@@ -412,7 +412,7 @@ class Replayer(EventReplayer[MatchEvent]):
 def position_text(m: Match) -> str:
     """The position to show in a problem: an XGID for Backgammon, else the JSON document."""
     position = m.position
-    if position.variant is not Variant.BACKGAMMON:
+    if position.variant is not Variant.BACKGAMMON or position.rules:
         return position.to_json()
     from game.xgid import Xgid  # only a record with a problem or a note needs the XGID
 

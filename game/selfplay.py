@@ -28,7 +28,7 @@ def random_game(variant: Variant, rng: random.Random, max_turns: int = 1000) -> 
         plays = position.legal_plays(dice)
         play = rng.choice(plays) if plays else None
         yield Turn(position, dice, play)
-        after = play.position if play else position
+        after = play.after_moves if play else position
         if after.result() or after.is_remi():
             return
         position = after.pass_turn()

@@ -7,9 +7,13 @@ trapped under its trappers is shown in lower case at the bottom of its stack.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.board import Color, Variant
-from game.position import Position
-from game.xgid import Xgid
+
+if TYPE_CHECKING:
+    from game.position import Position
+    from game.xgid import Xgid
 
 _ROWS = 5
 _GLYPH = {"w": "O", "b": "X"}

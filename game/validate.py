@@ -22,12 +22,15 @@ from game.board import Color
 from game.errors import GameError
 from game.match import GameSummary, Match, Phase
 from game.replay import Problem, Replayer
-from game.transcripts import Dialect, replay_transcript
+from game.transcripts import Dialect, replay_sgf, replay_transcript
+from game.transcripts.other_formats import unreadable_format
+from game.transcripts.sgf import is_sgf
 
 if TYPE_CHECKING:
     from game.integrity import Integrity
 
 LEGAL, ILLEGAL, UNREADABLE = 0, 1, 2
+KIND_NAMES = {"record": "JSON Lines record", "mat": ".mat transcript", "sgf": "GNU Backgammon .sgf match file"}
 
 
 @dataclass
@@ -35,7 +38,7 @@ class Verdict:
     """A careful referee's verdict on one file: readable, legal, complete, and signed by whom."""
 
     path: str
-    kind: str = ""  # "record" (JSON Lines) or "mat"
+    kind: str = ""  # "record" (JSON Lines), "mat" or "sgf" (GNU Backgammon's match file)
     error: str | None = None  # why the file cannot be read
     match: Match | None = None
     games: list[GameSummary] = field(default_factory=list)
@@ -66,13 +69,16 @@ class Verdict:
         if self.error is not None:
             return f"{self.path}: cannot read: {self.error}\nverdict: UNREADABLE\n"
         m = self.match
-        lines = [f"{self.path}: {'JSON Lines record' if self.kind == 'record' else '.mat transcript'}"]
+        lines = [f"{self.path}: {KIND_NAMES.get(self.kind, '.mat transcript')}"]
         if m is not None:
             white, black = m.players
             length = f"{m.length}-point match" if m.length else "money session"
             lines[0] += f", {m.variant.value} {length}, white {white} v black {black}"
-            if m.options.jacoby or m.options.beavers or m.options.automatic_doubles or m.options.max_cube:
-                lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()))
+            if m.options.money_only:
+                lines.append("options: " + ", ".join(f"{k} {v}" for k, v in m.options.to_document().items()
+                                                     if k != "rules"))
+            if m.options.rules:
+                lines.append(f"rules: {m.options.rules.words()} (game/RULES.md, \"Rule options\")")
         if self.dialect is not None:
             lines.append(self.dialect.describe())
         rows = [(game.number, _game_line(game)) for game in self.games]
@@ -95,7 +101,8 @@ class Verdict:
         """The record's integrity in one line, as validate, report and convert print it."""
         if self.integrity is not None:
             return self.integrity.describe()
-        return "integrity: a .mat transcript carries no chain or signature"
+        kind = "an .sgf match file" if self.kind == "sgf" else "a .mat transcript"
+        return f"integrity: {kind} carries no chain or signature"
 
     def verdict(self) -> str:
         """LEGAL, LEGAL so far, ILLEGAL (n problems), or UNREADABLE, with the reason when not intact."""
@@ -178,8 +185,13 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
             replayer = replay_lines(lines, strict=False)
             verdict.integrity = check(lines, trusted)
         else:
-            verdict.kind = "mat"
-            transcript = replay_transcript(data.decode("utf-8", errors="replace"))
+            other = unreadable_format(data, path)
+            if other is not None:
+                verdict.error = other
+                return verdict
+            text = data.decode("utf-8", errors="replace")
+            verdict.kind = "sgf" if is_sgf(data) else "mat"
+            transcript = replay_sgf(text) if verdict.kind == "sgf" else replay_transcript(text)
             replayer = transcript.replayer
             verdict.dialect = transcript.transcript.dialect
     except GameError as exc:
@@ -194,7 +206,7 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
 
 def _fill(verdict: Verdict, replayer: Replayer) -> None:
     m = replayer.match
-    if (verdict.kind == "mat" and m is not None and m.length is None and m.phase is Phase.OPENING
+    if (verdict.kind in ("mat", "sgf") and m is not None and m.length is None and m.phase is Phase.OPENING
             and m.games and not replayer.problems):
         m.stop()  # a money session's transcript that ends between games is the whole session
     verdict.match = replayer.match

@@ -90,6 +90,9 @@ class Xgid:
         pos = self.position
         if pos.variant is not Variant.BACKGAMMON:
             raise PositionError(f"XGID describes backgammon only, not {pos.variant.value}")
+        if pos.rules:  # an XGID has no field for a rule option: written, it would claim the standard game
+            raise PositionError(f"an XGID cannot say the rule options {pos.rules.words()}: use the JSON position "
+                                f"document ({pos.to_json()})")
         chars = [_char(Color.BLACK, pos.bar[1])]
         for stack in pos.points:
             chars.append(_char(Color.from_char(stack[0]), len(stack)) if stack else "-")

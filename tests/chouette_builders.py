@@ -9,11 +9,11 @@ from itertools import count
 from typing import Any
 
 from drivers.events import ButtonKind, Player
-from firmware_host.emulated import EmulatedTable
-from firmware_host.physical import hand_moves
-from firmware_host.prompts import Waiting
+from firmware_host.controller.prompts import Waiting
+from firmware_host.emulator.table import EmulatedTable
 from game.board import Variant
 from game.chouette import ChouetteOptions, ChouetteSession, Phase
+from game.hands import hand_moves
 from game.position import Position
 
 

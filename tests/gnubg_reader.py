@@ -38,7 +38,7 @@ gnubg.command("set display off")
 for path in paths:
     sys.stdout.write("\n%s %s\n" % (MARK, path)); sys.stdout.flush()
     start = time.perf_counter()
-    gnubg.command('import mat "%s"' % path)
+    gnubg.command('%s "%s"' % (os.environ.get("GNUBG_READER_COMMAND", "import mat"), path))
     seconds = time.perf_counter() - start
     sys.stdout.flush()
     try:
@@ -61,6 +61,8 @@ class GnubgImport:
     variation: str
     printed: str = ""  # what gnubg said while importing it (warnings about unreadable plays)
     scores: list[tuple[int, int]] = field(default_factory=list)  # per game: (white, black) at its start
+    cube_actions: list[list[tuple[Color, str]]] = field(default_factory=list)  # per game: (player, double/take/drop)
+    results: list[tuple[Color | None, int, bool]] = field(default_factory=list)  # per game: winner, points, resigned
     crashed: bool = False  # gnubg died importing it
 
     @property
@@ -75,10 +77,11 @@ def gnubg_found() -> str | None:
     return GNUBG if os.access(GNUBG, os.X_OK) else shutil.which("gnubg")
 
 
-def gnubg_import(paths: Sequence[Path | str], timeout: float = 600.0) -> list[GnubgImport]:
-    """Import each transcript into GNU Backgammon, one process for as many files as it lasts; one
-    result per path, in order. A file that crashes gnubg (it has a buffer overflow on some names)
-    gets a result with `crashed` set, and a new process goes on with the next."""
+def gnubg_import(paths: Sequence[Path | str], timeout: float = 600.0, command: str = "import mat") -> list[GnubgImport]:
+    """Import each transcript into GNU Backgammon (`command`: "import mat", or "load match" for its
+    own .sgf), one process for as many files as it lasts; one result per path, in order. A file
+    that crashes gnubg (it has a buffer overflow on some names) gets a result with `crashed` set,
+    and a new process goes on with the next."""
     program = gnubg_found()
     if program is None:
         raise FileNotFoundError(INSTALL_HINT)
@@ -92,7 +95,7 @@ def gnubg_import(paths: Sequence[Path | str], timeout: float = 600.0) -> list[Gn
             out = work / "out.jsonl"
             out.write_text("")
             env = dict(os.environ, HOME=str(work), GNUBG_READER_LIST=str(work / "list.json"),
-                       GNUBG_READER_OUT=str(out))
+                       GNUBG_READER_OUT=str(out), GNUBG_READER_COMMAND=command)
             run = subprocess.run([program, "-t", "-q", "-r", "-p", str(work / "reader.py")], cwd=work, env=env,
                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
             printed = _printed_per_file(run.stdout)
@@ -123,17 +126,44 @@ def _result(record: dict[str, Any], printed: str) -> GnubgImport:
     match = record.get("match") or {}
     games: list[list[tuple[Color, tuple[int, int], str]]] = []
     scores: list[tuple[int, int]] = []
+    cube_actions: list[list[tuple[Color, str]]] = []
+    results: list[tuple[Color | None, int, bool]] = []
     for game in match.get("games", []):
         info = game.get("info", {})
         scores.append((int(info.get("score-O", 0)), int(info.get("score-X", 0))))
+        winner = info.get("winner")
+        results.append((None if winner is None else Color.BLACK if winner == "X" else Color.WHITE,
+                        int(info.get("points-won") or 0), bool(info.get("resigned"))))
         moves = []
+        cube = []
         for action in game.get("game", []):
+            player = Color.BLACK if action.get("player") == "X" else Color.WHITE
             if action.get("action") == "move" and "board" in action:
-                mover = Color.BLACK if action["player"] == "X" else Color.WHITE
-                moves.append((mover, (int(action["dice"][0]), int(action["dice"][1])), str(action["board"])))
+                moves.append((player, (int(action["dice"][0]), int(action["dice"][1])), str(action["board"])))
+            elif action.get("action") in ("double", "take", "drop"):
+                cube.append((player, str(action["action"])))
         games.append(moves)
+        cube_actions.append(cube)
     variation = str(match.get("match-info", {}).get("variation", "Standard")) if match else "none"
-    return GnubgImport(str(record["path"]), float(record["seconds"]), games, variation, printed, scores)
+    return GnubgImport(str(record["path"]), float(record["seconds"]), games, variation, printed, scores,
+                       cube_actions=cube_actions, results=results)
+
+
+def our_cube_actions(match: Match) -> list[list[tuple[Color, str]]]:
+    """Per game, (player, double/take/drop) for every cube action the match holds, as gnubg names them."""
+    games: list[list[tuple[Color, str]]] = []
+    for raw in match.events:
+        event = cast(Mapping[str, Any], raw)
+        if event["type"] == "game_start":
+            games.append([])
+        elif event["type"] in ("double", "take", "pass") and games:
+            games[-1].append((Color(event["player"]), {"pass": "drop"}.get(event["type"], event["type"])))
+    return games
+
+
+def our_results(match: Match) -> list[tuple[Color | None, int, bool]]:
+    """Per game that ended: the winner, the points and whether it was resigned."""
+    return [(game.winner, game.points, game.reason == "resign") for game in match.games]
 
 
 def our_boards(match: Match) -> list[list[tuple[Color, tuple[int, int], str]]]:
@@ -185,6 +215,7 @@ for player in (0, 1):
 for job in jobs:
     gnubg.command("set rng mersenne")
     gnubg.command("set seed %d" % job["seed"])
+    gnubg.command("set variation %s" % job["variation"])
     gnubg.command("new match %d" % job["length"])
     for _ in range(20000):
         match = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
@@ -196,18 +227,21 @@ for job in jobs:
             break
         gnubg.command("play")
     gnubg.command('export match mat "%s"' % job["mat"])
+    gnubg.command('save match "%s"' % job["mat"].replace(".mat", ".sgf"))
     json.dump(match, open(job["boards"], "w"))
 '''
 
 
-def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path,
-                    timeout: float = 600.0) -> list[tuple[Path, list[list[tuple[Color, tuple[int, int], str]]]]]:
+def gnubg_self_play(seeds: Sequence[int], length: int, folder: Path, timeout: float = 600.0,
+                    variation: str = "standard") -> list[tuple[Path, list[list[tuple[Color, tuple[int, int], str]]]]]:
     """GNU Backgammon plays a `length`-point match against itself for each seed (0-ply, fast) and
-    exports it as .mat; returns each file with the boards gnubg itself recorded while playing."""
+    exports it as .mat; returns each file with the boards gnubg itself recorded while playing.
+    `variation` is GNU Backgammon's (`standard`, `nackgammon`)."""
     program = gnubg_found()
     if program is None:
         raise FileNotFoundError(INSTALL_HINT)
-    jobs: list[dict[str, Any]] = [{"seed": seed, "length": length, "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
+    jobs: list[dict[str, Any]] = [{"seed": seed, "length": length, "variation": variation,
+                                   "mat": str(folder / f"gnubg-{length}p-{seed}.mat"),
                                    "boards": str(folder / f"gnubg-{length}p-{seed}.json")} for seed in seeds]
     (folder / "play.py").write_text(_PLAY)
     (folder / "jobs.json").write_text(json.dumps(jobs))

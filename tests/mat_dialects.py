@@ -32,6 +32,9 @@ class Dialect:
     trailing: bool = False  # a blank after every play (GNU Backgammon)
     singular: bool = False  # "Wins 2 point" (Backgammon Studio, Backgammon Galaxy)
     width: int = 28  # the left column's width: a play longer than it runs into the right column
+    hand: bool = False  # a hand transcription's words: "Double => 2", "Take", "Drop", "Win 1 point"
+    site: str | None = None  # the Site header's value (else "Test <name>")
+    length: int | None = None  # the length written over the match's own (Galaxy's money sessions: 16)
 
 
 DIALECTS = [
@@ -42,6 +45,7 @@ DIALECTS = [
     Dialect("studio", joined=True, cannot_move=True, singular=True, header=True, width=30),
     Dialect("narrow", width=12),
     Dialect("unmarked", stars=False),
+    Dialect("hand", hand=True),
 ]
 
 
@@ -53,8 +57,9 @@ def write(match: Match, dialect: Dialect, names: tuple[str, str] | None = None) 
         left, right = f"{left},1620", f"{right},1587"
     out = []
     if dialect.header:
-        out.append(f'; [Site "Test {dialect.name}"]\n; [Player 1 "{left}"]\n; [Player 2 "{right}"]\n\n')
-    out.append(f"{match.length or 0} point match\n\n")
+        site = dialect.site or f"Test {dialect.name}"
+        out.append(f'; [Site "{site}"]\n; [Player 1 "{left}"]\n; [Player 2 "{right}"]\n\n')
+    out.append(f"{dialect.length or match.length or 0} point match\n\n")
     games: list[list[Mapping[str, Any]]] = []
     for event in match.events:
         if event["type"] == "game_start":
@@ -89,10 +94,12 @@ def _game(events: list[Mapping[str, Any]], left: str, right: str, dialect: Diale
             position, rolled = after.pass_turn(), None
         elif kind in ("double", "beaver"):
             assert player is not None
-            cells.append((player, f" {'Doubles' if kind == 'double' else 'Beavers'} => {event['value']}"))
+            word = "Beavers" if kind == "beaver" else "Double" if dialect.hand else "Doubles"
+            cells.append((player, f" {word} => {event['value']}"))
         elif kind in ("take", "pass"):
             assert player is not None
-            cells.append((player, " Takes" if kind == "take" else " Drops"))
+            answer = "Take" if kind == "take" else "Drop"
+            cells.append((player, f" {answer}" if dialect.hand else f" {answer}s"))
         elif kind == "resign_accept" and rolled is not None:
             cells.append((Color(rolled["player"]), f"{_dice(rolled['dice'], dialect)}: "))
         elif kind == "game_end":
@@ -100,7 +107,7 @@ def _game(events: list[Mapping[str, Any]], left: str, right: str, dialect: Diale
             word = "point" if points == 1 or dialect.singular else "points"
             if dialect.losses and event["reason"] == "resign":
                 cells.append((winner.opponent, f" Losses {points} {word}"))
-            ending.append((winner, f"Wins {points} {word}"))
+            ending.append((winner, f"{'Win' if dialect.hand else 'Wins'} {points} {word}"))
     text.append(_rows(cells, dialect))
     for winner, line in ending:
         text.append(" " * (6 if winner is Color.BLACK else 34) + line + "\n")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
+from game.board import OWN_TO_BOARD, Color, Variant
 from game.position import Position
 
 Board = tuple[list[str], list[int], list[int]]  # stacks, bar, off
@@ -19,29 +19,36 @@ def _free_top(stack: str, char: str) -> bool:
     return bool(stack) and stack[-1] == char
 
 
+def _landing(v: Variant, stack: str, c: str, o: str) -> str | None:
+    """The new stack where a checker of `c` lands on `stack`, or None if it may not land there."""
+    theirs = stack.count(o)
+    if v is Variant.RUNGAMMON:
+        return None if theirs else stack + c
+    if v is Variant.BACKGAMMON:
+        return None if theirs >= 2 else ("" if theirs else stack) + c
+    if not stack or stack[-1] == c:
+        return stack + c
+    if len(stack) == 1:
+        return stack + c  # trap the lone checker
+    return None  # two or more of theirs, or their trapper holding mine
+
+
+def _may_bear_off(mine_at: dict[int, str], stacks: list[str], on_bar: int, c: str, o: str,
+                  source: int, target: int) -> bool:
+    """Every checker home and free, and a larger die only from the highest point."""
+    outside = [p for p in range(7, 25) if c in mine_at[p]] or on_bar
+    trapped = any(s[:1] == c and s[-1:] == o for s in stacks)
+    higher = any(c in mine_at[p] for p in range(source + 1, 7))
+    return not (outside or trapped or (target < 0 and higher))
+
+
 def _single_moves(pos: Position, stacks: list[str], bar: list[int], off: list[int],
                   die: int) -> list[Board]:
     v, me = pos.variant, pos.turn
     c, o = me.char, me.opponent.char
     to_board = OWN_TO_BOARD[v, me]
-    own = BOARD_TO_OWN[v, me]
     results: list[Board] = []
     mine_at = {p: stacks[to_board[p] - 1] for p in range(1, 25)}
-
-    def land(target_own: int) -> str | None:
-        """The new stack on the target, or None if the checker may not land there."""
-        stack = mine_at[target_own]
-        theirs = stack.count(o)
-        if v is Variant.RUNGAMMON:
-            return None if theirs else stack + c
-        if v is Variant.BACKGAMMON:
-            return None if theirs >= 2 else ("" if theirs else stack) + c
-        if not stack or stack[-1] == c:
-            return stack + c
-        if len(stack) == 1:
-            return stack + c  # trap the lone checker
-        return None  # two or more of theirs, or their trapper holding mine
-
     sources = [25] if v is Variant.BACKGAMMON and bar[me.index] else range(24, 0, -1)
     for source in sources:
         if source != 25 and not _free_top(mine_at[source], c):
@@ -58,23 +65,17 @@ def _single_moves(pos: Position, stacks: list[str], bar: list[int], off: list[in
         else:
             new_stacks[to_board[source] - 1] = mine_at[source][:-1]
         if target >= 1:
-            landed = land(target)
+            landed = _landing(v, mine_at[target], c, o)
             if landed is None:
                 continue
             if v is Variant.BACKGAMMON and o in mine_at[target]:
                 new_bar[me.opponent.index] += 1
             new_stacks[to_board[target] - 1] = landed
         else:
-            outside = [p for p in range(7, 25) if c in mine_at[p]] or bar[me.index]
-            trapped = any(s[:1] == c and s[-1:] == o for s in stacks)
-            if outside or trapped:
-                continue
-            higher = any(c in mine_at[p] for p in range(source + 1, 7))
-            if target < 0 and higher:
+            if not _may_bear_off(mine_at, stacks, bar[me.index], c, o, source, target):
                 continue
             new_off[me.index] += 1
         results.append((new_stacks, new_bar, new_off))
-    del own
     return results
 
 

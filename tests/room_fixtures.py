@@ -10,7 +10,7 @@ to install it.
 from __future__ import annotations
 
 import contextlib
-import os
+import hashlib
 import queue
 import select
 import shutil
@@ -27,38 +27,21 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.director import Director
 from firmware_host.room.mosquitto import INSTALL_HINT, Mosquitto, find_mosquitto, free_port
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+from needs import IN_CI, require, wait_until
+
+from firmware_host.record.signing import TableKey
 from firmware_host.settings import Settings
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def require(what: str, found: object, hint: str) -> None:
-    """A test's real part must be there: fail under CI, else skip with the way to install it."""
-    if found:
-        return
-    if IN_CI:
-        pytest.fail(f"{what} is missing under CI=true: {hint}")
-    pytest.skip(f"{what} is not installed: {hint}")
-
-
-def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "condition",
-               step: Callable[[], object] | None = None) -> None:
-    """Wait (calling `step` meanwhile, if given) until `condition()` is true, else fail saying what."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        if step is not None:
-            step()
-        else:
-            time.sleep(0.02)
+__all__ = ["IN_CI", "require", "wait_until"]  # the room's tests take them from here too
+NO_BROKER = BrokerConfig.from_url("mqtt://127.0.0.1:1", venue="test", insecure_anonymous=True)
+"""For a director whose pages are tested alone: no broker there, and none needed."""
 
 
 @pytest.fixture
@@ -68,6 +51,23 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
+    """One Mosquitto for the session (for each xdist worker): tests that never stop the broker share it,
+    each on a venue of its own (`venue`)."""
+    require("Mosquitto", find_mosquitto(), INSTALL_HINT)
+    broker = Mosquitto(tmp_path_factory.mktemp("shared-broker"))
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture
+def venue(request: pytest.FixtureRequest) -> str:
+    """A venue id no other test uses (its topics are its own on a shared broker)."""
+    return "v" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:20]
 
 
 class Proxy:
@@ -144,22 +144,36 @@ def proxy(mosquitto: Mosquitto) -> Iterator[Proxy]:
     forward.close()
 
 
+def session_key() -> str:
+    """The public key every emulated table of the test session signs with (tests/conftest.py)."""
+    return TableKey.load_or_create().public
+
+
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Callable[..., Any]]:
-    """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)`; all closed after."""
+    """`room("director", url)` or `room("table", url, table_id, **EmulatedTable fields)` (`venue=` for
+    either: "test" unless given; the director enrols t01 to t09 with the session's key unless `enrolled=`
+    says otherwise, and signs with the test's director key, which the tables follow unless `director_key=`
+    says otherwise); all closed after."""
     opened: list[Any] = []
+    director_key = TableKey.load_or_create(tmp_path / "director-key" / "director-ed25519.pem")
 
     def make(kind: str, url: str, table: str = "", **fields: Any) -> Any:
+        venue = fields.pop("venue", "test")
         if kind == "director":
-            director = Director(BrokerConfig.from_url(url, venue="test"), fields.get("data", tmp_path / "director"),
-                                ack_interval=0.05)
+            fields.setdefault("enrolled", {f"t{n:02d}": session_key() for n in range(1, 10)})
+            fields.setdefault("key", director_key)
+            config = BrokerConfig.from_url(url, venue=venue, insecure_anonymous=True)
+            director = Director(config, fields.pop("data", tmp_path / "director"),
+                                ack_interval=0.05, **fields)
             director.start()
             opened.append(director)
             return director
         settings = fields.pop("settings", Settings(length=1))
         seed = fields.pop("seed", len(opened) + 1)
+        follows = fields.pop("director_key", director_key.public)
         emulated = EmulatedTable(settings, tmp_path / table, seed, broker=BrokerConfig.from_url(
-            url, venue="test", table=table), **fields)
+            url, venue=venue, table=table, director_key=follows, insecure_anonymous=True), **fields)
         opened.append(emulated)
         return emulated
 
@@ -274,7 +288,8 @@ def publish(client: mqtt.Client, topic: str, payload: bytes) -> None:
 
 @contextlib.contextmanager
 def documented_acl_broker(directory: Path, users: dict[str, str]) -> Iterator[Mosquitto]:
-    """A Mosquitto with exactly hardware_docs/room.md's ACL, and these users (name: password) only."""
+    """A Mosquitto with exactly hardware_docs/room.md's ACL and room.conf's client id and packet size settings,
+    and these users (name: password) only."""
     require("mosquitto and mosquitto_passwd", find_mosquitto() and shutil.which("mosquitto_passwd"),
             "sudo apt-get install mosquitto")
     doc = (Path(__file__).parents[1] / "hardware_docs" / "room.md").read_text(encoding="utf-8")
@@ -283,5 +298,8 @@ def documented_acl_broker(directory: Path, users: dict[str, str]) -> Iterator[Mo
     for number, (user, password) in enumerate(users.items()):
         subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if number == 0 else []), str(passwords), user, password],
                        check=True, capture_output=True)
-    with Mosquitto(directory / "secure", acl_file=directory / "acl", password_file=passwords) as broker:
+    settings = [line.split("#")[0].strip() for line in doc.split("```mosquitto\n", 1)[1].split("```", 1)[0].splitlines()
+                if line.split(" ")[0] in ("use_username_as_clientid", "max_packet_size")]
+    with Mosquitto(directory / "secure", acl_file=directory / "acl", password_file=passwords,
+                   extra=tuple(settings)) as broker:
         yield broker

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.cli import main as table_main
-from firmware_host.emulated import EmulatedTable
+from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
 from game.board import Variant
 from game.cli import main as game_main

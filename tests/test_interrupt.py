@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+from repo import ROOT
 
 from game.bot.network import Network
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.subprocess
 
 
 def start(*args: str) -> subprocess.Popen[str]:

@@ -6,10 +6,20 @@
     [[referee]]
     name = "Anna Berg"
     password = "scrypt$16384$8$1$<salt>$<hash>"   # python -m firmware_host director --hash-password
+    [[table]]
+    id = "t01"
+    key = "ed25519:<base64>"        # the table's public key: the `key` of its journal's first line (table_key)
 
 A password is stored as scrypt (RFC 7914, from Python's hashlib) with a random 16-byte salt;
 a login gets a random session token (a cookie, HttpOnly, SameSite=Strict) that lasts
 `SESSION_SECONDS`. Anyone without a session is a spectator: the pages, no actions.
+
+Wrong logins cost the one trying, not the room: the pages check a password on a worker thread,
+one at a time (`Sessions.login`), never on the event loop that serves every page; an unknown name
+costs exactly the work of a known one (its time does not tell which names exist); and after
+`FREE_FAILURES` wrong logins from one address (`FREE_FAILURES_PER_NAME` for one name, from
+anywhere) no password is checked for a while that doubles with each further failure, up to
+`MAX_BACKOFF` (`LoginThrottled`). A password is at least `MIN_PASSWORD` characters.
 """
 
 from __future__ import annotations
@@ -18,20 +28,50 @@ import base64
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 import tomllib
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.errors import ConfigError
+from firmware_host.errors import ConfigError, LoginThrottled
+from firmware_host.room.topics import NAME
+from game.errors import GameError
 
 SESSION_SECONDS = 12 * 3600
 _N, _R, _P = 2 ** 14, 8, 1
+MIN_PASSWORD = 8
+FREE_FAILURES = 5
+"""Wrong logins from one address before it must wait."""
+FREE_FAILURES_PER_NAME = 20
+"""Wrong logins for one name, from any address, before it must wait (more than per address, so that
+someone guessing from one place cannot lock a referee out at once)."""
+FIRST_BACKOFF = 2.0
+MAX_BACKOFF = 300.0
+TRACKED = 10_000
+"""Addresses and names whose failures are remembered at most (the oldest are forgotten first)."""
+
+
+def check_new_password(password: str) -> str:
+    """`password` if it may be a referee's: at least `MIN_PASSWORD` characters; else ConfigError.
+
+    >>> check_new_password("")
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.ConfigError: a referee's password has at least 8 characters (this one has 0)
+    """
+    if len(password) < MIN_PASSWORD:
+        raise ConfigError(f"a referee's password has at least {MIN_PASSWORD} characters (this one has {len(password)})")
+    return password
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
-    """The stored form of a password: scrypt$N$r$p$salt$hash, salt and hash in base64."""
+    """The stored form of a password: scrypt$N$r$p$salt$hash, salt and hash in base64; ConfigError for a
+    password shorter than `MIN_PASSWORD`."""
+    check_new_password(password)
     salt = salt if salt is not None else secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
     b64 = base64.b64encode
@@ -62,6 +102,8 @@ class DirectorConfig:
     """Where the director keeps its copies (--data wins over it; without either, room-data/VENUE)."""
     referees: dict[str, str] = field(default_factory=dict)
     """Name -> stored password."""
+    tables: dict[str, str] = field(default_factory=dict)
+    """Table id -> its public signing key: the tables whose matches can count (firmware_host/room/judge.py)."""
 
     @classmethod
     def load(cls, path: str | Path) -> DirectorConfig:
@@ -85,9 +127,9 @@ class DirectorConfig:
         ...
         firmware_host.errors.ConfigError: director config: [[referee]] 'Anna': password must be a hash from ...
         """
-        unknown = set(raw) - {"venue", "data", "referee"}
+        unknown = set(raw) - {"venue", "data", "referee", "table"}
         if unknown:
-            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]])")
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)} (known: venue, data, [[referee]], [[table]])")
         referees: dict[str, str] = {}
         for number, entry in enumerate(raw.get("referee", []), 1):
             if not isinstance(entry, dict) or set(entry) != {"name", "password"}:
@@ -102,25 +144,97 @@ class DirectorConfig:
         venue, data = raw.get("venue"), raw.get("data")
         if venue is not None and not isinstance(venue, str) or data is not None and not isinstance(data, str):
             raise ConfigError(f"{where}: venue and data are strings")
-        return cls(venue, Path(data) if data else None, referees)
+        return cls(venue, Path(data) if data else None, referees, _tables(raw.get("table", []), where))
+
+
+def _tables(entries: Any, where: str) -> dict[str, str]:
+    """The [[table]] entries: id -> public key; ConfigError for a bad id or key, or an id twice."""
+    from game.integrity import read_trusted
+
+    tables: dict[str, str] = {}
+    for number, entry in enumerate(entries if isinstance(entries, list) else [entries], 1):
+        if not isinstance(entry, dict) or set(entry) != {"id", "key"}:
+            raise ConfigError(f"{where}: [[table]] {number} needs exactly id and key")
+        table, key = entry["id"], entry["key"]
+        if not isinstance(table, str) or not NAME.fullmatch(table) or table in tables:
+            raise ConfigError(f"{where}: [[table]] {number}: id {table!r} is not a new table id (A-Z a-z 0-9 _ -)")
+        try:
+            tables[table] = next(iter(read_trusted(key if isinstance(key, str) else "")))
+        except (GameError, StopIteration):
+            raise ConfigError(f"{where}: [[table]] {table!r}: key must be ed25519:... "
+                              "(the table's public key)") from None
+    return tables
+
+
+class Backoff:
+    """Wrong logins per key (an address, a name): after `free` of them the key waits `FIRST_BACKOFF` s,
+    doubling with each further failure up to `MAX_BACKOFF`; a success forgets the key."""
+
+    def __init__(self, free: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = free
+        self._clock = clock
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # key -> (failures, wait until)
+
+    def wait(self, key: str) -> float:
+        """Seconds `key` must still wait before a password is checked for it (0: none)."""
+        failures, until = self._failures.get(key, (0, 0.0))
+        return max(0.0, until - self._clock())
+
+    def failed(self, key: str) -> None:
+        """One more wrong login for `key`."""
+        failures = self._failures.pop(key, (0, 0.0))[0] + 1
+        extra = failures - self.free + 1  # the free-th failure already makes the key wait
+        until = self._clock() + min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (extra - 1)) if extra > 0 else 0.0
+        self._failures[key] = (failures, until)
+        while len(self._failures) > TRACKED:
+            self._failures.popitem(last=False)
+
+    def succeeded(self, key: str) -> None:
+        """A right login for `key`: its failures are forgotten."""
+        self._failures.pop(key, None)
 
 
 class Sessions:
-    """Referees' logins: a token per login, forgotten when it expires or on logout."""
+    """Referees' logins: a token per login, forgotten when it expires or on logout; wrong logins
+    throttled per address and per name (this module's docstring)."""
 
-    def __init__(self, referees: dict[str, str], *, lifetime: float = SESSION_SECONDS) -> None:
+    def __init__(self, referees: dict[str, str], *, lifetime: float = SESSION_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.referees = referees
         self.lifetime = lifetime
         self._tokens: dict[str, tuple[str, float]] = {}
+        self._decoy = hash_password(secrets.token_urlsafe(16))
+        """Checked for an unknown name: the same work as a known one."""
+        self._checking = threading.Lock()
+        """One password checked at a time: scrypt takes a core, and the pages need the other."""
+        self._by_address = Backoff(FREE_FAILURES, clock)
+        self._by_name = Backoff(FREE_FAILURES_PER_NAME, clock)
+        self._throttle = threading.Lock()
+        self.failures = 0
+        """Wrong logins so far (throttled ones included)."""
+        self.throttled = 0
+        """Logins refused unchecked, for waiting."""
 
-    def login(self, name: str, password: str) -> str | None:
-        """A new session token, or None for a wrong name or password."""
+    def login(self, name: str, password: str, address: str = "") -> str | None:
+        """A new session token, or None for a wrong name or password; LoginThrottled (without checking the
+        password) while `address` or `name` must wait. Slow (scrypt): call it off the event loop."""
+        with self._throttle:
+            wait = max(self._by_address.wait(address), self._by_name.wait(name))
+            if wait > 0:
+                self.failures += 1
+                self.throttled += 1
+                raise LoginThrottled(f"too many wrong logins: try again in {wait:.0f} s", wait)
         stored = self.referees.get(name)
-        if stored is None:
-            check_password(hash_password("x"), password)  # as slow as a known name: names do not leak
-            return None
-        if not check_password(stored, password):
-            return None
+        with self._checking:
+            right = check_password(stored if stored is not None else self._decoy, password) and stored is not None
+        with self._throttle:
+            if not right:
+                self.failures += 1
+                self._by_address.failed(address)
+                self._by_name.failed(name)
+                return None
+            self._by_address.succeeded(address)
+            self._by_name.succeeded(name)
         token = secrets.token_urlsafe(32)
         self._tokens[token] = (name, time.monotonic() + self.lifetime)
         return token

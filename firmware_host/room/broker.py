@@ -8,6 +8,7 @@ client both sides use.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
@@ -36,6 +37,11 @@ class BrokerConfig:
     venue: str = DEFAULT_VENUE
     table: str = ""
     keepalive: int = 10
+    director_key: str | None = None
+    """A table's: the director's public key (ed25519:..., the director prints it at start); the table
+    follows only rulings and decisions signed with it."""
+    insecure_anonymous: bool = False
+    """Connect without a login all the same (--insecure-anonymous-broker): a test's or a private broker."""
 
     def __post_init__(self) -> None:
         check_name("venue", self.venue)
@@ -60,10 +66,42 @@ class BrokerConfig:
         given = {k: v for k, v in fields.items() if v is not None}
         return cls(parts.hostname, port or (8883 if tls else 1883), tls, **{**credentials, **given})
 
+    def require_login(self) -> None:
+        """ConfigError unless the config logs in with a user name (or says `insecure_anonymous`): on a
+        broker that lets anyone in, anyone on the network reads every phone code's verifier and writes
+        every table's topics."""
+        if self.username is None and not self.insecure_anonymous:
+            raise ConfigError(f"broker {self.describe()} has no login: give mqtt://USER:PASSWORD@HOST "
+                              "(hardware_docs/room.md, The broker), or --insecure-anonymous-broker to run "
+                              "a room that anyone on the network can read and write")
+
     def describe(self) -> str:
         """Where, without the password."""
         user = f"{self.username}@" if self.username else ""
         return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+
+def accepts_anonymous(config: BrokerConfig, timeout: float = 5.0) -> bool:
+    """Whether the broker of `config` lets a client in without a user name (a probe: connect, disconnect)."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    probe = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="", protocol=mqtt.MQTTv311)
+    if config.tls:
+        probe.tls_set(ca_certs=config.ca_file)
+    answered: list[bool] = []
+    probe.on_connect = lambda client, userdata, flags, reason, properties: answered.append(not reason.is_failure)
+    try:
+        probe.connect(config.host, config.port, keepalive=5)
+    except OSError:
+        return False  # no broker there (yet): the director's own connection will say so
+    probe.loop_start()
+    deadline = time.monotonic() + timeout
+    while not answered and time.monotonic() < deadline:
+        time.sleep(0.02)
+    probe.disconnect()
+    probe.loop_stop()
+    return bool(answered and answered[0])
 
 
 def new_client(config: BrokerConfig, client_id: str, *, clean_session: bool = True,
@@ -84,4 +122,5 @@ def new_client(config: BrokerConfig, client_id: str, *, clean_session: bool = Tr
     client.reconnect_delay_set(min_delay=0.2, max_delay=5)  # type: ignore[arg-type]
     client.max_inflight_messages_set(100)
     client.max_queued_messages_set(0)
+    client.suppress_exceptions = True  # a callback's failure is logged; paho's thread (the session) goes on
     return client

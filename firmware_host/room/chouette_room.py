@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.chouette_contest import Asked, ChouetteContest, member_code
+from firmware_host.controller.cube.chouette import Asked, ChouetteDialogue
 from firmware_host.room.messages import Decided, Decision
+from game import codes
 from game.chouette import ChouetteSession, Phase, Side
 from game.cube import Cube
 
@@ -75,7 +76,7 @@ def ask_id(match: str, asked: Asked) -> str:
     return f"{match}-g{asked.game}-m{asked.move}-{asked.kind}-{asked.code}-{asked.value}"
 
 
-def chouette_state(session: ChouetteSession, contest: ChouetteContest, match: str,
+def chouette_state(session: ChouetteSession, contest: ChouetteDialogue, match: str,
                    phones: Mapping[str, str]) -> dict[str, Any]:
     """The state's `chouette` field: phase, box, captain, line, every member's cube (who is out), everyone's
     running total, the decision asked now (`ask`, and whether a phone may answer: the team side's) and
@@ -86,7 +87,7 @@ def chouette_state(session: ChouetteSession, contest: ChouetteContest, match: st
         for number, name in enumerate(session.team, 1):
             stake = session.stakes[name] if session.stakes is not None else None
             cube = stake.cube if stake is not None else Cube()  # between games: every cube centred at 1
-            members.append({"name": name, "code": member_code(number), "cube": cube.value,
+            members.append({"name": name, "code": codes.member(number), "cube": cube.value,
                             "owner": Side.of(cube.owner).value if cube.owner is not None else None,
                             "offered": cube.offered_by is not None,
                             "out": stake is not None and stake.result is not None,
@@ -127,8 +128,8 @@ class PhoneDecisions:
         if done is not None:
             return self._refuse(controller, decision, "duplicate", f"decision {decision.id} came before: "
                                 f"{done.outcome}", answered=done)
-        contest = controller.contest
-        asked = contest.asked if isinstance(contest, ChouetteContest) else None
+        contest = controller.dialogue
+        asked = contest.asked if isinstance(contest, ChouetteDialogue) else None
         if decision.table != self.table:
             return self._refuse(controller, decision, "table-id", f"for table {decision.table}, not {self.table}")
         if asked is None or asked.side is not Side.TEAM or ask_id(self.match, asked) != decision.ask:
@@ -137,10 +138,10 @@ class PhoneDecisions:
         if decision.player != asked.player:
             return self._refuse(controller, decision, "wrong-member",
                                 f"{decision.player} answered {asked.player}'s decision ({asked.code})")
-        if controller.reach.out:  # as a press is not taken then
+        if controller.outage.out:  # as a press is not taken then
             return self._refuse(controller, decision, "out-of-reach", "the board is out of reach (a link is down): "
                                 "answer again when it is back")
-        assert isinstance(contest, ChouetteContest)
+        assert isinstance(contest, ChouetteDialogue)
         seq = controller.journal.sequence + 1  # the decision event is the first line it writes
         why = contest.decide(decision.answer, id=decision.id)
         if why is not None:

@@ -12,12 +12,11 @@ import argparse
 import getpass
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError
-from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig
+from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig, accepts_anonymous
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -28,11 +27,18 @@ def listen_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+INSECURE_HELP = ("connect to a broker without a login, or one that lets anyone in: anyone on the network can "
+                 "then read the room and write its topics (a test's broker only)")
+
+
 def add_table_options(parser: argparse.ArgumentParser) -> None:
-    """--broker, --table, --venue: publish this table to the room."""
-    parser.add_argument("--broker", help="publish to the room on this broker, e.g. mqtt://192.168.1.10:1883")
+    """--broker, --table, --venue, --director-key, --insecure-anonymous-broker: publish this table to the room."""
+    parser.add_argument("--broker", help="publish to the room on this broker, e.g. mqtts://t07:PASSWORD@10.0.0.2")
     parser.add_argument("--table", help="this table's id in the room (with --broker)")
     parser.add_argument("--venue", default=None, help=f"the room's venue id (default {DEFAULT_VENUE!r})")
+    parser.add_argument("--director-key", help="the director's public key (ed25519:..., it prints it at start): "
+                        "the table follows only rulings and decisions it signed")
+    parser.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
 
 
 def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
@@ -43,7 +49,10 @@ def table_broker(args: argparse.Namespace) -> BrokerConfig | None:
         return None
     if not args.table:
         raise ConfigError("--broker needs --table ID (this table's id in the room)")
-    return BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue)
+    config = BrokerConfig.from_url(args.broker, table=args.table, venue=args.venue, director_key=args.director_key,
+                                   insecure_anonymous=args.insecure_anonymous_broker or None)
+    config.require_login()
+    return config
 
 
 def check_listen(listen: tuple[str, int]) -> None:
@@ -58,15 +67,17 @@ def check_listen(listen: tuple[str, int]) -> None:
                           "(another director or demo? choose another with --listen)") from None
 
 
-def serve(app: Any, listen: tuple[str, int], seconds: float | None = None) -> None:
-    """Serve the director's pages with uvicorn until Ctrl-C (or `seconds`)."""
-    import uvicorn
+def ask_password() -> str:
+    """A new referee's password: asked twice at a terminal (ConfigError if the two differ), else one line
+    of stdin; ConfigError if it is shorter than `auth.MIN_PASSWORD`."""
+    from firmware_host.room.auth import check_new_password
 
-    server = uvicorn.Server(uvicorn.Config(app, host=listen[0], port=listen[1], log_level="warning",
-                                           timeout_graceful_shutdown=1))  # open pages' streams end then
-    if seconds is not None:
-        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
-    server.run()
+    if not sys.stdin.isatty():
+        return check_new_password(sys.stdin.readline().rstrip("\n"))
+    password = check_new_password(getpass.getpass("password: "))
+    if getpass.getpass("the same password again: ") != password:
+        raise ConfigError("the two passwords differ: nothing stored")
+    return password
 
 
 def cmd_director(args: argparse.Namespace) -> int:
@@ -76,27 +87,36 @@ def cmd_director(args: argparse.Namespace) -> int:
     if args.hash_password:
         from firmware_host.room.auth import hash_password
 
-        password = getpass.getpass("password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
-        print(hash_password(password))
+        print(hash_password(ask_password()))
         return 0
     if not args.broker:
         raise ConfigError("director needs --broker mqtt://HOST[:PORT]")
     from firmware_host.room.auth import DirectorConfig, Sessions
     from firmware_host.room.director import Director
+    from firmware_host.room.serving import serve, sigterm_as_interrupt
     from firmware_host.room.web import create_app
 
     config = DirectorConfig.load(args.config) if args.config else DirectorConfig()
     check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
-    director = Director(BrokerConfig.from_url(args.broker, venue=venue), data)
+    broker = BrokerConfig.from_url(args.broker, venue=venue, insecure_anonymous=args.insecure_anonymous_broker or None)
+    broker.require_login()
+    if not broker.insecure_anonymous and accepts_anonymous(broker):
+        raise ConfigError(f"broker {broker.describe()} lets anyone in without a login: set allow_anonymous false "
+                          "(hardware_docs/room.md, The broker), or --insecure-anonymous-broker")
+    director = Director(broker, data, enrolled=config.tables)
     director.start()
     referees = ", ".join(config.referees) or "none configured (--config): spectators only"
-    print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}")
+    tables = ", ".join(config.tables) or "NONE enrolled (--config [[table]]): no match will count in the results"
+    print(f"director of venue {venue!r} on {director.config.describe()}; copies in {data}; referees: {referees}; "
+          f"tables: {tables}")
+    print(f"the director's key (each table's [broker] director_key): {director.key.public}")
     print(f"the page: http://{args.listen[0]}:{args.listen[1]}/", flush=True)
     try:
-        serve(create_app(director, Sessions(config.referees)), args.listen)
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():
+            serve(create_app(director, Sessions(config.referees)), args.listen)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM
         pass
     finally:
         director.close()
@@ -111,7 +131,7 @@ def cmd_room_demo(args: argparse.Namespace) -> int:
         raise ConfigError(f"--tables {args.tables}: 1 to 99")
     check_listen(args.listen)
     return run_demo(args.tables, args.speed, args.listen, args.broker, Path(args.dir) if args.dir else None,
-                    args.seconds)
+                    args.seconds, insecure_anonymous=args.insecure_anonymous_broker)
 
 
 def add_commands(commands: Any) -> None:
@@ -119,10 +139,12 @@ def add_commands(commands: Any) -> None:
     director = commands.add_parser("director", help="the room's director: every table's match, live, on a web page")
     director.add_argument("--broker", help="the room's broker, e.g. mqtt://192.168.1.10:1883")
     director.add_argument("--listen", type=listen_address, default=("127.0.0.1", 8080), help="HOST:PORT of the page")
-    director.add_argument("--config", help="director.toml: venue, data, [[referee]] name and password hash")
+    director.add_argument("--config", help="director.toml: venue, data, [[referee]] name and password hash, "
+                          "[[table]] id and public key")
     director.add_argument("--venue", help=f"the venue's id (default: the config's, else {DEFAULT_VENUE!r})")
     director.add_argument("--data", help="where the director keeps its copies (default room-data/VENUE)")
     director.add_argument("--hash-password", action="store_true", help="print a password's stored form and exit")
+    director.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
     director.set_defaults(run=cmd_director)
     demo = commands.add_parser("room-demo", help="a whole room on this machine: broker, tables, director")
     demo.add_argument("--tables", type=int, default=8)
@@ -131,4 +153,5 @@ def add_commands(commands: Any) -> None:
     demo.add_argument("--broker", help="use this broker instead of starting Mosquitto")
     demo.add_argument("--dir", help="where the tables' records and the director's copies go (default: a temp dir)")
     demo.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    demo.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
     demo.set_defaults(run=cmd_room_demo)

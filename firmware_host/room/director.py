@@ -16,13 +16,15 @@ import secrets
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.errors import ConfigError, MessageRejected
+from firmware_host.record.signing import TableKey
 from firmware_host.room.broker import BrokerConfig, new_client
+from firmware_host.room.judge import VERIFIED, judge
 from firmware_host.room.messages import (
     ACTIONS,
     ANSWERS,
@@ -40,6 +42,7 @@ from firmware_host.room.messages import (
     decode_status,
     encode_status,
     phone_verifier,
+    seal,
 )
 from firmware_host.room.store import Store
 from firmware_host.room.topics import Topics
@@ -49,6 +52,8 @@ if TYPE_CHECKING:
 
 _log = logging.getLogger(__name__)
 RULING_RESEND = 3.0
+KEY_NAME = "director-ed25519.pem"
+"""The director's signing key, made in its data directory on the first start unless one is given."""
 
 
 @dataclass
@@ -82,9 +87,15 @@ class Director:
     read it under `lock`. `start` it, `close` it."""
 
     def __init__(self, config: BrokerConfig, data: str | Path, *, ack_interval: float = 0.2,
+                 enrolled: Mapping[str, str] | None = None, key: TableKey | None = None,
                  client_factory: Callable[..., mqtt.Client] = new_client,
                  wall_clock: Callable[[], float] = time.time) -> None:
+        config.require_login()
         self.config = config
+        self.enrolled = dict(enrolled or {})
+        """Table id -> its public signing key (director.toml's [[table]]): only their matches can count."""
+        self.key = key or TableKey.load_or_create(Path(data) / KEY_NAME)
+        """Signs every ruling and decision; the tables know its public half ([broker] director_key)."""
         self.topics = Topics(config.venue)
         self.store = Store(data)
         self.ack_interval = ack_interval
@@ -98,6 +109,8 @@ class Director:
         self._changed: dict[str, int] = {}
         self._acks_due: set[tuple[str, str]] = set()
         self._pending: dict[str, tuple[str, Ruling | Decision, float]] = {}  # id -> (table, message, last sent)
+        self._judging = {(t, c.match) for t, matches in self.store.copies.items() for c in matches.values() if c.sealed}
+        """Sealed matches to judge (`judge_due`), on the director's own thread."""
         self.connected = False
         self.instance = secrets.token_hex(8)
         self._closed = threading.Event()
@@ -117,7 +130,10 @@ class Director:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop: acknowledge what arrived, say offline (retained), disconnect, force the copies to disk."""
+        """Stop: acknowledge what arrived, say offline (retained), disconnect, force the copies to disk
+        (nothing the second time)."""
+        if self._closed.is_set():
+            return
         self._closed.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
@@ -174,10 +190,16 @@ class Director:
                     self._decided(table, decode_decided(payload))
                 self._touch(table)
             except MessageRejected as exc:
-                self.rejected[exc.reason] += 1
-                self.rejections.append(Rejection(self._wall(), topic[:200], exc.reason, exc.detail[:300]))
-                self._touch("")
-                _log.warning("director: rejected a message on %s: %s", topic[:200], exc)
+                self._reject(topic, exc.reason, exc.detail)
+            except Exception as exc:  # one message must never stop paho's thread, and with it the room
+                _log.exception("director: failed handling a message on %s", topic[:200])
+                self._reject(topic, "failed", f"{type(exc).__name__}: {exc}")
+
+    def _reject(self, topic: str, reason: str, detail: str) -> None:
+        self.rejected[reason] += 1
+        self.rejections.append(Rejection(self._wall(), topic[:200], reason, detail[:300]))
+        self._touch("")
+        _log.warning("director: rejected a message on %s: %s: %s", topic[:200], reason, detail[:300])
 
     def _table(self, table: str) -> TableRecord:
         if table not in self.tables:
@@ -197,6 +219,28 @@ class Director:
             self._acks_due.add((record.id, message.match))
         self.counts[outcome] += 1
         self.counts["events"] += added
+        copy = self.store.find(record.id, message.match)
+        if added and copy is not None and copy.finished:
+            copy.verdict = None  # judged again with its new lines (a table adds none after its seal)
+            if copy.sealed:
+                self._judging.add((record.id, copy.match))
+
+    def judge_due(self) -> int:
+        """Judge the matches sealed since the last call (`judge.judge`: the enrolled key, every signature,
+        the rules' replay), outside the lock; returns how many were judged."""
+        with self.lock:
+            due, self._judging = self._judging, set()
+            work = [(t, copy, copy.key, copy.flaw, self.enrolled.get(t)) for t, m in sorted(due)
+                    if (copy := self.store.find(t, m)) is not None and "chouette" not in copy.summary]
+        verdicts = [(t, copy, copy.held, judge(t, copy.match, copy.read_bytes(), key, flaw, enrolled))
+                    for t, copy, key, flaw, enrolled in work]
+        with self.lock:
+            for table, copy, held, verdict in verdicts:
+                if copy.held == held:  # else it grew meanwhile, and is queued again
+                    copy.verdict = verdict
+                    self.counts["verified" if verdict == VERIFIED else "unverified"] += 1
+                    self._touch(table)
+        return len(verdicts)
 
     def _own_ack(self, table: str, ack: Ack) -> None:
         """A retained ack, ours from before a restart: if it claims more than we hold, correct it."""
@@ -239,7 +283,7 @@ class Director:
                                    "player": player, "seconds": seconds, "at": self._wall(), "outcome": None})
             self._pending[ruling.id] = (table, ruling, time.monotonic())
             self._touch(table)
-        self._client.publish(self.topics.table(table, "ruling"), ruling.encode(), qos=1)
+        self._client.publish(self.topics.table(table, "ruling"), self._sealed(table, ruling), qos=1)
         return ruling
 
     def member_may_decide(self, table: str, player: str, code: str) -> bool:
@@ -249,7 +293,7 @@ class Director:
             record = self.tables.get(table)
             state = record.state if record else None
             chouette = (state or {}).get("chouette") or {}
-            stored = chouette.get("phones", {}).get(player)
+            stored = (chouette.get("phones") or {}).get(player)
             if state is None or not isinstance(stored, str):
                 return False
             given = phone_verifier(table, str(state["match"]), player, code)
@@ -266,12 +310,17 @@ class Director:
                                                  "at": self._wall(), "outcome": None})
             self._pending[decision.id] = (table, decision, time.monotonic())
             self._touch(table)
-        self._client.publish(self.topics.table(table, "decision"), decision.encode(), qos=1)
+        self._client.publish(self.topics.table(table, "decision"), self._sealed(table, decision), qos=1)
         return decision
+
+    def _sealed(self, table: str, message: Ruling | Decision) -> bytes:
+        """`message`'s payload with the director's signature, for `table` only."""
+        return seal(message.encode(), self.config.venue, table, self.key.sign_bytes)
 
     def _run(self) -> None:
         while not self._closed.wait(self.ack_interval):
             self._send_acks()
+            self.judge_due()
             now = time.monotonic()
             with self.lock:
                 due = [(rid, t, r) for rid, (t, r, sent) in self._pending.items() if now - sent > RULING_RESEND]
@@ -279,7 +328,7 @@ class Director:
                     self._pending[rid] = (table, ruling, now)
             for _, table, message in due:
                 topic = self.topics.table(table, "decision" if isinstance(message, Decision) else "ruling")
-                self._client.publish(topic, message.encode(), qos=1)
+                self._client.publish(topic, self._sealed(table, message), qos=1)
 
     def _send_acks(self) -> None:
         """Make what arrived durable (one fsync), then tell each table how much of its match is held."""
@@ -311,11 +360,14 @@ class Director:
 
     def status(self) -> dict[str, Any]:
         """The pages' status line: broker, connected, venue, tables (and how many online), the message
-        counts, the rejections (by reason, in all, the latest ten) and the problems the store found at start."""
+        counts, the rejections (by reason, in all, the latest ten), the problems the store found at start and
+        what its bounds refused (`Store.refused`)."""
         with self.lock:
-            return {"broker": self.config.describe(), "connected": self.connected, "venue": self.config.venue,
+            connected = self.connected and self._client.is_connected()  # paho's own word: the session is up
+            return {"broker": self.config.describe(), "connected": connected, "venue": self.config.venue,
+                    "key": self.key.public,
                     "tables": len(self.tables), "online": sum(1 for t in self.tables.values() if t.online),
                     "counts": dict(self.counts), "rejected": dict(self.rejected),
                     "rejected_total": sum(self.rejected.values()),
                     "rejections": [vars(r) for r in list(self.rejections)[-10:]],
-                    "store_problems": list(self.store.problems)}
+                    "store_problems": list(self.store.problems), "refused": dict(self.store.refused)}

@@ -7,8 +7,11 @@ line, one LF, then the journal line exactly as it stands in the table's journal.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
@@ -22,6 +25,10 @@ from game.record import GENESIS, line_hash
 VERSION = 1
 MAX_PAYLOAD = 256 * 1024
 """Larger payloads are refused unread (a flag event with its evidence is a few kilobytes)."""
+MAX_DEPTH = 32
+"""Deeper JSON nesting is refused unparsed (the deepest payload of the protocol nests 6 levels); Python's
+parser would otherwise recurse until RecursionError."""
+VARIANTS = ("backgammon", "catchgammon", "rungammon")
 ACTIONS = ("acknowledge", "correct", "accept", "time_penalty")
 COLORS = ("white", "black")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -43,9 +50,36 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def json_depth(data: bytes) -> int:
+    """How deep the arrays and objects of JSON text `data` nest (brackets inside strings not counted).
+
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}'), json_depth(b"[" * 5000)
+    (3, 5000)
+    """
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRING.sub(b"", data)):
+        if bracket in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def loads(data: bytes | str) -> Any:
-    """JSON as the room accepts it: strict (no NaN or Infinity, which no page could show)."""
-    return json.loads(data, parse_constant=_reject_constant)
+    """JSON as the room accepts it: strict (no NaN or Infinity, which no page could show) and at most
+    `MAX_DEPTH` deep; ValueError for anything else."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if (depth := json_depth(raw)) > MAX_DEPTH:
+        raise ValueError(f"nested {depth} deep (at most {MAX_DEPTH})")
+    try:
+        return json.loads(raw, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError(f"nested too deep (at most {MAX_DEPTH})") from None
 
 
 def _json(doc: Mapping[str, Any]) -> bytes:
@@ -117,6 +151,52 @@ class EventMessage:
         return str(json.loads(self.line)["prev"])
 
 
+def _is_finite(value: Any) -> bool:
+    return _is_number(value) and math.isfinite(value)
+
+
+def _is_score(value: Any) -> bool:
+    return (isinstance(value, dict) and all(_is_int(value.get(c)) and 0 <= value[c] <= 1_000_000 for c in COLORS))
+
+
+def _is_players(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(value.get(c), str) and 0 < len(value[c]) <= 64 for c in COLORS)
+
+
+_EVENT_FIELDS: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
+    "match_start": {"t": (_is_finite, "seconds since 1970"), "variant": (lambda v: v in VARIANTS, "a variant"),
+                    "length": (lambda v: _is_int(v) and 0 <= v <= 999, "0 to 999 points"),
+                    "players": (_is_players, "{white, black} names")},
+    "match_end": {"score": (_is_score, "{white, black} points"), "winner": (_optional(_is_color), "null or a colour")},
+    "chouette_start": {"t": (_is_finite, "seconds since 1970"), "variant": (lambda v: v in VARIANTS, "a variant"),
+                       "players": (lambda v: _names(v, 64) and all(v), "a list of names")},
+    "flag": {},
+}
+"""The journal events the director keeps a summary of (results, standings, flags), and the type and
+range of each field it reads: anything else in such a line is refused before it is stored."""
+
+
+def check_event(event: Any, where: str) -> dict[str, Any]:
+    """`event` if it is a journal event the director may store: an object with a type, a finite `t` when
+    it has one, and, for the events it summarises, every field it reads of the right type and range;
+    MessageRejected ("schema") naming `where` and the field otherwise.
+
+    >>> check_event({"type": "match_start", "t": "soon", "variant": "backgammon"}, "line 2")
+    Traceback (most recent call last):
+    ...
+    firmware_host.errors.MessageRejected: schema: line 2: match_start's t is 'soon', not seconds since 1970
+    """
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or len(event["type"]) > 40:
+        raise MessageRejected("schema", f"{where}: not an event with a type")
+    kind = event["type"]
+    if "t" in event and not _is_finite(event["t"]):
+        raise MessageRejected("schema", f"{where}: {kind}'s t is {event['t']!r:.60}, not seconds since 1970")
+    for key, (check, expect) in _EVENT_FIELDS.get(kind, {}).items():
+        if not check(event.get(key)):
+            raise MessageRejected("schema", f"{where}: {kind}'s {key} is {event.get(key)!r:.60}, not {expect}")
+    return event
+
+
 def decode_event(payload: bytes, table: str) -> EventMessage:
     """The event message published on `table`'s event topic; its hash is checked against its line."""
     if len(payload) > MAX_PAYLOAD:
@@ -138,8 +218,7 @@ def decode_event(payload: bytes, table: str) -> EventMessage:
         event = loads(line)
     except (UnicodeDecodeError, ValueError):
         raise MessageRejected("payload", f"table {table} seq {seq}: the journal line is not JSON") from None
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise MessageRejected("schema", f"table {table} seq {seq}: the journal line is not an event with a type")
+    check_event(event, f"table {table} match {match} seq {seq}")
     prev = event.get("prev")
     if not isinstance(prev, str) or not _HEX64.fullmatch(prev) or (seq == 1 and prev != GENESIS):
         raise MessageRejected("chain", f"table {table} seq {seq}: the line's prev {prev!r} cannot chain")
@@ -158,7 +237,7 @@ def encode_state(state: Mapping[str, Any]) -> bytes:
 _STATE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "match": (lambda v: isinstance(v, str) and bool(_MATCH.fullmatch(v)), "16 hex digits"),
     "seq": (lambda v: _is_int(v) and v >= 0, "a line number"),
-    "variant": (lambda v: v in ("backgammon", "catchgammon", "rungammon"), "a variant"),
+    "variant": (lambda v: v in VARIANTS, "a variant"),
     "length": (lambda v: _is_int(v) and v >= 0, "points (0: money)"),
     "players": (lambda v: isinstance(v, dict) and all(isinstance(v.get(c), str) and len(v[c]) <= 64
                                                       for c in COLORS), "{white, black} names"),
@@ -429,6 +508,48 @@ def decode_decided(payload: bytes) -> Decided:
                    _get(doc, "applied", lambda v: isinstance(v, bool), what, "true or false"),
                    _get(doc, "outcome", _is_text(1000), what, "text"),
                    _get(doc, "seq", _optional(lambda v: _is_int(v) and v >= 1), what, "null or a line number"))
+
+
+# -- the director's signature on what it sends a table to do ---------------------------------
+
+INSTRUCTION_CONTEXT = b"smartgammon room instruction v1\n"
+"""Signed before an instruction, so that it is never a signature of anything else."""
+
+
+def instruction_message(venue: str, table: str, unsigned: bytes) -> bytes:
+    """What the director signs for a ruling or a decision: the context, the venue and the table it is for
+    (so it cannot be replayed to another), and the payload without its `sig`."""
+    return INSTRUCTION_CONTEXT + f"{venue}\n{table}\n".encode() + unsigned
+
+
+def seal(payload: bytes, venue: str, table: str, sign: Callable[[bytes], str]) -> bytes:
+    """`payload` (a ruling's or a decision's, from its `encode`) with `sig`: the director's signature
+    (`sign`, base64 Ed25519) of `instruction_message`."""
+    return payload[:-1] + b',"sig":"' + sign(instruction_message(venue, table, payload)).encode("ascii") + b'"}'
+
+
+def check_seal(payload: bytes, venue: str, table: str, director_key: str | None) -> None:
+    """Nothing if `payload` carries the signature of the director whose public key is `director_key` (as
+    records write keys, ed25519:...) for this venue and table; MessageRejected ("signature") otherwise,
+    and for every instruction when the table knows no director key."""
+    if director_key is None:
+        raise MessageRejected("signature", f"table {table} has no director key configured ([broker] director_key): "
+                                           "it follows nobody's instructions")
+    head, marker, tail = payload.rpartition(b',"sig":"')
+    if not marker or not tail.endswith(b'"}'):
+        raise MessageRejected("signature", f"table {table}: an instruction without the director's signature")
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+        from game.integrity import KEY_PREFIX
+
+        raw = base64.b64decode(director_key[len(KEY_PREFIX):], validate=True)
+        Ed25519PublicKey.from_public_bytes(raw).verify(base64.b64decode(tail[:-2], validate=True),
+                                                       instruction_message(venue, table, head + b"}"))
+    except (InvalidSignature, binascii.Error, ValueError):
+        raise MessageRejected("signature", f"table {table}: the instruction's signature is not the director's "
+                                           f"({director_key[:20]}...)") from None
 
 
 def phone_verifier(table: str, match: str, name: str, code: str) -> str:

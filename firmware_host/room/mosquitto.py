@@ -1,7 +1,9 @@
 """A Mosquitto broker of our own on 127.0.0.1: for `room-demo` and for the tests.
 
 It runs Debian's `mosquitto` with a configuration written into a directory of its own
-(persistence, log, and optionally an ACL and a password file), on a free port.
+(persistence, log, and optionally an ACL and a password file), on a free port. `secured_room`
+starts one as hardware_docs/room.md documents a venue's: the room's ACL, a password file of the
+users given, no anonymous client, client ids bound to user names, a packet size limit.
 """
 
 from __future__ import annotations
@@ -18,6 +20,27 @@ from typing import Self
 
 from firmware_host.errors import BrokerUnavailable
 
+ROOM_ACL = """\
+# Mosquitto acl_file for the room: each table's user name is its table id.
+user director
+topic readwrite smartgammon/v1/#
+
+# Every user (%u, its user name): its own table's topics only.
+pattern write smartgammon/v1/+/table/%u/event
+pattern write smartgammon/v1/+/table/%u/state
+pattern write smartgammon/v1/+/table/%u/status
+pattern write smartgammon/v1/+/table/%u/reply
+pattern write smartgammon/v1/+/table/%u/decided
+pattern read smartgammon/v1/+/table/%u/ack
+pattern read smartgammon/v1/+/table/%u/ruling
+pattern read smartgammon/v1/+/table/%u/decision
+pattern read smartgammon/v1/+/director/status
+"""
+"""The room's ACL (hardware_docs/room.md shows exactly this; a test checks it)."""
+ROOM_SETTINGS = ("use_username_as_clientid true", "max_packet_size 300000")
+"""What a room's broker sets beside its listener, files and ACL (hardware_docs/room.md's room.conf): a
+login's client id is its user name, so no login can take over another client's connection; a packet
+over 300,000 bytes (the room's largest payload is 262,144) is refused and its client disconnected."""
 INSTALL_HINT = ("Mosquitto is not installed: sudo apt-get install mosquitto (Debian, Ubuntu, Raspberry Pi OS), "
                 "or give --broker mqtt://HOST of a running broker")
 
@@ -26,6 +49,21 @@ def find_mosquitto() -> str | None:
     """The mosquitto executable, if installed (Debian puts it in /usr/sbin, often not on PATH)."""
     return shutil.which("mosquitto") or next(
         (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.access(p, os.X_OK)), None)
+
+
+def write_password_file(path: Path, users: dict[str, str]) -> None:
+    """Mosquitto's password file for `users` (name: password), hashed by `mosquitto_passwd`; readable by
+    its owner only. BrokerUnavailable without mosquitto_passwd (Debian's mosquitto package has it)."""
+    tool = shutil.which("mosquitto_passwd") or next(
+        (p for p in ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd") if os.access(p, os.X_OK)), None)
+    if tool is None:
+        raise BrokerUnavailable(INSTALL_HINT)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as plain:
+        plain.writelines(f"{name}:{password}\n" for name, password in users.items())
+    done = subprocess.run([tool, "-U", str(path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BrokerUnavailable(f"mosquitto_passwd -U {path} failed: {done.stderr.strip()}")
 
 
 def free_port() -> int:
@@ -126,6 +164,19 @@ class Mosquitto:
             process.wait()
         if process.stderr:
             process.stderr.close()
+
+    @classmethod
+    def secured_room(cls, directory: str | os.PathLike[str], users: dict[str, str],
+                     port: int | None = None) -> Mosquitto:
+        """A broker as a venue runs it (not started): `ROOM_ACL`, a password file of `users` (name: password),
+        `ROOM_SETTINGS`; no anonymous client."""
+        folder = Path(directory)
+        folder.mkdir(parents=True, exist_ok=True)
+        acl = folder / "room.acl"
+        acl.write_text(ROOM_ACL, encoding="utf-8")
+        passwords = folder / "passwd"
+        write_password_file(passwords, users)
+        return cls(folder / "broker", port, acl_file=acl, password_file=passwords, extra=ROOM_SETTINGS)
 
     def __enter__(self) -> Self:
         self.start()

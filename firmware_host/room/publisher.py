@@ -34,6 +34,7 @@ from firmware_host.room.messages import (
     EventMessage,
     Reply,
     Ruling,
+    check_seal,
     decode_ack,
     decode_decision,
     decode_ruling,
@@ -73,6 +74,8 @@ class PublisherStats:
     rejected: int = 0
     """Messages for this table it did not accept (a garbled ack, ruling or decision)."""
     connects: int = 0
+    failed_connects: int = 0
+    """Attempts to connect that found no broker (paho retries them, 0.2 to 5 s apart)."""
     last_rejection: str = ""
     """The topic and reason of the latest message rejected."""
 
@@ -95,6 +98,7 @@ class TablePublisher:
     def __post_init__(self) -> None:
         if not self.config.table:
             raise ConfigError("a table on the broker needs a table id ([broker] table, or --table)")
+        self.config.require_login()
         self.table = self.config.table
         self.topics = Topics(self.config.venue)
         self._cond = threading.Condition()
@@ -114,6 +118,7 @@ class TablePublisher:
                                            will=(self._topic("status"), encode_status(False, table=self.table)))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        self._client.on_connect_fail = self._on_connect_fail
         self._client.on_subscribe = self._on_subscribe
         self._client.on_message = self._on_message
         self._thread = threading.Thread(target=self._run, name=f"room-publisher-{self.table}", daemon=True)
@@ -231,6 +236,10 @@ class TablePublisher:
             self._rewind()
             self._cond.notify()
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        with self._cond:
+            self.stats.failed_connects += 1
+
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         with self._cond:
             self._ready_at = time.monotonic() + SUBSCRIBE_GRACE
@@ -247,10 +256,12 @@ class TablePublisher:
             if message.topic == self._topic("ack"):
                 self._acknowledged(decode_ack(payload))
             elif message.topic == self._topic("ruling"):
+                check_seal(payload, self.config.venue, self.table, self.config.director_key)
                 ruling = decode_ruling(payload)
                 with self._cond:
                     self._rulings.append(ruling)
             elif message.topic == self._topic("decision"):
+                check_seal(payload, self.config.venue, self.table, self.config.director_key)
                 decision = decode_decision(payload)
                 with self._cond:
                     self._decisions.append(decision)
@@ -263,10 +274,16 @@ class TablePublisher:
                     self._director = instance
                     self._cond.notify()
         except MessageRejected as exc:
-            with self._cond:
-                self.stats.rejected += 1
-                self.stats.last_rejection = f"{message.topic}: {exc}"
-            _log.warning("table %s: rejected %s: %s", self.table, message.topic, exc)
+            self._reject(message.topic, str(exc))
+        except Exception as exc:  # one message must never stop paho's thread, and with it the table's link
+            _log.exception("table %s: failed handling a message on %s", self.table, message.topic[:200])
+            self._reject(message.topic, f"failed: {type(exc).__name__}: {exc}")
+
+    def _reject(self, topic: str, why: str) -> None:
+        with self._cond:
+            self.stats.rejected += 1
+            self.stats.last_rejection = f"{topic[:200]}: {why[:300]}"
+        _log.warning("table %s: rejected %s: %s", self.table, topic[:200], why[:300])
 
     def _acknowledged(self, ack: Ack) -> None:
         with self._cond:

@@ -16,11 +16,12 @@ the table's loop calls `poll(now)` (state out, rulings and decisions in) once pe
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.chouette_contest import ChouetteContest
+from firmware_host.controller.cube.chouette import ChouetteDialogue
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
 from firmware_host.room.flags import FlagBook
@@ -34,6 +35,8 @@ from game.record import line_hash, read_record
 if TYPE_CHECKING:
     from firmware_host.controller import Controller
 
+_log = logging.getLogger(__name__)
+
 
 def table_state(controller: Controller, now: float) -> dict[str, Any]:
     """What the room shows of a table: the match, what the table waits for, the clocks, the link. At a
@@ -43,7 +46,7 @@ def table_state(controller: Controller, now: float) -> dict[str, Any]:
     dice = prompt.dice or played.dice
     if isinstance(played, ChouetteSession):
         seated = played.phase is not Phase.SEATING
-        cube, _ = controller.contest.cube()
+        cube, _ = controller.dialogue.cube()
         players = (played.captain if seated else "the team", played.box if seated else "the box")
         length, score, crawford = 0, (0, 0), False
     else:
@@ -98,6 +101,9 @@ class TableLink:
         self._verifiers = {name: phone_verifier(table, self.match, name, code) for name, code in self.phones.items()}
         if self.phones:
             controller.outputs.note(self.phone_line())
+        self.unreachable = False
+        """The log said the broker does not answer (and has not said since that it does)."""
+        self._failed_seen = 0
 
     def phone_line(self) -> str:
         """At a chouette: the line that shows each player's code ("" elsewhere)."""
@@ -111,7 +117,9 @@ class TableLink:
         self.flags.add(seq, json.loads(line))
 
     def poll(self, now: float) -> None:
-        """Apply the rulings that came in; publish the state when it changed."""
+        """Say when the broker cannot be reached and when it is again; apply the rulings that came in;
+        publish the state when it changed."""
+        self._say_reach()
         for ruling in self.publisher.take_rulings():
             self._apply(ruling)
         controller = self.controller
@@ -123,11 +131,29 @@ class TableLink:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
                      **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
-            played, contest = controller.played, controller.contest
-            if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteContest):
+            played, contest = controller.played, controller.dialogue
+            if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteDialogue):
                 state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers),
                                      "refused": dict(self.decisions.refused)}
             self.publisher.set_state(encode_state(state))
+
+    def _say_reach(self) -> None:
+        """One line (the log, and stderr through logging when nothing else shows it) the first time an
+        attempt finds no broker, and one when a connection is made after that; paho keeps retrying."""
+        publisher = self.publisher
+        connected, failed = publisher.connected, publisher.stats.failed_connects
+        failed_again, self._failed_seen = failed > self._failed_seen, failed
+        line = None
+        if failed_again and not connected and not self.unreachable:
+            self.unreachable = True
+            line = (f"room: the broker {publisher.config.describe()} does not answer; retrying every few seconds, "
+                    "the match goes on and its record is sent when it answers")
+        elif connected and self.unreachable:
+            self.unreachable = False
+            line = f"room: the broker {publisher.config.describe()} answers: table {publisher.table} is in the room"
+        if line is not None:
+            self.controller.outputs.note(line)
+            _log.warning("%s", line)
 
     def _apply(self, ruling: Ruling) -> None:
         done = self.flags.rulings.get(ruling.id)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_host.errors import NotAvailable
 from firmware_host.room.flags import FlagBook
+from firmware_host.room.judge import VERIFIED
 from game.board import Color
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ def _tile(director: Director, record: TableRecord) -> dict[str, Any]:
     copy = director.store.find(record.id, state["match"]) if state else director.store.latest(record.id)
     return {"table": record.id, "online": record.online, "seen": record.seen, "state": _public(state),
             "match": copy.match if copy else None, "held": copy.held if copy else 0,
+            "verdict": None if copy is None or not copy.finished else
+            VERIFIED if copy.verdict == VERIFIED else _not_counted(copy),
             "attention": ("open", "acknowledged", "")[_attention(state)],
             "rulings": list(record.rulings)[-3:], "decisions": list(record.decisions)[-5:]}
 
@@ -102,10 +105,15 @@ def table_page(director: Director, table: str) -> dict[str, Any]:
 
 
 def results(director: Director) -> dict[str, Any]:
-    """Finished matches, newest first, and standings: matches won, then points won minus lost."""
+    """Finished matches a referee can sign off (`judge.VERIFIED`), newest first, and standings: matches won,
+    then points won minus lost; the finished matches that do not count (`unverified`), each with its reason."""
     with director.lock:
-        finished = [(table, copy.match, dict(copy.summary)) for table, matches in director.store.copies.items()
-                    for copy in matches.values() if copy.finished]
+        over = [(table, copy) for table, matches in director.store.copies.items() for copy in matches.values()
+                if copy.finished and "chouette" not in copy.summary]
+        finished = [(table, copy.match, dict(copy.summary)) for table, copy in over if copy.verdict == VERIFIED]
+        unverified = [{"table": table, "match": copy.match, "players": copy.summary.get("players"),
+                       "score": copy.summary.get("score"), "reason": _not_counted(copy)}
+                      for table, copy in over if copy.verdict != VERIFIED]
         playing = sum(1 for r in director.tables.values() if r.state and not r.state.get("over"))
     rows: dict[str, dict[str, Any]] = defaultdict(lambda: {"played": 0, "won": 0, "lost": 0, "for": 0, "against": 0})
     out = []
@@ -124,7 +132,16 @@ def results(director: Director) -> dict[str, Any]:
             row["against"] += int(score.get(color.opponent.value) or 0)
     standings = sorted(({"player": name, **row} for name, row in rows.items()),
                        key=lambda r: (-r["won"], -(r["for"] - r["against"]), r["player"]))
-    return {"matches": out, "standings": standings, "playing": playing}
+    return {"matches": out, "standings": standings, "playing": playing, "unverified": unverified}
+
+
+def _not_counted(copy: MatchCopy) -> str:
+    """Why a finished match is not in the results (yet)."""
+    if copy.verdict is not None:
+        return copy.verdict
+    if copy.flaw is not None:
+        return copy.flaw
+    return "being checked" if copy.sealed else "waiting for the table's signature of the match's end"
 
 
 # -- files ---------------------------------------------------------------------------------------

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from firmware_host.errors import NotAvailable
+from firmware_host.errors import LoginThrottled, NotAvailable
 from firmware_host.room import views
 from firmware_host.room.auth import SESSION_SECONDS, Sessions
 from firmware_host.room.director import Director
@@ -190,15 +191,23 @@ class Pages:
 
     async def login(self, request: Request) -> Response:
         """POST /login {name, password}: sets the session cookie and answers {referee}; 400 for a body that
-        is not that JSON, 401 for a wrong name or password, 403 from another site."""
+        is not that JSON, 401 for a wrong name or password, 403 from another site, 429 (with Retry-After)
+        after too many wrong logins from this address or for this name (`auth.Sessions.login`)."""
         if not _same_origin(request):
             return JSONResponse({"error": "a login from another site"}, status_code=403)
         try:
             doc = await request.json()
-            name, password = str(doc["name"]), str(doc["password"])
+            name, password = doc["name"], doc["password"]
+            if not isinstance(name, str) or not isinstance(password, str) or not name or not password:
+                raise TypeError("name and password are non-empty strings")
         except (ValueError, KeyError, TypeError):
             return JSONResponse({"error": "send JSON {name, password}"}, status_code=400)
-        token = self.sessions.login(name, password)
+        address = request.client.host if request.client else ""
+        try:  # scrypt on a worker thread: the event loop serves every page meanwhile
+            token = await run_in_threadpool(self.sessions.login, name[:200], password[:1000], address)
+        except LoginThrottled as exc:
+            return JSONResponse({"error": str(exc)}, status_code=429,
+                                headers={"Retry-After": str(math.ceil(exc.retry_after))})
         if token is None:
             return JSONResponse({"error": "wrong name or password"}, status_code=401)
         response = JSONResponse({"referee": name})

@@ -149,9 +149,11 @@ class Analysis:
 
 
 def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
-    """The events of a JSON Lines record or a .mat transcript, and whether it was a .mat."""
+    """The events of a JSON Lines record, a .mat transcript or GNU Backgammon's .sgf, and whether it
+    was a transcript (.mat or .sgf)."""
     from game.mat import mat_events
     from game.record import read_lines
+    from game.transcripts.sgf import is_sgf, read_sgf
 
     try:
         data = Path(path).read_bytes()
@@ -160,7 +162,10 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
         events = [line.event for line in read_lines(data) if line.event is not None]
         return events, False
-    return [dict(event) for _, event in mat_events(data.decode("utf-8", errors="replace"))], True
+    text = data.decode("utf-8", errors="replace")
+    if is_sgf(data):  # GNU Backgammon's own match file: read into the events a .mat gives
+        return [dict(event) for _, event in read_sgf(text).entries], True
+    return [dict(event) for _, event in mat_events(text)], True
 
 
 def analyse_file(path: str, level: Level, progress: Progress | None = None) -> Analysis:
@@ -233,7 +238,7 @@ def _decisions(index: int, kind: Any, event: Mapping[str, Any], match: Match, bo
         after = Position.from_document(made[0]["position"])
         dice = match_dice(made[0])
         ranked = bot.rank_plays(position, dice, context)
-        made_play = next((r for r in ranked if r.play.position == after), None)
+        made_play = next((r for r in ranked if r.play.after_moves == after), None)
         if made_play is None or not ranked:
             return
         error = max(0.0, ranked[0].equity - made_play.equity)

@@ -51,7 +51,7 @@ def _play_once(first: Bot, second: Bot, variant: Variant, rng: random.Random,
     dice = (a, b)
     for _ in range(MAX_TURNS):
         play = bots[position.turn].choose_play(position, dice)
-        after = play.position if play else position
+        after = play.after_moves if play else position
         result = after.result()
         if result is not None:
             return Outcome(int(result.kind) * (1 if result.winner is first_color else -1))

@@ -18,7 +18,14 @@ import numpy as np
 from game.board import Color, Variant
 from game.bot.context import MONEY, CubeAction, MatchContext
 from game.bot.encoding import F32
-from game.bot.equity import CubeDecision, accept_resignation, cube_decision, equities, resignation
+from game.bot.equity import (
+    CUBE_EFFICIENCY,
+    CubeDecision,
+    accept_resignation,
+    cube_decision,
+    equities,
+    resignation,
+)
 from game.bot.levels import DEFAULT_LEVEL as DEFAULT_LEVEL
 from game.bot.levels import Level as Level
 from game.bot.met import MatchEquityTable
@@ -119,7 +126,12 @@ class Bot(abc.ABC):
     def cube_decision(self, position: Position, context: MatchContext = MONEY) -> CubeDecision:
         """The cube decision for `position.turn`, on roll and before rolling."""
         self._check_variant(position)
-        return cube_decision(self.estimate(position, context), context, position.turn, self.met)
+        return cube_decision(self.estimate(position, context), context, position.turn, self.met,
+                             self.cube_efficiency(position))
+
+    def cube_efficiency(self, position: Position) -> float:
+        """The cube efficiency of the cube model in `position` (Janowski's x): the contact value."""
+        return CUBE_EFFICIENCY
 
     def cube_action(self, position: Position, context: MatchContext = MONEY) -> CubeAction:
         """What this bot does at the cube. `position.turn` is the player on roll (the doubler).

@@ -1,12 +1,12 @@
-"""The command line of `python -m game.bot`: `train`, `average`."""
+"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 
-from game.bot import average, train
-from game.cli import OneLineParser
+from game.arguments import OneLineParser
+from game.bot import average, bearoff, rollout, train
 from game.errors import GameError
 
 
@@ -16,6 +16,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     train.add_parser(commands)
     average.add_parser(commands)
+    bearoff.add_parser(commands)
+    rollout.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from game.board import Variant
@@ -25,7 +26,10 @@ def add_parsers(commands: Any, variants: list[str]) -> None:
     play.add_argument("--dice", help="the roll, e.g. 31")
     play.add_argument("--variant", choices=variants)
     play.add_argument("--level", default=None, help="beginner ... grandmaster (default: expert)")
-    play.add_argument("--json", action="store_true", help="print the play as `plays --json` prints one")
+    play.add_argument("--json", action="store_true",
+                      help="print the play as `plays --json` prints one, with its equity and the ranked alternatives")
+    play.add_argument("--hint", type=int, metavar="N", default=None,
+                      help="rank the best N plays with their equities, as GNU Backgammon's hint (JSON: 5 unless told)")
     play.add_argument("--batch", metavar="FILE.jsonl", help='lines of {"position": POS, "dice": [d1, d2]}')
     play.add_argument("--seed", type=int, default=None, help="fixes the noise of the weaker levels")
     play.set_defaults(run=cmd_play_bot)
@@ -54,22 +58,41 @@ def context_of(text: str, position: Position) -> MatchContext:
                         xgid.crawford, False, options)
 
 
-def play_document(position: Position, play: Any) -> dict[str, Any]:
-    """The bot's play as `plays --json` prints a play; a roll that cannot be played is "(no play)"."""
+def play_document(position: Position, play: Any, ranked: Sequence[Any] = (), alternatives: int = 0) -> dict[str, Any]:
+    """The bot's play as `plays --json` prints a play; a roll that cannot be played is "(no play)".
+    With a ranking: the play's equity in it and the best `alternatives` plays ("ranking", as
+    `game.bot.hint.entries` gives them)."""
     if play is None:
-        return {"notation": "(no play)", "moves": [], "position": position.to_document()}
+        return {"notation": "(no play)", "moves": [], "position": position.to_document(), "ranking": []}
     document: dict[str, Any] = play.to_document()
+    if ranked:
+        from game.bot.hint import entries
+
+        document["equity"] = next(round(r.equity, 4) for r in ranked if r.play.after_moves == play.after_moves)
+        document["ranking"] = entries(ranked, alternatives)
     return document
+
+
+def checked_alternatives(count: int | None) -> int:
+    """How many alternatives to rank (`--hint`), refusing a count below one."""
+    from game.bot.hint import DEFAULT_ALTERNATIVES
+
+    if count is None:
+        return DEFAULT_ALTERNATIVES
+    if count < 1:
+        raise UsageError(f"--hint needs at least one play, not {count}")
+    return count
 
 
 def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
     """Print the bot's play (notation, or JSON with the position after it); --batch answers a file."""
+    from game.arguments import read_dice, read_position, run_batch
     from game.bot.factory import make_bot
     from game.bot.levels import DEFAULT_LEVEL, Level
-    from game.cli import read_dice, read_position, run_batch
 
     variant = Variant(args.variant) if args.variant else None
     level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
+    alternatives = checked_alternatives(args.hint)
     bots: dict[Variant, Any] = {}
 
     def bot_for(position: Position) -> Any:
@@ -79,18 +102,26 @@ def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.batch:
         def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
-            return play_document(position, bot_for(position).choose_play(position, dice))
+            bot = bot_for(position)
+            return play_document(position, bot.choose_play(position, dice), bot.rank_plays(position, dice),
+                                 alternatives)
 
         return run_batch(args.batch, variant, answer, out)
     if not args.position or not args.dice:
         raise UsageError("play-bot needs --position and --dice, or --batch FILE.jsonl")
     position = read_position(args.position, variant)
     dice = read_dice(args.dice)
-    play = bot_for(position).choose_play(position, dice, context_of(args.position, position))
+    bot, context = bot_for(position), context_of(args.position, position)
+    play = bot.choose_play(position, dice, context)
     if args.json:
         import json  # here: `python -m game` adds these commands to every run
 
-        out.write(json.dumps(play_document(position, play)) + "\n")
+        ranked = bot.rank_plays(position, dice, context)
+        out.write(json.dumps(play_document(position, play, ranked, alternatives)) + "\n")
+    elif args.hint is not None:
+        from game.bot.hint import render
+
+        out.write(render(bot.rank_plays(position, dice, context), alternatives))
     else:
         out.write((play.notation() if play else "(no play)") + "\n")
     return 0
@@ -98,9 +129,9 @@ def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     """Analyse a record or .mat: each player's error rate, luck, the biggest errors; --out the sheet."""
+    from game.arguments import image_file
     from game.bot.analysis import analyse_file
     from game.bot.levels import DEFAULT_LEVEL, Level
-    from game.cli import image_file
 
     level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
     if args.out:

@@ -11,7 +11,8 @@ equity table) mapped linearly so that losing the cube's points is -1 and winning
 Cube decisions (doubler on roll, before the roll):
 - money: Janowski's model. The cubeful equity is x times the equity of a fully live cube (linear
   between the take and cash points) plus 1 - x times the dead-cube equity, with the cube
-  efficiency x = 0.68 (GNU Backgammon's value for contact positions); no double, double/take and
+  efficiency x = 0.68 (GNU Backgammon's value for contact positions; 0.6, its value, in bear-offs
+  the one-sided database judges); no double, double/take and
   double/pass are compared as usual;
 - match: the same blend of a dead and a live cube, in normalised match equity: the dead cube is
   the match equity table at each outcome (no double at the cube's value, take at twice it, pass =
@@ -35,6 +36,7 @@ from game.bot.met import MatchEquityTable
 from game.position import ResultKind
 
 CUBE_EFFICIENCY = 0.68
+BEAROFF_EFFICIENCY = 0.6  # GNU Backgammon's for positions of its one-sided bear-off database (rOSCubeX)
 SURE = 0.002  # below this an estimated chance counts as none (for resigning)
 
 
@@ -97,12 +99,14 @@ class CubeDecision:
                 f"double/pass {self.double_pass:+.3f})")
 
 
-def cube_decision(probs: F32, context: MatchContext, doubler: Color, met: MatchEquityTable) -> CubeDecision:
-    """The cube decision for `doubler`, on roll with estimates `probs` (5,) before rolling."""
+def cube_decision(probs: F32, context: MatchContext, doubler: Color, met: MatchEquityTable,
+                  efficiency: float = CUBE_EFFICIENCY) -> CubeDecision:
+    """The cube decision for `doubler`, on roll with estimates `probs` (5,) before rolling, at cube
+    efficiency `efficiency` (the contact value unless told: `BEAROFF_EFFICIENCY` in bear-offs)."""
     if context.length is None:
-        nd, dt = _janowski(probs, context, doubler)
+        nd, dt = _janowski(probs, context, doubler, efficiency)
     else:
-        nd, dt = _match_cubeful(probs, context, doubler, met)
+        nd, dt = _match_cubeful(probs, context, doubler, met, efficiency)
     dp = 1.0
     may = context.may_double(doubler)
     take = dt <= dp
@@ -110,11 +114,10 @@ def cube_decision(probs: F32, context: MatchContext, doubler: Color, met: MatchE
     return CubeDecision(nd, dt, dp, may and min(dt, dp) > nd, take, beaver)
 
 
-def _janowski(probs: F32, context: MatchContext, doubler: Color) -> tuple[float, float]:
+def _janowski(probs: F32, context: MatchContext, doubler: Color, x: float) -> tuple[float, float]:
     """Money: cubeful equities of no double and double/take (per unit of the cube now in play)."""
     d = distribution(probs[None, :])[0]
     p = float(probs[0])
-    x = CUBE_EFFICIENCY
 
     def win_loss(jacoby: bool) -> tuple[float, float]:
         w = 1.0 if jacoby else float(d[0] + 2 * d[1] + 3 * d[2]) / max(p, 1e-9)
@@ -131,11 +134,11 @@ def _janowski(probs: F32, context: MatchContext, doubler: Color) -> tuple[float,
     return nd, dt
 
 
-def _match_cubeful(probs: F32, context: MatchContext, doubler: Color, met: MatchEquityTable) -> tuple[float, float]:
+def _match_cubeful(probs: F32, context: MatchContext, doubler: Color, met: MatchEquityTable,
+                   x: float) -> tuple[float, float]:
     """Match: no double and double/take for `doubler`, per unit of the cube now in play."""
     d = distribution(probs[None, :])[0]
     p = float(probs[0])
-    x = CUBE_EFFICIENCY
     me, them = doubler, doubler.opponent
     value = context.cube.value
     owner = context.cube.owner

@@ -6,9 +6,10 @@ world-class at 2-ply and grandmaster at 3-ply, both with GNU Backgammon's defaul
 (plies counted as the bindings count them: 0 is the network alone). Checker plays are GNU
 Backgammon's `findbestmoves` at those settings, with the match score in its cube information, so
 gammons are valued as the score makes them. The bindings give no cube hint ("not yet
-implemented"), so cube and resignation decisions use GNU Backgammon's outcome estimates at the
-level's plies in this package's cube model (game.bot.equity) and GNU Backgammon's match equity
-table.
+implemented"), so cube decisions are GNU Backgammon's own from its program's `hint` (`gnubg -t`,
+game.bot.gnubg_cli, run by the worker) at the level's plies; without the program, and for
+resignations, its outcome estimates go through this package's cube model (game.bot.equity) with
+GNU Backgammon's match equity table.
 
 GNU Backgammon itself runs in a worker process (`game.bot.gnubg_worker`), started at the bot's
 first question and stopped by `close` (or `with make_bot(...) as bot:`): its networks and
@@ -18,6 +19,7 @@ databases stay out of the memory of the process that holds the bot.
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,11 +29,13 @@ from game.board import BAR, OWN_TO_BOARD, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32
+from game.bot.equity import CubeDecision
+from game.bot.gnubg_cli import PROGRAM
 from game.bot.gnubg_worker import GnubgWorker
 from game.bot.met import MatchEquityTable
 from game.errors import EngineUnavailable
-from game.gnubg_ids import gnubg_board
-from game.match_id import player
+from game.gnubg_ids import gnubg_board, position_id
+from game.match_id import MatchIdState, player
 from game.plays import Play
 from game.position import Position
 
@@ -71,6 +75,8 @@ class GnubgBot(Bot):
         super().__init__(Variant.BACKGAMMON, level, None, seed)
         self.plies, self.noise = SETTINGS[level]
         self.worker = GnubgWorker()
+        # Cube decisions from GNU Backgammon's own program when it is installed (see cube_decision).
+        self.own_cube = any(shutil.which(name) for name in PROGRAM)
 
     @property
     def engine(self) -> str:
@@ -137,7 +143,7 @@ class GnubgBot(Bot):
         entry may fit several plays: such entries and plays are paired in order, the plays ranked
         by GNU Backgammon's 0-ply equity of the position each leaves."""
         groups: dict[tuple[int, ...], list[float]] = {}
-        index_of = {play.position: i for i, play in enumerate(plays)}
+        index_of = {play.after_moves: i for i, play in enumerate(plays)}
         for entry in found:
             steps, whole = gnubg_steps(entry["move"])
             if whole:
@@ -170,12 +176,29 @@ class GnubgBot(Bot):
         equities: list[float | None] = []
         asked: list[list[Any]] = []
         for play in plays:
-            final = play.position.result()
+            final = play.after_moves.result()
             equities.append(None if final is None else float(int(final.kind)))
             if final is None:
                 asked.append([_board(play.next_position), MONEY_CUBE, ZERO_PLY])
         theirs = iter(self.worker.call("evaluate_many", asked) if asked else [])
         return [-float(next(theirs)[5]) if equity is None else equity for equity in equities]
+
+    def cube_decision(self, position: Position, context: MatchContext = MONEY) -> CubeDecision:
+        """GNU Backgammon's own cube analysis at this level's plies (its program's `hint`, through
+        the worker): its three cubeful equities and its proper action. Without the program
+        (`gnubg` not installed), this package's cube model on GNU Backgammon's estimates."""
+        self._check_variant(position)
+        if not self.own_cube:
+            return super().cube_decision(position, context)
+        doubler = position.turn
+        state = MatchIdState(cube_value=context.cube.value, cube_owner=context.cube.owner, on_roll=doubler,
+                             crawford=context.crawford, turn=doubler, length=context.length or 0,
+                             score=context.score if context.length else (0, 0), jacoby=context.options.jacoby)
+        found = self.worker.call("cube", position_id(position), state.encode(), self.plies,
+                                 context.options.jacoby, context.money and context.options.beavers)
+        answer = found["answer"]
+        return CubeDecision(found["no_double"], found["double_take"], found["double_pass"],
+                            found["double"] and context.may_double(doubler), answer != "pass", answer == "beaver")
 
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
@@ -187,11 +210,11 @@ class GnubgBot(Bot):
                context: MatchContext) -> list[tuple[float, float, float, float, float]]:
         """The mover's outcome estimates after each play, GNU Backgammon at 0-ply (one round trip)."""
         asked = [[_board(play.next_position), self.cube_info(play.next_position, context), ZERO_PLY]
-                 for play in plays if play.position.result() is None]
+                 for play in plays if play.after_moves.result() is None]
         theirs = iter(self.worker.call("evaluate_many", asked) if asked else [])
         out: list[tuple[float, float, float, float, float]] = []
         for play in plays:
-            final = play.position.result()
+            final = play.after_moves.result()
             if final is not None:
                 kind = int(final.kind)
                 out.append((1.0, float(kind >= 2), float(kind == 3), 0.0, 0.0))

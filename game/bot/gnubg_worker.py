@@ -11,7 +11,8 @@ standard input and output, one JSON object a line each way:
 `board` is `game.gnubg_ids.gnubg_board`'s pair of 25-point lists; `cube` and `context` are the
 arguments of `gnubg.cubeinfo` and `gnubg.evalcontext` (the worker builds them). The calls are
 `CALLS`: `findbestmoves`, `evaluate` (one board), `evaluate_many` (a list of [board, cube, context]:
-one round trip for every play of a roll) and `met`.
+one round trip for every play of a roll), `met`, and `cube` (GNU Backgammon's own cube analysis,
+from its program `gnubg -t`, which the worker starts when first asked: `game.bot.gnubg_cli`).
 
 `GnubgWorker` is the controller's side: it starts the worker at the first call, sends each
 request and reads its answer (one at a time, under a lock), and stops it on `close` (or when it
@@ -35,7 +36,7 @@ from typing import IO, Any
 
 from game.errors import EngineDied, EngineError
 
-CALLS = ("findbestmoves", "evaluate", "evaluate_many", "met")
+CALLS = ("findbestmoves", "evaluate", "evaluate_many", "met", "cube")
 COMMAND = (sys.executable, "-m", "game.bot.gnubg_worker")
 Board = list[list[int]]
 
@@ -48,9 +49,12 @@ def _handlers(gnubg: Any) -> dict[str, Callable[..., Any]]:
         return gnubg.findbestmoves(_board(board), gnubg.cubeinfo(*_cube(cube)), gnubg.evalcontext(*context),
                                    tuple(dice))
 
+    from game.bot.gnubg_cli import GnubgCommandLine
+
+    program = GnubgCommandLine()  # GNU Backgammon's own program, for its cube hint: started when first asked
     return {"findbestmoves": findbestmoves, "evaluate": evaluate,
             "evaluate_many": lambda requests: [evaluate(*request) for request in requests],
-            "met": lambda size: gnubg.met(size)}
+            "met": lambda size: gnubg.met(size), "cube": program.cube}
 
 
 def _board(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:

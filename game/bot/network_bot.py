@@ -3,24 +3,30 @@
 Levels: beginner, casual and intermediate judge each play at 0-ply with noise; advanced at 0-ply;
 expert looks one ply ahead (the opponent's 21 rolls and best replies) for the best 4 plays of
 the 0-ply ranking, world-class for the best 8, grandmaster for every play; as GNU Backgammon's
-move filter, only plays within 0.16 of the 0-ply best are looked at further.
+move filter, only plays within 0.16 of the 0-ply best are looked at further. Once contact is over
+and every checker is home, the bear-off database (`bearoff.py`) judges every play exactly instead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from game.board import Color, Variant
+from game.bot import bearoff
 from game.bot.base import Bot, Level, RankedPlay
+from game.bot.bearoff import is_race
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32, states_array
+from game.bot.equity import BEAROFF_EFFICIENCY
 from game.bot.met import MatchEquityTable
-from game.bot.network import Network
-from game.bot.search import after_states, estimate_after, one_ply
+from game.bot.network import Network, mirror
+from game.bot.search import after_states, estimate_after, final_estimate, one_ply
 from game.movegen import encode
+from game.plays import Play
 from game.position import Position
 
 ONE_PLY_CANDIDATES = {Level.EXPERT: 4, Level.WORLD_CLASS: 8, Level.GRANDMASTER: 10_000}
@@ -39,6 +45,7 @@ class NetworkBot(Bot):
                  seed: int | None = None) -> None:
         super().__init__(network.variant, level, met or MatchEquityTable.computed(network.variant), seed)
         self.network = network
+        self.exact_races = True  # races judged by the bear-off database (False: by the network, to compare)
 
     @classmethod
     def shipped(cls, variant: Variant, level: Level, seed: int | None = None) -> NetworkBot:
@@ -56,6 +63,8 @@ class NetworkBot(Bot):
         if not plays:
             return []
         me = position.turn
+        if self.exact_races and is_race(position):
+            return self._rank_race(plays, context)
         probs, _ = estimate_after(self.network, plays, after_states(plays))
         equity = self.equity_of(probs, context, me)
         order = [int(i) for i in np.argsort(-equity, kind="stable")]
@@ -72,8 +81,26 @@ class NetworkBot(Bot):
             order = sorted(head, key=lambda i: -float(equity[i])) + order[len(head):]
         return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
 
+    def _rank_race(self, plays: Sequence[Play], context: MatchContext) -> list[RankedPlay]:
+        """A race's plays judged exactly by the bear-off database (no look-ahead needed)."""
+        database = bearoff.load()
+        probs = np.empty((len(plays), 5), dtype=np.float32)
+        for index, play in enumerate(plays):
+            final = final_estimate(play.after_moves)
+            probs[index] = final if final is not None else mirror(
+                database.estimate_position(play.next_position)[None, :])[0]
+        equity = self.equity_of(probs, context, plays[0].after_moves.turn)
+        order = [int(i) for i in np.argsort(-equity, kind="stable")]
+        return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
+
+    def cube_efficiency(self, position: Position) -> float:
+        """GNU Backgammon's: 0.6 in a bear-off the database judges, else the contact value."""
+        return BEAROFF_EFFICIENCY if self.exact_races and is_race(position) else super().cube_efficiency(position)
+
     def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
         self._check_variant(position)
+        if self.exact_races and is_race(position):
+            return bearoff.load().estimate_position(position)
         probs: F32 = self.network.evaluate(states_array([encode(position)]))[0]
         return probs
 

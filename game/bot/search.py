@@ -29,12 +29,13 @@ DRAW = np.array([0.5, 0.0, 0.0, 0.0, 0.0], dtype=np.float32)  # a Catchgammon Re
 
 def after_states(plays: Sequence[Play]) -> U8:
     """The state of each play's resulting position, read from the mover's side."""
-    return states_array([encode(play.position) for play in plays])
+    return states_array([encode(play.after_moves) for play in plays])
 
 
 def final_estimate(position: Position) -> F32 | None:
     """The exact outcome for the side that just made the play that left `position`, if the game
-    is over (borne off, or a Catchgammon Remi); None while it goes on."""
+    is over (borne off, a Catchgammon Remi, a mother checker trapped under that rule); None while
+    it goes on."""
     result = position.result()
     if result is not None:
         kind = result.kind
@@ -46,17 +47,19 @@ def final_estimate(position: Position) -> F32 | None:
 
 
 def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
-    """Rows that may end the game: all borne off, or (Catchgammon) both starting checkers trapped."""
+    """Rows that may end the game: all borne off, or (Catchgammon) the opponent's starting checker
+    trapped: a Remi when mine is trapped too, a win under the mother-checker rule when it is not
+    (`final_estimate` tells, from the position and its rules)."""
     done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
-        done |= (states[:, 24] > 48) & (states[:, 1] > 32) & (states[:, 1] < 48)
+        done |= (states[:, 1] > 32) & (states[:, 1] < 48)
     return done
 
 
 def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
     """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
     the opponent then rolls in (for training)."""
-    return estimate_after_states(net, states, lambda row: plays[row].position)
+    return estimate_after_states(net, states, lambda row: plays[row].after_moves)
 
 
 def estimate_after_states(net: Network, states: U8, position_of: Callable[[int], Position]) -> tuple[F32, F32]:
@@ -76,7 +79,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     (each judged at 0-ply by the opponent's own equity). The replies are the move generator's
     states (no `Play` objects), and all replies of all 21 rolls, with the position the mover rolls
     in when the opponent cannot move, go through the network in one batch."""
-    final = final_estimate(play.position)
+    final = final_estimate(play.after_moves)
     if final is not None:
         return final
     variant, after = net.variant, play.next_position
@@ -84,12 +87,12 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     replies: list[bytes] = []
     bounds: list[tuple[int, int]] = []  # each roll's slice of `replies`; (n, n) when it cannot be played
     for dice in ROLLS:
-        found, _ = state_plays(start, variant, dice)
+        found, _ = state_plays(start, variant, dice, after.rules)
         bounds.append((len(replies), len(replies) + len(found)))
         replies.extend(found)
     states = states_array(replies)
     # The replies read from the mover's side (the mover then on roll), and the play's own position.
-    rows = np.concatenate([flip(variant, states), states_array([encode(play.position)])])
+    rows = np.concatenate([flip(variant, states), states_array([encode(play.after_moves)])])
     estimates = consistent(net.forward(features(variant, rows))[1])
     stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
     theirs = mirror(estimates[:-1])

@@ -6,16 +6,28 @@ to map the side's buttons to a method; the simulated players read it to choose a
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .options import PARTNER_PLAYERS, Side
 
 if TYPE_CHECKING:
-    from .state import Phase, SessionState
+    from .state import SessionState
 
 _ANSWERS = {Side.TEAM: {"take": "take", "pass": "pass_", "beaver": "beaver"},
             Side.BOX: {"take": "box_take", "pass": "box_pass", "beaver": "box_beaver"}}
+
+
+class Phase(enum.Enum):
+    """What a chouette session waits for."""
+
+    SEATING = "seating"  # the players throw for the order
+    OPENING = "opening"  # between games: joining, leaving, a partner; then the opening roll
+    ROLL = "roll"  # the side on roll may turn cubes, or roll
+    DOUBLED = "doubled"  # turned cubes wait for their answers
+    MOVE = "move"  # the dice are rolled: the side on roll plays
+    OVER = "over"  # the session has stopped
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +50,6 @@ class Awaiting:
 
     def describe(self) -> str:
         """In words, for messages: "the box to take, pass or beaver Bob's cube"."""
-        from .state import Phase
-
         if self.phase is Phase.SEATING:
             return f"waiting for the throws of {', '.join(self.throwers)}"
         if self.phase is Phase.OPENING:
@@ -61,8 +71,6 @@ class Awaiting:
 
 def awaiting(session: SessionState) -> Awaiting:
     """What `session` waits for now."""
-    from .state import Phase
-
     phase = session.phase
     if phase is Phase.SEATING:
         return Awaiting(phase, actions=("throw",), throwers=session.seating.pending)

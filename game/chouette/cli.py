@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from game.arguments import OneLineParser
 from game.board import Variant
-from game.cli import OneLineParser
 from game.errors import GameError, UsageError
 from game.record import RecordWriter, read_record
 

@@ -28,16 +28,17 @@ from game.errors import (
     UnknownPlayer,
     WrongPhase,
 )
-from game.match import _match_play, kind_name
+from game.match import _match_play, kind_name, throw_dice
 from game.play_reader import read_play
 from game.plays import Play, WrittenPlay
 from game.position import Position
 
 from . import events as ev
+from .awaiting import Phase
 from .options import MAX_PLAYERS, MIN_PLAYERS, PARTNER_PLAYERS, RECORD_VERSION, ChouetteOptions, Side, number
 from .roster import Roster
 from .stakes import Stake, Stakes
-from .state import BoardState, ChouetteGame, Phase, SessionState, _name
+from .state import BoardState, ChouetteGame, SessionState, _name
 
 __all__ = ["ChouetteGame", "ChouetteSession", "Phase"]
 
@@ -150,15 +151,21 @@ class ChouetteSession(SessionState):
         b.dice = (max(team_die, box_die), min(team_die, box_die))
         b.phase = Phase.MOVE
 
-    def roll(self, d1: int, d2: int) -> None:
-        """The side on roll rolls (instead of turning cubes, or after the answers)."""
+    def roll(self, d1: int | None = None, d2: int | None = None) -> tuple[int, int]:
+        """The side on roll rolls (instead of turning cubes, or after the answers): the dice given,
+        or two thrown here when none are, as `Match.roll`; returns the dice."""
         self._require(Phase.ROLL)
+        if d1 is None and d2 is None:
+            d1, d2 = throw_dice()
+        elif d1 is None or d2 is None:
+            raise InvalidDice(f"roll: give both dice or none, got {d1!r} and {d2!r}", self._context())
         self._check_dice((d1, d2), "roll")
         b = self._board
         b.dice, b.phase = (d1, d2), Phase.MOVE
         side = Side.of(b.position.turn)
         self._emit(ev.Roll(type="roll", t=self._clock(), game=self._game, side=side.value, player=self.roller(),
                            dice=[d1, d2]))
+        return d1, d2
 
     def play(self, moves: Play | Sequence[tuple[int, int]] | str, hits: Iterable[int] | None = None) -> Play | None:
         """The captain or the box plays the dice, as in `Match.play`; returns the play (None: no play)."""
@@ -176,7 +183,7 @@ class ChouetteSession(SessionState):
             raise IllegalMove(exc.reason, self._context()) from None
         except IllegalPlayError as exc:
             raise IllegalMove(str(exc), self._context()) from None
-        after = chosen.position if chosen else b.position
+        after = chosen.after_moves if chosen else b.position
         self._played([[m.source, m.target] for m in chosen.moves] if chosen else [], after)
         return chosen
 

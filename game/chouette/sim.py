@@ -13,8 +13,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import count
+from typing import Protocol
 
 from game.board import Variant
+from game.plays import Play
 from game.position import Position
 
 from .options import ChouetteOptions, Side
@@ -54,6 +56,16 @@ class CubeStyle:
         return "take" if ahead >= -self.pass_at else "pass"
 
 
+class SeatedPlayer(Protocol):
+    """A player who decides for themselves (a bot: `game.bot.chouette.ChouetteBot`)."""
+
+    def doubles(self, session: ChouetteSession, side: Side, member: str) -> bool: ...
+
+    def answer(self, session: ChouetteSession, side: Side, member: str, verbs: Sequence[str]) -> str: ...
+
+    def play(self, session: ChouetteSession) -> Play | None: ...
+
+
 @dataclass
 class SimulatedChouette:
     """Plays a session one action at a time (`step`), every decision drawn from `rng` and the styles."""
@@ -67,6 +79,7 @@ class SimulatedChouette:
     partner_rate: float = 0.5
     takeback_rate: float = 0.0
     styles: dict[str, CubeStyle] = field(default_factory=dict)
+    seated: dict[str, SeatedPlayer] = field(default_factory=dict)  # players who decide for themselves (bots)
     _between: int = 0  # the game whose between-games choices are made
     _plan: list[str] = field(default_factory=list)  # cubes the side on roll turns this turn
     _turn: tuple[int, int] | None = None
@@ -100,8 +113,10 @@ class SimulatedChouette:
                 self._between_games()
             s.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
         elif s.phase is Phase.MOVE:
+            roller = self.seated.get(s.roller())
             plays = s.legal_plays()
-            s.play(rng.choice(plays) if plays else [])
+            chosen = roller.play(s) if roller is not None else rng.choice(plays) if plays else None
+            s.play(chosen if chosen is not None else [])
         elif "takeback" in wait.actions and rng.random() < self.takeback_rate:
             s.takeback()
         else:
@@ -138,7 +153,11 @@ class SimulatedChouette:
             return
         assert wait.side is not None and wait.player is not None
         verbs = [a.removeprefix("box_").rstrip("_") for a in wait.actions if "double" not in a]
-        verb = self.style(wait.player).answer(s.position, wait.side, side, "beaver" in verbs)
+        seated = self.seated.get(wait.player)
+        if seated is not None:
+            verb = seated.answer(s, wait.side, wait.member, verbs)
+        else:
+            verb = self.style(wait.player).answer(s.position, wait.side, side, "beaver" in verbs)
         if verb not in verbs:  # a house rule refuses it (the box must take half)
             verb = "take" if "take" in verbs else verbs[0]
         method = {"take": "take", "pass": "pass_", "beaver": "beaver"}[verb]
@@ -147,6 +166,10 @@ class SimulatedChouette:
     def _doubles(self, side: Side, member: str) -> bool:
         s = self.session
         decider = s.box if side is Side.BOX else member
+        # With one team cube the captain turns it for all.
+        seated = self.seated.get(s.captain if s.options.team_cube and side is Side.TEAM else decider)
+        if seated is not None:
+            return seated.doubles(s, side, member)
         return self.style(decider).doubles(s.position, side, side)
 
 

@@ -172,26 +172,7 @@ class Stakes:
 
     def answer(self, side: Side, member: str, verb: str) -> list[Stake]:
         """`side` takes, passes or beavers the cube offered on `member`; returns the stakes settled."""
-        decision = self.decision()
-        ex = self.exchange
-        if decision is None or ex is None:
-            raise WrongPhase(f"the {side.value} cannot {verb} {member}'s cube: no cube is offered")
-        stake = self[member]
-        if member != decision.member:
-            if not stake.in_game:
-                raise OutOfGame(f"{member}'s game is settled ({stake.reason}): no decision is "
-                                f"{member}'s any more")
-            if member in ex.offers and member not in ex.answered:
-                raise OutOfTeamOrder(f"{decision.member}'s cube is answered first, in team order")
-            raise WrongPhase(f"{member}'s cube is not offered (the {decision.side.value} answers "
-                             f"{decision.member}'s)")
-        if side is not decision.side:
-            raise NotYourTurn(f"the {decision.side.value} answers {member}'s cube, not the {side.value}")
-        half = self._half_refusal(side, member, verb)
-        if half is not None:
-            raise half
-        if verb not in decision.verbs:
-            raise WrongPhase(f"{member}'s cube can be " + " or ".join(decision.verbs) + f", not {verb}")
+        ex = self._check_answer(side, member, verb)
         ex.open = False
         settled: list[Stake] = []
         for each in self._moved(member):
@@ -217,6 +198,29 @@ class Stakes:
             ex.beaver = None
             ex.answered.append(member)
         return settled
+
+    def _check_answer(self, side: Side, member: str, verb: str) -> Exchange:
+        """The exchange in which `side` may answer `member`'s cube with `verb`; else why not, raised."""
+        decision = self.decision()
+        ex = self.exchange
+        if decision is None or ex is None:
+            raise WrongPhase(f"the {side.value} cannot {verb} {member}'s cube: no cube is offered")
+        if member != decision.member:
+            if not self[member].in_game:
+                raise OutOfGame(f"{member}'s game is settled ({self[member].reason}): no decision is "
+                                f"{member}'s any more")
+            if member in ex.offers and member not in ex.answered:
+                raise OutOfTeamOrder(f"{decision.member}'s cube is answered first, in team order")
+            raise WrongPhase(f"{member}'s cube is not offered (the {decision.side.value} answers "
+                             f"{decision.member}'s)")
+        if side is not decision.side:
+            raise NotYourTurn(f"the {decision.side.value} answers {member}'s cube, not the {side.value}")
+        half = self._half_refusal(side, member, verb)
+        if half is not None:
+            raise half
+        if verb not in decision.verbs:
+            raise WrongPhase(f"{member}'s cube can be " + " or ".join(decision.verbs) + f", not {verb}")
+        return ex
 
     def automatic_double(self) -> int | None:
         """Equal opening dice: every centred cube doubles, once per game; the value, or None."""

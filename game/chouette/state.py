@@ -8,7 +8,6 @@ the session stands.
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,24 +33,13 @@ from game.movegen import LegalPlays, check_dice
 from game.position import Position
 
 from . import events as ev
-from .awaiting import Awaiting, awaiting
+from .awaiting import Awaiting, Phase, awaiting
 from .options import MAX_PLAYERS, MIN_PLAYERS, ChouetteOptions, Side, number
 from .roster import Roster
 from .seating import Seating
 from .stakes import Stake, Stakes
 
 _T = TypeVar("_T")
-
-
-class Phase(enum.Enum):
-    """What a chouette session waits for."""
-
-    SEATING = "seating"  # the players throw for the order
-    OPENING = "opening"  # between games: joining, leaving, a partner; then the opening roll
-    ROLL = "roll"  # the side on roll may turn cubes, or roll
-    DOUBLED = "doubled"  # turned cubes wait for their answers
-    MOVE = "move"  # the dice are rolled: the side on roll plays
-    OVER = "over"  # the session has stopped
 
 
 @dataclass(frozen=True, slots=True)

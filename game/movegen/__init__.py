@@ -39,9 +39,10 @@ from game.errors import DiceError, KernelError
 from game.movegen import pure
 from game.movegen import state as _state
 from game.movegen.legal import MOVES, LegalPlays, moves_of
-from game.movegen.state import VARIANT_INDEX, State, opponent_view
+from game.movegen.state import State, kernel_rules, opponent_view
 from game.plays import Move, Play
 from game.position import Position
+from game.rules import STANDARD, RuleOptions
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
@@ -61,13 +62,13 @@ class Kernel(Protocol):
     def encode(self, position: Position, /) -> bytes:
         """The position from the mover's side."""
 
-    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    def plays(self, state: bytes, rules: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
         """Each legal play's resulting state and its moves, in the order found."""
 
-    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+    def count(self, state: bytes, rules: int, d1: int, d2: int, /) -> int:
         """How many legal plays."""
 
-    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+    def steps(self, state: bytes, rules: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
         """Each legal single move of one die: the new state and the move."""
 
     def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
@@ -100,13 +101,13 @@ class _Refused:
     def encode(self, position: Position, /) -> bytes:
         raise KernelError(self.reason)
 
-    def plays(self, state: bytes, variant: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    def plays(self, state: bytes, rules: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
         raise KernelError(self.reason)
 
-    def count(self, state: bytes, variant: int, d1: int, d2: int, /) -> int:
+    def count(self, state: bytes, rules: int, d1: int, d2: int, /) -> int:
         raise KernelError(self.reason)
 
-    def steps(self, state: bytes, variant: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
+    def steps(self, state: bytes, rules: int, die: int, /) -> tuple[tuple[bytes, bytes], ...]:
         raise KernelError(self.reason)
 
     def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
@@ -184,22 +185,23 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
 def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     """Every legal play, one per distinct resulting position (empty when none), built when looked at."""
     a, b = check_dice(dice)
-    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    states, raw = _active.plays(_active.encode(position), kernel_rules(position.variant, position.rules), a, b)
     return LegalPlays(position, (a, b), states, raw, _active.gather)
 
 
 def count_plays(position: Position, dice: Sequence[int]) -> int:
     """The number of legal plays, without building their positions."""
     a, b = check_dice(dice)
-    return _active.count(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    return _active.count(_active.encode(position), kernel_rules(position.variant, position.rules), a, b)
 
 
 def single_moves(position: Position, die: int) -> tuple[Play, ...]:
     """Each way one checker can move by `die`, judged alone (not as part of a whole play)."""
     check_dice([die, die])
     to_position = decoder(position)
+    rules = kernel_rules(position.variant, position.rules)
     return tuple(Play((MOVES[move],), to_position(state))
-                 for state, move in _active.steps(encode(position), VARIANT_INDEX[position.variant], die))
+                 for state, move in _active.steps(encode(position), rules, die))
 
 
 Walk = tuple[State, Callable[..., Iterator[tuple[State, Move]]], Callable[[State], Position]]
@@ -209,10 +211,10 @@ def single_move_walk(position: Position) -> Walk:
     """For walking many single moves fast: the position as a state, a function giving each legal
     single move of a die from a state (the new state and the Move; `moves(state, die, source)`
     only those from own point `source`), and one turning a state back into a position."""
-    variant = VARIANT_INDEX[position.variant]
+    rules = kernel_rules(position.variant, position.rules)
 
     def moves(state: State, die: int, source: int = 0) -> Iterator[tuple[State, Move]]:
-        for new, raw in _active.steps(state, variant, die):
+        for new, raw in _active.steps(state, rules, die):
             if not source or raw[0] == source:
                 yield new, MOVES[raw]
 
@@ -224,18 +226,22 @@ def complete_play(position: Position, dice: Sequence[int],
     """The state `moves` produce, and the moves with their hits, when they are legal single moves, one
     die each, using every die of the roll (and, in Rungammon, breaking no prime rule): such a play is
     legal without a search. None when they are not, or leave a die unused (only the full search can
-    tell then)."""
+    tell then). A move that ends the game at once (the mother checker) before the last ends the
+    play there: only the full search tells what is legal then."""
     a, b = check_dice(dice)
     left = [a] * 4 if a == b else [a, b]
     if len(moves) != len(left):
         return None
-    variant = VARIANT_INDEX[position.variant]
+    rules = kernel_rules(position.variant, position.rules)
+    ends = pure.mother_trapped if position.rules.mother_checker else None
     state = encode(position)
     made: list[Move] = []
     for move in moves:
         for die in sorted(set(left), key=lambda d: d != move.source - move.target):  # the exact die first
-            found = next(((new, raw) for new, raw in _active.steps(state, variant, die)
+            found = next(((new, raw) for new, raw in _active.steps(state, rules, die)
                           if raw[0] == move.source and raw[1] == move.target), None)
+            if found is not None and ends is not None and ends(*found) and len(made) + 1 < len(moves):
+                return None
             if found is not None:
                 state = found[0]
                 made.append(MOVES[found[1]])
@@ -253,9 +259,9 @@ def play_allowed(variant: Variant, state: State) -> bool:
 
 def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[Move, ...]]:
     """The legal plays as the states they produce (see `encode`) and their moves, without building
-    positions: for checking a play's result fast. `encode(play.position)` is a play's state."""
+    positions: for checking a play's result fast. `encode(play.after_moves)` is a play's state."""
     a, b = check_dice(dice)
-    states, raw = _active.plays(_active.encode(position), VARIANT_INDEX[position.variant], a, b)
+    states, raw = _active.plays(_active.encode(position), kernel_rules(position.variant, position.rules), a, b)
     return dict(zip(states, map(moves_of, raw), strict=True))
 
 
@@ -282,27 +288,28 @@ def kernel_gather() -> _state.Gather:
 
 # -- states, for searching without objects ----------------------------------------------
 
-def state_plays(state: State, variant: Variant, dice: Sequence[int]) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
-    """Each legal play from `state` (the mover on roll): its resulting state (the mover still on
-    roll; `opponent_view` turns it) and its moves, 3 bytes a move (`moves_of` makes them
-    `Move`s). In the order `legal_plays` lists them."""
+def state_plays(state: State, variant: Variant, dice: Sequence[int], rules: RuleOptions = STANDARD
+                ) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
+    """Each legal play from `state` (the mover on roll) under `rules`: its resulting state (the
+    mover still on roll; `opponent_view` turns it) and its moves, 3 bytes a move (`moves_of`
+    makes them `Move`s). In the order `legal_plays` lists them."""
     a, b = check_dice(dice)
-    return _active.plays(state, VARIANT_INDEX[variant], a, b)
+    return _active.plays(state, kernel_rules(variant, rules), a, b)
 
 
-def state_count(state: State, variant: Variant, dice: Sequence[int]) -> int:
+def state_count(state: State, variant: Variant, dice: Sequence[int], rules: RuleOptions = STANDARD) -> int:
     """How many legal plays from `state`."""
     a, b = check_dice(dice)
-    return _active.count(state, VARIANT_INDEX[variant], a, b)
+    return _active.count(state, kernel_rules(variant, rules), a, b)
 
 
 def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:
-    """The kernel in use's `steps(state, variant_index, die)`, for a walk of thousands of single
-    moves (`state_steps` without the look-up of the variant's index on each call)."""
+    """The kernel in use's `steps(state, rules, die)` (`rules`: `game.movegen.state.kernel_rules`),
+    for a walk of thousands of single moves (`state_steps` without the look-up on each call)."""
     return _active.steps
 
 
 def state_steps(state: State, variant: Variant, die: int) -> tuple[tuple[State, bytes], ...]:
     """Each legal single move of `die` from `state`, judged alone: the new state and the raw
     move (`MOVES[raw]` is its `Move`)."""
-    return _active.steps(state, VARIANT_INDEX[variant], die)
+    return _active.steps(state, kernel_rules(variant, STANDARD), die)

@@ -12,17 +12,19 @@
  *   single_moves()  each legal move of one checker by one die;
  *   search_run()    every order of the dice, "as many dice as possible, the larger if only one",
  *                   one play per resulting state, first found first;
- *   prime_allowed() the Rungammon prime rules, judged on a play's result.
+ *   prime_allowed() the Rungammon prime rules, judged on a play's result;
+ *   mother_trapped() the mother-checker rule's move that ends the game at once.
  *
- * Python interface (variant: 0 Backgammon, 1 Catchgammon, 2 Rungammon):
+ * Python interface (rules: the variant, 0 Backgammon, 1 Catchgammon, 2 Rungammon, plus 4 for the
+ * mother-checker rule, as game.movegen.state.kernel_rules makes it):
  *   configure(free, leave, arrive_backgammon, arrive_catchgammon, arrive_rungammon,
  *             has_mine, mine_trapped, has_theirs,       64-byte tables, 255 = none
  *             variants, colours, own_to_index)          for encode(): the Variant and Color
  *                                                       members, and where each own point is
  *   encode(position) -> state
- *   plays(state, variant, d1, d2) -> (states, moves)    tuples of bytes, one item a play
- *   count(state, variant, d1, d2) -> int
- *   steps(state, variant, die) -> ((state, move), ...)
+ *   plays(state, rules, d1, d2) -> (states, moves)      tuples of bytes, one item a play
+ *   count(state, rules, d1, d2) -> int
+ *   steps(state, rules, die) -> ((state, move), ...)
  *   gather(state, tables, order) -> tuple             tables[k][state[order[k]]] for each k: a
  *                                                       position's stacks, or what sensors see
  */
@@ -39,6 +41,7 @@
 #define BAR 25
 #define THEIRS 16
 #define TRAPPING 32
+#define TRAPPED 48
 #define CHECKERS 15
 #define NONE 255
 #define CODES 64
@@ -47,6 +50,8 @@
 static const unsigned char NO_MOVES[4 * 3] = {0};
 
 enum { BACKGAMMON, CATCHGAMMON, RUNGAMMON, VARIANTS };
+#define VARIANT_BITS 3
+#define MOTHER_CHECKER 4 /* the rules number's bit for the mother-checker rule (game.movegen.state) */
 
 static unsigned char FREE[CODES], LEAVE[CODES], ARRIVE[VARIANTS][CODES];
 static unsigned char HAS_MINE[CODES], MINE_TRAPPED[CODES], HAS_THEIRS[CODES];
@@ -194,7 +199,8 @@ static int allowed(int variant, const unsigned char *s)
 
 typedef struct {
     unsigned char state[SIZE];
-    unsigned char moves[4 * 3]; /* the moves that made it, `depth` of them */
+    unsigned char moves[4 * 3]; /* the moves that made it, `made` of them */
+    unsigned char made;
 } Node;
 
 typedef struct {
@@ -293,12 +299,29 @@ static int level_add(Level *level, const unsigned char *s, const unsigned char *
         return 0;
     Node *node = &level->nodes[level->count++];
     memcpy(node->state, s, SIZE);
+    node->made = (unsigned char)level->depth;
     if (level->depth > 0) {
         memcpy(node->moves, before, 3 * (size_t)(level->depth - 1));
         memcpy(node->moves + 3 * (level->depth - 1), move, 3);
     }
     *slot = level->count;
     return 1;
+}
+
+/* Adds to the level of plays that ended the game (of any length) state `s`, made by the `made` - 1
+ * moves `before` then `move`, unless it is there: as level_add. */
+static int ended_add(Level *level, const unsigned char *s, const unsigned char *before, int made,
+                     const unsigned char *move)
+{
+    level->depth = made;
+    return level_add(level, s, before, move);
+}
+
+/* Whether `move`, which made `s`, trapped the opponent's mother checker while mine is free: a trap
+ * on my own 1-point (the opponent's start), my own 24-point holding no checker of mine trapped. */
+static int mother_trapped(const unsigned char *s, const unsigned char *move)
+{
+    return move[1] == 1 && move[2] == 1 && !(s[24] > TRAPPED && s[24] < CODES);
 }
 
 static Py_ssize_t level_allowed(const Level *level, int variant)
@@ -311,12 +334,14 @@ static Py_ssize_t level_allowed(const Level *level, int variant)
 
 /* -- the search over dice orders --------------------------------------------------------------- */
 
-#define LEVELS 5
+#define LEVELS 6
+#define ENDED 5 /* the level of plays that ended the game at once (the mother checker), kept after the others */
 
 typedef struct {
     Level levels[LEVELS];
     Level *plays; /* the level the legal plays are in (their number: `legal`), NULL for none */
     Py_ssize_t legal;
+    int mother; /* the mother-checker rule: a move trapping the opponent's mother ends the play */
 } Search;
 
 static void search_free(Search *search)
@@ -333,15 +358,25 @@ static int search_doubles(Search *search, const unsigned char *start, int varian
         if (level_add(&levels[0], start, NO_MOVES, NO_MOVES) < 0)
         return -1;
     for (int depth = 1; depth <= 4; depth++) {
-        Level *above = &levels[depth - 1], *level = &levels[depth];
+        Level *above = &levels[depth - 1], *level = &levels[depth], *ended = &levels[ENDED];
+        Py_ssize_t ending = ended->count;
         for (Py_ssize_t k = 0; k < above->count; k++) {
             int n = single_moves(above->nodes[k].state, variant, die, steps);
-            for (int i = 0; i < n; i++)
-                if (level_add(level, steps[i].state, above->nodes[k].moves, steps[i].move) < 0)
+            for (int i = 0; i < n; i++) {
+                int added = search->mother && mother_trapped(steps[i].state, steps[i].move)
+                    ? ended_add(ended, steps[i].state, above->nodes[k].moves, depth, steps[i].move)
+                    : level_add(level, steps[i].state, above->nodes[k].moves, steps[i].move);
+                if (added < 0)
                     return -1;
+            }
         }
-        if (level->count == 0)
+        if (level->count == 0) {
+            if (ended->count > ending) { /* this die could be played, by ending the game: stopping short is no play */
+                search->plays = NULL;
+                search->legal = 0;
+            }
             break;
+        }
         Py_ssize_t legal = level_allowed(level, variant);
         if (legal) {
             search->plays = level;
@@ -355,11 +390,19 @@ static int search_doubles(Search *search, const unsigned char *start, int varian
 static int search_two(Search *search, const unsigned char *start, int variant, int high, int low)
 {
     Level *only[2] = {&search->levels[1], &search->levels[2]}, *both = &search->levels[3];
+    Level *ended = &search->levels[ENDED];
     Step first_steps[MAX_STEPS], second_steps[MAX_STEPS];
+    int high_ends = 0;
     for (int order = 0; order < 2; order++) {
         int first = order ? low : high, second = order ? high : low;
         int n = single_moves(start, variant, first, first_steps);
         for (int i = 0; i < n; i++) {
+            if (search->mother && mother_trapped(first_steps[i].state, first_steps[i].move)) {
+                if (ended_add(ended, first_steps[i].state, NO_MOVES, 1, first_steps[i].move) < 0)
+                    return -1;
+                high_ends |= order == 0;
+                continue;
+            }
             int added = level_add(only[order], first_steps[i].state, NO_MOVES, first_steps[i].move);
             if (added < 0)
                 return -1;
@@ -372,7 +415,7 @@ static int search_two(Search *search, const unsigned char *start, int variant, i
         }
     }
     Level *choice[3] = {both, only[0], only[1]};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < (high_ends ? 2 : 3); i++) { /* the larger die played by ending the game rules out the smaller alone */
         Py_ssize_t legal = level_allowed(choice[i], variant);
         if (legal) {
             search->plays = choice[i];
@@ -384,10 +427,12 @@ static int search_two(Search *search, const unsigned char *start, int variant, i
 }
 
 /* Fills `search` (free it with search_free whatever happens): 0, or -1 with the exception set. */
-static int search_run(Search *search, const unsigned char *start, int variant, int d1, int d2)
+static int search_run(Search *search, const unsigned char *start, int rules, int d1, int d2)
 {
-    static const int depths[LEVELS] = {0, 1, 2, 3, 4};
-    static const int two_depths[LEVELS] = {0, 1, 1, 2, 0};
+    int variant = rules & VARIANT_BITS;
+    search->mother = (rules & MOTHER_CHECKER) != 0;
+    static const int depths[LEVELS] = {0, 1, 2, 3, 4, 0};
+    static const int two_depths[LEVELS] = {0, 1, 1, 2, 0, 0};
     search->plays = NULL;
     search->legal = 0;
     for (int i = 0; i < LEVELS; i++)
@@ -493,9 +538,9 @@ static int int_arg(PyObject *arg, const char *what, long low, long high, int *ou
     return 0;
 }
 
-/* The state, variant and dice of a call: 0, or -1 with the exception set. */
+/* The state, rules (the variant, plus MOTHER_CHECKER) and dice of a call: 0, or -1 with the exception set. */
 static int parse(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *name,
-                 const unsigned char **state, int *variant, int *dice)
+                 const unsigned char **state, int *rules, int *dice)
 {
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "game.movegen._kernel: configure() has not been called");
@@ -519,8 +564,12 @@ static int parse(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const
             PyErr_Format(PyExc_ValueError, "%s(): point %d has code %d, not a point's code", name, p, (*state)[p]);
             return -1;
         }
-    if (int_arg(args[1], "variant", 0, VARIANTS - 1, variant) < 0)
+    if (int_arg(args[1], "rules", 0, VARIANT_BITS | MOTHER_CHECKER, rules) < 0)
         return -1;
+    if ((*rules & VARIANT_BITS) >= VARIANTS) {
+        PyErr_Format(PyExc_ValueError, "%s(): rules %d name no variant", name, *rules);
+        return -1;
+    }
     for (Py_ssize_t i = 2; i < want; i++)
         if (int_arg(args[i], "a die", 1, 6, &dice[i - 2]) < 0)
             return -1;
@@ -548,27 +597,30 @@ static PyObject *kernel_encode(PyObject *Py_UNUSED(module), PyObject *position)
 static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     const unsigned char *start;
-    int variant, dice[2];
-    if (parse(args, nargs, 4, "plays", &start, &variant, dice) < 0)
+    int rules, dice[2];
+    if (parse(args, nargs, 4, "plays", &start, &rules, dice) < 0)
         return NULL;
+    int variant = rules & VARIANT_BITS;
     Search search;
     PyObject *states = NULL, *moves = NULL, *result = NULL;
-    if (search_run(&search, start, variant, dice[0], dice[1]) < 0)
+    if (search_run(&search, start, rules, dice[0], dice[1]) < 0)
         goto done;
-    Level *level = search.plays;
-    states = PyTuple_New(search.legal);
-    moves = PyTuple_New(search.legal);
+    const Level *ended = &search.levels[ENDED];
+    Py_ssize_t total = search.legal + ended->count, i = 0;
+    states = PyTuple_New(total);
+    moves = PyTuple_New(total);
     if (states == NULL || moves == NULL)
         goto done;
-    for (Py_ssize_t k = 0, i = 0; i < search.legal; k++) {
-        const Node *node = &level->nodes[k];
-        if (!allowed(variant, node->state))
+    for (Py_ssize_t k = 0; i < total; k++) {
+        const int in_plays = i < search.legal;
+        const Node *node = in_plays ? &search.plays->nodes[k] : &ended->nodes[i - search.legal];
+        if (in_plays && !allowed(variant, node->state))
             continue;
         PyObject *state = PyBytes_FromStringAndSize((const char *)node->state, SIZE);
         if (state == NULL)
             goto done;
         PyTuple_SET_ITEM(states, i, state);
-        PyObject *made = PyBytes_FromStringAndSize((const char *)node->moves, 3 * (Py_ssize_t)level->depth);
+        PyObject *made = PyBytes_FromStringAndSize((const char *)node->moves, 3 * (Py_ssize_t)node->made);
         if (made == NULL)
             goto done;
         PyTuple_SET_ITEM(moves, i, made);
@@ -585,13 +637,13 @@ done:
 static PyObject *kernel_count(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     const unsigned char *start;
-    int variant, dice[2];
-    if (parse(args, nargs, 4, "count", &start, &variant, dice) < 0)
+    int rules, dice[2];
+    if (parse(args, nargs, 4, "count", &start, &rules, dice) < 0)
         return NULL;
     Search search;
     PyObject *result = NULL;
-    if (search_run(&search, start, variant, dice[0], dice[1]) == 0)
-        result = PyLong_FromSsize_t(search.legal);
+    if (search_run(&search, start, rules, dice[0], dice[1]) == 0)
+        result = PyLong_FromSsize_t(search.legal + search.levels[ENDED].count);
     search_free(&search);
     return result;
 }
@@ -599,11 +651,11 @@ static PyObject *kernel_count(PyObject *Py_UNUSED(module), PyObject *const *args
 static PyObject *kernel_steps(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     const unsigned char *start;
-    int variant, die;
-    if (parse(args, nargs, 3, "steps", &start, &variant, &die) < 0)
+    int rules, die;
+    if (parse(args, nargs, 3, "steps", &start, &rules, &die) < 0)
         return NULL;
     Step steps[MAX_STEPS];
-    int n = single_moves(start, variant, die, steps);
+    int n = single_moves(start, rules & VARIANT_BITS, die, steps);
     PyObject *result = PyTuple_New(n);
     if (result == NULL)
         return NULL;

@@ -41,12 +41,12 @@ class LegalPlays(Sequence[Play]):
 
     A sequence of `Play` (len, index, slice, iterate, compare with a tuple of plays); each
     `Play` is built the first time it is looked at. `states` and `raw_moves` give every play
-    without building objects: the resulting state (mover still on roll, as `Play.position`)
+    without building objects: the resulting state (mover still on roll, as `Play.after_moves`)
     and the moves, 3 bytes each (see `game.movegen.state`).
 
         >>> from game import Position
         >>> plays = Position.initial().legal_plays((3, 1))
-        >>> len(plays), plays.find(plays[5].position) == plays[5], len(plays.states[5])
+        >>> len(plays), plays.find(plays[5].after_moves) == plays[5], len(plays.states[5])
         (16, True, 28)
     """
 
@@ -112,7 +112,7 @@ class LegalPlays(Sequence[Play]):
     def __contains__(self, play: object) -> bool:
         if not isinstance(play, Play):
             return False
-        found = self.find(play.position)
+        found = self.find(play.after_moves)
         return found is not None and found.moves == play.moves
 
     def to_position(self, state: State) -> Position:

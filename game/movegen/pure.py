@@ -7,15 +7,20 @@ leaving; the search over dice orders, the "as many dice as possible, the larger 
 rule and the deduplication by resulting position are shared. A move is 3 bytes (source,
 target, hit) in the mover's own numbering; a play's moves are their concatenation.
 
-The kernel interface, the same in both kernels (variant: 0 Backgammon, 1 Catchgammon,
-2 Rungammon, the order of `game.board.Variant`):
+The kernel interface, the same in both kernels (rules: the variant, 0 Backgammon, 1 Catchgammon,
+2 Rungammon, the order of `game.board.Variant`, plus 4 for the mother-checker rule: see
+`game.movegen.state.kernel_rules`):
 
     encode(position) -> state                          the position from the mover's side
-    plays(state, variant, d1, d2) -> (states, moves)   each legal play's resulting state and
+    plays(state, rules, d1, d2) -> (states, moves)     each legal play's resulting state and
                                                         its moves, in the order found
-    count(state, variant, d1, d2) -> int               how many legal plays
-    steps(state, variant, die) -> ((state, move), ...) each legal single move of one die
+    count(state, rules, d1, d2) -> int                 how many legal plays
+    steps(state, rules, die) -> ((state, move), ...)   each legal single move of one die
     gather(state, tables, order) -> tuple              tables[k][state[order[k]]] for each k
+
+Under the mother-checker rule a move that traps the opponent's mother checker (a hit on my own
+1-point, the opponent's starting point) while mine is free ends the game at once: the play stops
+there, whatever dice are left, and counts as a whole play beside those that use the most dice.
 """
 
 from __future__ import annotations
@@ -25,7 +30,19 @@ from operator import getitem, itemgetter
 from typing import Any
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
-from game.movegen.state import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, THEIRS, TRAPPED, TRAPPING, State, encode
+from game.movegen.state import (
+    MOTHER_CHECKER,
+    MY_BAR,
+    MY_OFF,
+    THEIR_BAR,
+    THEIR_OFF,
+    THEIRS,
+    TRAPPED,
+    TRAPPING,
+    VARIANT_BITS,
+    State,
+    encode,
+)
 
 __all__ = ["configure_args", "count", "encode", "gather", "plays", "steps"]
 RawMove = bytes
@@ -187,57 +204,98 @@ def prime_allowed(s: State) -> bool:
 RUNGAMMON = 2
 
 
-def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State], bool] | None) -> Found:
+def mother_trapped(s: State, move: RawMove) -> bool:
+    """Whether `move`, which made `s`, trapped the opponent's mother checker while mine is free:
+    a trap on my own 1-point (the opponent's start, where a lone checker of theirs is its last one
+    there), my own 24-point holding no checker of mine trapped."""
+    return move[1] == 1 and move[2] == 1 and not TRAPPED < s[24] < 64
+
+
+def _search(start: State, a: int, b: int, step: Step, allowed: Callable[[State], bool] | None,
+            ends: Callable[[State, RawMove], bool] | None = None) -> Found:
+    """The legal plays: `allowed` judges a play's result (the Rungammon primes), `ends` a move that
+    ends the game at once (the mother checker): such a play stops there and is kept, after the
+    plays that use the most dice. A die that only such a move can play still counts as playable:
+    a play that leaves it unplayed is no whole play."""
     def keep(found: Found) -> Found:
         return {s: m for s, m in found.items() if allowed(s)} if allowed else found
 
+    ended: Found = {}
     if a == b:
-        best: Found = {}
-        level: Found = {start: b""}
-        for _ in range(4):
-            deeper: Found = {}
-            for state, moves in level.items():
-                for new, move in step(state, a):
-                    if new not in deeper:
-                        deeper[new] = moves + move
-            if not deeper:
-                break
-            level = deeper
-            best = keep(deeper) or best
-        return best
-    high, low = max(a, b), min(a, b)
+        best = _search_doubles(start, a, step, keep, ends, ended)
+    else:
+        best = _search_two_dice(start, max(a, b), min(a, b), step, keep, ends, ended)
+    return {**best, **ended} if ended else best
+
+
+def _search_doubles(start: State, die: int, step: Step, keep: Callable[[Found], Found],
+                    ends: Callable[[State, RawMove], bool] | None, ended: Found) -> Found:
+    """A double: the plays using the most of four moves of `die` that `keep` admits; plays that end
+    the game on the way go into `ended`."""
+    best: Found = {}
+    level: Found = {start: b""}
+    for _ in range(4):
+        deeper: Found = {}
+        ending = len(ended)
+        for state, moves in level.items():
+            for new, move in step(state, die):
+                if ends is not None and ends(new, move):
+                    ended.setdefault(new, moves + move)
+                elif new not in deeper:
+                    deeper[new] = moves + move
+        if not deeper:
+            if len(ended) > ending:
+                best = {}  # this die could be played, by ending the game: stopping short is no play
+            break
+        level = deeper
+        best = keep(deeper) or best
+    return best
+
+
+def _search_two_dice(start: State, high: int, low: int, step: Step, keep: Callable[[Found], Found],
+                     ends: Callable[[State, RawMove], bool] | None, ended: Found) -> Found:
+    """Two different dice: both if they can be played, else the higher, else the lower (that `keep`
+    admits); a first move that ends the game goes into `ended` (and, by the higher die, counts as
+    playing the higher)."""
     both: Found = {}
     only: dict[int, Found] = {high: {}, low: {}}
+    high_ends = False
     for first, second in ((high, low), (low, high)):
         singles = only[first]
         for new, move in step(start, first):
+            if ends is not None and ends(new, move):
+                ended.setdefault(new, move)
+                high_ends = high_ends or first == high
+                continue
             if new in singles:
                 continue
             singles[new] = move
             for new2, move2 in step(new, second):
                 if new2 not in both:
                     both[new2] = move + move2
-    return keep(both) or keep(only[high]) or keep(only[low])
+    return keep(both) or keep(only[high]) or ({} if high_ends else keep(only[low]))
 
 
-def _found(state: State, variant: int, a: int, b: int) -> Found:
-    return _search(state, a, b, STEPS[variant], prime_allowed if variant == RUNGAMMON else None)
+def _found(state: State, rules: int, a: int, b: int) -> Found:
+    variant = rules & VARIANT_BITS
+    return _search(state, a, b, STEPS[variant], prime_allowed if variant == RUNGAMMON else None,
+                   mother_trapped if rules & MOTHER_CHECKER else None)
 
 
-def plays(state: State, variant: int, a: int, b: int) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
+def plays(state: State, rules: int, a: int, b: int) -> tuple[tuple[State, ...], tuple[bytes, ...]]:
     """Each legal play's resulting state and its moves (3 bytes a move), in the order found."""
-    found = _found(state, variant, a, b)
+    found = _found(state, rules, a, b)
     return tuple(found), tuple(found.values())
 
 
-def count(state: State, variant: int, a: int, b: int) -> int:
+def count(state: State, rules: int, a: int, b: int) -> int:
     """How many legal plays (distinct resulting states)."""
-    return len(_found(state, variant, a, b))
+    return len(_found(state, rules, a, b))
 
 
-def steps(state: State, variant: int, die: int) -> tuple[tuple[State, RawMove], ...]:
+def steps(state: State, rules: int, die: int) -> tuple[tuple[State, RawMove], ...]:
     """Each legal single move of `die`, judged alone: the new state and the move."""
-    return tuple(STEPS[variant](state, die))
+    return tuple(STEPS[rules & VARIANT_BITS](state, die))
 
 
 

@@ -25,12 +25,24 @@ from typing import Any
 
 from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
 from game.position import Position
+from game.rules import RuleOptions
 
 State = bytes
 MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF = 0, 25, 26, 27
 THEIRS, TRAPPING, TRAPPED = 16, 32, 48
 VARIANT_INDEX = {variant: index for index, variant in enumerate(Variant)}
 """The kernels' number for each variant: 0 Backgammon, 1 Catchgammon, 2 Rungammon."""
+VARIANT_BITS = 3
+MOTHER_CHECKER = 4
+"""The bit of the kernels' rules number for `RuleOptions.mother_checker`."""
+
+
+def kernel_rules(variant: Variant, rules: RuleOptions) -> int:
+    """The number both kernels take for the rules: the variant's index, plus a bit for each rule
+    option that changes which plays are legal (Nackgammon changes only the start). An option of
+    another variant is refused (`RuleOptionError`)."""
+    rules.check(variant)
+    return VARIANT_INDEX[variant] | (MOTHER_CHECKER if rules.mother_checker else 0)
 
 
 def _stack(code: int, mine: str, theirs: str) -> str:
@@ -80,13 +92,13 @@ def board_order(variant: Variant, turn: Color) -> bytes:
 
 
 def decoder(template: Position, gather: Gather) -> Callable[[State], Position]:
-    """Turns states into positions with the template's variant and turn."""
-    return _decoder(template.variant, template.turn, gather)
+    """Turns states into positions with the template's variant, turn and rules."""
+    return _decoder(template.variant, template.turn, template.rules, gather)
 
 
 @lru_cache(maxsize=64)
-def _decoder(variant: Variant, turn: Color, gather: Gather) -> Callable[[State], Position]:
-    """Set up once for each variant, turn and kernel: a match asks for one at every play."""
+def _decoder(variant: Variant, turn: Color, rules: RuleOptions, gather: Gather) -> Callable[[State], Position]:
+    """Set up once for each variant, turn, rules and kernel: a match asks for one at every play."""
     white_moves = turn is Color.WHITE
     stacks = (stack_table(turn),) * 24
     order = board_order(variant, turn)
@@ -101,6 +113,7 @@ def _decoder(variant: Variant, turn: Color, gather: Gather) -> Callable[[State],
         setattr_(pos, "points", gather(state, stacks, order))
         setattr_(pos, "bar", (mine_bar, their_bar) if white_moves else (their_bar, mine_bar))
         setattr_(pos, "off", (mine_off, their_off) if white_moves else (their_off, mine_off))
+        setattr_(pos, "rules", rules)
         return pos
 
     return to_position

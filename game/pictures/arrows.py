@@ -83,12 +83,10 @@ def find_play(position: Position, play: str | Sequence[Move | Step],
             problems.append(exc)
             continue
         for candidate in fitting:
-            found.setdefault(candidate.position, (candidate, []))[1].append(roll)
+            found.setdefault(candidate.after_moves, (candidate, []))[1].append(roll)
     if not found:
         raise problems[0] if dice else IllegalPlayError(
-            f"no legal play for {position.turn.value} with any roll matches {written.text!r} in {position.xgid()}"
-            if position.variant is Variant.BACKGAMMON else
-            f"no legal play for {position.turn.value} with any roll matches {written.text!r}")
+            f"no legal play for {position.turn.value} with any roll matches {written.text!r} in {position.notation()}")
     if len(found) > 1:
         plays = tuple(p for p, _ in found.values())
         where = f"with {dice[0]}{dice[1]}" if dice else "with the rolls that fit"
@@ -142,7 +140,7 @@ def draw_play(before: Position, play: Play | str | Sequence[Move | Step], *,
         play, roll = find_play(before, play, dice)
         dice = dice or roll
     geometry = Geometry(scale, both_sides)
-    image = draw_board(play.position.with_turn(before.turn), dice=dice, cube=cube, score=score,
+    image = draw_board(play.after_moves.with_turn(before.turn), dice=dice, cube=cube, score=score,
                        perspective=perspective or before.turn, both_sides=both_sides, scale=scale)
     paint_arrows(image, geometry, play_arrows(before, play.moves, geometry),
                  "trap" if before.variant is Variant.CATCHGAMMON else "hit")

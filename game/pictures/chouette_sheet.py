@@ -103,30 +103,34 @@ def chouette_sheet_from_events(events: Iterable[Mapping[str, Any]]) -> ChouetteS
         elif kind == "game_start":
             games.append(_Game(int(event["game"]), str(event["box"]), list(event["line"])))
             games[-1].events.append({"type": "game_start", "position": event.get("position")})
-        if not games:
-            continue
-        game = games[-1]
-        if kind == "line":
-            game.box, game.line, game.partner = str(event["box"]), list(event["line"]), event.get("partner")
-        elif kind == "opening_roll" and not game.captains:
-            game.captains.append(next(p for p in game.line if p != game.partner))
-        elif kind == "captain":
-            game.captains.append(str(event["player"]))
-        elif kind == "settle":
-            game.settles[str(event["member"])] = event
-        elif kind == "game_end":
-            game.end = event
-            totals.update({str(k): float(v) for k, v in event.get("totals", {}).items()})
-            game.events.append({"type": "game_end"})
-        if kind == "takeback":  # the play taken back is not on the sheet; the one made again is
-            taken = [i for i, e in enumerate(game.events) if e["type"] == "play"]
-            if taken:
-                del game.events[taken[-1]]
-        elif kind in _BOARD or kind in ("double", "take", "pass", "beaver"):
-            game.events.append(_two_player(event, game.box))
+        if games:
+            _game_event(games[-1], event, totals)
     rows = tuple(_row(game, list(totals)) for game in games if game.end is not None or game.captains)
     plays = tuple((_heading(game), _plays(game, variant)) for game in games if game.captains)
     return ChouetteSheet(variant, options.describe(), tuple(totals), rows, totals, plays)
+
+
+def _game_event(game: _Game, event: Mapping[str, Any], totals: dict[str, float]) -> None:
+    """One event of the game being played, kept for its row and its plays (`totals` after a game's end)."""
+    kind = event.get("type")
+    if kind == "line":
+        game.box, game.line, game.partner = str(event["box"]), list(event["line"]), event.get("partner")
+    elif kind == "opening_roll" and not game.captains:
+        game.captains.append(next(p for p in game.line if p != game.partner))
+    elif kind == "captain":
+        game.captains.append(str(event["player"]))
+    elif kind == "settle":
+        game.settles[str(event["member"])] = event
+    elif kind == "game_end":
+        game.end = event
+        totals.update({str(k): float(v) for k, v in event.get("totals", {}).items()})
+        game.events.append({"type": "game_end"})
+    if kind == "takeback":  # the play taken back is not on the sheet; the one made again is
+        taken = [i for i, e in enumerate(game.events) if e["type"] == "play"]
+        if taken:
+            del game.events[taken[-1]]
+    elif kind in _BOARD or kind in ("double", "take", "pass", "beaver"):
+        game.events.append(_two_player(event, game.box))
 
 
 def _two_player(event: Mapping[str, Any], box: str) -> dict[str, Any]:

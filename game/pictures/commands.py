@@ -35,11 +35,22 @@ def render_command(position: Position, play_text: str | None, dice: tuple[int, i
 
 
 def report_command(record: str | Path, out: str | Path) -> list[Path]:
-    """`python -m game report`: the match sheet of a JSON Lines record, as .pdf or .png; the files written."""
+    """`python -m game report`: the match sheet of a JSON Lines record, a `.mat` transcript or GNU
+    Backgammon's `.sgf`, as .pdf or .png; the files written."""
     from game.record import read_record
 
     events: list[dict[str, Any]] = []
-    for line in read_record(record):
+    data = Path(record).read_bytes()
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{":  # a transcript: the match it replays to
+        from game.transcripts import replay_sgf, replay_transcript
+        from game.transcripts.sgf import is_sgf
+
+        text = data.decode("utf-8", errors="replace")
+        match = (replay_sgf(text) if is_sgf(data) else replay_transcript(text)).replayer.match
+        if match is None:
+            raise ValueError(f"{record}: holds no match")
+        events = [dict(event) for event in match.events]
+    for line in read_record(record) if not events else ():
         if line.event is None:
             raise ValueError(f"{record}:{line.number}: not a JSON event object")
         events.append(line.event)

@@ -16,11 +16,12 @@ from typing import Any
 from PIL import Image, PngImagePlugin
 
 from game.board import Color
+from game.codes import FlagKind
 from game.pictures.discrepancy import discrepancy_captions, draw_discrepancy
 from game.position import Position
 from game.zones import Layout, ZoneReading
 
-BOARD_FLAGS = frozenset({"illegal", "misplaced", "set_board", "bot_play"})
+BOARD_FLAGS = frozenset({FlagKind.ILLEGAL, FlagKind.MISPLACED, FlagKind.SET_BOARD, FlagKind.BOT_PLAY})
 """The flag kinds that get a picture: those about where the checkers stand."""
 
 

@@ -201,7 +201,7 @@ def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,
     if not isinstance(notation, str):
         notation = resolved.notation() if resolved else " ".join(f"{a}/{b}" for a, b in steps) or "(no play)"
     doc = event.get("position")
-    game.position = (Position.from_document(doc) if doc else resolved.position if resolved else None)
+    game.position = (Position.from_document(doc) if doc else resolved.after_moves if resolved else None)
     extra = _analysis(event)
     if before and dice and event.get("better"):
         try:
@@ -448,8 +448,6 @@ def game_blocks(game: SheetGame, heading: str, score: ScoreView | None, scale: f
             if row.flagged:
                 blocks.append(_flag_block(row, score, scale))
             elif row.better is not None and row.before is not None and row.position is not None:
-                from game.pictures.analysed import error_block  # it lays out with this module's blocks
-
                 blocks.append(error_block(row, score, scale))
     if game.result or game.final:
         text = game.result or "Game not finished"
@@ -505,6 +503,30 @@ def _flag_block(row: SheetRow, score: ScoreView | None, scale: float) -> _Block:
     else:
         image = draw_board(row.position, cube=row.cube, score=score, perspective=row.player, scale=scale)
     return _diagram_block(image, caption, row.note)
+
+
+def error_block(row: SheetRow, score: ScoreView | None, scale: float) -> Block:
+    """An analysed error: the play made and the better play, each drawn on its own board."""
+    assert row.before is not None and row.position is not None and row.better is not None
+    small = scale * 0.62
+    made = draw_play(row.before, Play(row.moves, row.position), dice=row.dice, cube=row.cube, score=score,
+                     scale=small)
+    better = draw_play(row.before, row.better, dice=row.dice, cube=row.cube, score=score, scale=small)
+    who = row.player.value.capitalize() if row.player else ""
+    caption = f"Line {row.number}, {who}: played {row.notation} {row.mark}, better {row.better.notation()}"
+    labels = ("played", "better")
+
+    def paint(page: Surface, draw: Pen, y: int) -> None:
+        draw.text((_MARGIN, y + 6), caption, fill=style.INK, font=style.font(20, bold=True), anchor="la")
+        draw.text((_MARGIN, y + 6 + _LINE), row.note, fill=style.INK, font=style.font(18), anchor="la")
+        x = _MARGIN
+        for label, board in zip(labels, (made, better), strict=True):
+            page.paste(board, (x, y + 2 * _LINE + 14))
+            draw.text((x, y + 2 * _LINE + 18 + board.height), label, fill=style.MUTED_INK, font=style.font(18),
+                      anchor="la")
+            x += board.width + 30
+
+    return Block(max(made.height, better.height) + 3 * _LINE + 24, paint)
 
 
 def _diagram_block(board: Image.Image, caption: str, note: str) -> _Block:

@@ -26,6 +26,7 @@ _SITES = {  # a Site header, lower case without blanks, and the producer it name
     "fibs": "FIBS",
 }
 _TOKEN = re.compile(r"\S+")
+_HAND_WORDS = frozenset({"double", "doubled", "take", "taken", "drop", "dropped", "win"})
 
 
 @dataclass(slots=True)
@@ -73,6 +74,10 @@ def detect(layout: Layout) -> Dialect:
                 dialect.saw("results written on the loser's side (Losses N point)", cell.line, cell.text)
             elif _RESIGNED.match(cell.text):
                 dialect.saw("a resignation said in words before its result (Resigned Game, Resigned Match, Resigns)",
+                            cell.line, cell.text)
+            elif word in _HAND_WORDS:
+                dialect.saw("a hand transcription's words for the cube and the result ('Double', 'Doubled', "
+                            "'Take', 'Taken', 'Drop', 'Dropped', 'Win'), read as GNU Backgammon reads them",
                             cell.line, cell.text)
             elif word == "doubles" and "==>" in cell.text:
                 dialect.saw("'Doubles ==> 2' for a double (choue.net)", cell.line, cell.text)

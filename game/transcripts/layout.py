@@ -25,8 +25,9 @@ _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORES = re.compile(r"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>.*?)\s*:\s*(?P<s1>\d+)\s*$")
 _HEADER = re.compile(r'^\s*[;#]\s*\[(?P<key>[^"\]]+?)\s+"(?P<value>[^"]*)"\s*\]\s*$')
 _ROW = re.compile(r"^\s*(\d+)\)")
-_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Doubles\b|Beavers\b|Raccoons\b|Takes\b|Drops\b|Wins\b|Losses\b"
-                   r"|Resign(?:s|ed)\b)", re.IGNORECASE)
+# a hand transcription's `Double`, `Doubled`, `Take`, `Taken`, `Drop`, `Dropped`, `Win`: GNU Backgammon reads them
+_CELL = re.compile(r"(?<!\S)(?:[0-9][0-9]:|Double[sd]?\b|Beavers\b|Raccoons\b|Take[sn]?\b|Drop(?:s|ped)?\b"
+                   r"|Wins?\b|Losses\b|Resign(?:s|ed)\b)", re.IGNORECASE)
 _SET_POSITION = re.compile(r"^\s*;\s*Set\s+Pos\s*=\s*(?P<board>[^/:\s]+)", re.IGNORECASE)  # eXtreme Gammon's
 _RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
 LEFT_GAP = 6  # a row's first cell this close to its number is on the left
@@ -100,6 +101,10 @@ def read_layout(text: str) -> Layout:
     while index < len(lines):
         number, line = index + 1, lines[index]
         index += 1
+        length = _LENGTH.match(line)
+        if length:
+            _another_length(layout, int(length[1]), number, line)
+            continue
         start = _GAME.match(line)
         if start:
             while index < len(lines) and not lines[index].strip():
@@ -118,6 +123,20 @@ def read_layout(text: str) -> Layout:
             raise MatFormatError(f"line {number}: moves before the first 'Game' line: {line.strip()!r}")
         _row(layout, game, number, line, right_column)
     return layout
+
+
+def _another_length(layout: Layout, length: int, number: int, line: str) -> None:
+    """A second `N point match` line: the same length said again is read past; another length is two
+    matches in one file, or a file that does not say which match was played."""
+    first = f"a {layout.length}-point match at line {layout.length_line}"
+    if length == layout.length:
+        layout.saw("the match length stated again", number, line)
+    elif not layout.games:
+        raise MatFormatError(f"line {number}: the file states two match lengths, {first} and a {length}-point "
+                             f"match here: which one was played cannot be told")
+    else:
+        raise MatFormatError(f"line {number}: a second match starts here, a {length}-point match after {first} "
+                             f"({len(layout.games)} games): a transcript holds one match; split the file")
 
 
 def _game_header(layout: Layout, number: int, line: int, lines: list[str], index: int) -> GameText:

@@ -23,9 +23,9 @@ from game.transcripts.dialect import Dialect, detect
 from game.transcripts.layout import Cell, GameText, Layout, read_layout
 
 _DICE = re.compile(r"^([0-9])([0-9]):\s*(.*)$")
-_CUBE = re.compile(r"^(Doubles|Beavers|Raccoons)(?:\s*=+>\s*(\d+))?$", re.IGNORECASE)  # `=>`, choue.net's `==>`
-_ANSWER = re.compile(r"^(Takes|Drops)$", re.IGNORECASE)
-_RESULT = re.compile(r"^(Wins|Losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_CUBE = re.compile(r"^(Double[sd]?|Beavers|Raccoons)(?:\s*=+>\s*(\d+))?$", re.IGNORECASE)  # `=>`, choue.net's `==>`
+_ANSWER = re.compile(r"^(Take[sn]?|Drop(?:s|ped)?)$", re.IGNORECASE)
+_RESULT = re.compile(r"^(Wins?|Losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 # a resignation said in words before its result line (`Resigns`, OpenGammon's `Resigned Game` and
 # `Resigned Match`): the result line after it says who won and how much, whichever column the words are in
 RESIGNED = re.compile(r"^Resign(?:s|ed(?:\s+(?:Game|Match))?)$", re.IGNORECASE)
@@ -43,6 +43,7 @@ class Transcript:
     dialect: Dialect
     entries: list[Entry] = field(default_factory=list)
     game_starts: list[int] = field(default_factory=list)  # index in entries of each game_start
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (line, note): how the file as a whole was read
 
 
 def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript:
@@ -54,9 +55,16 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
     if not layout.games:
         raise MatFormatError(f"line {layout.length_line}: a match with no 'Game' line")
     options = _header_rules(layout, options)
+    length = layout.length
+    money = money_written_as_match(layout, dialect)
+    if money is not None:
+        options, note = _money_session(layout, money, options)
+        transcript.notes.append((layout.length_line, note))
+        dialect.saw("a money session written as a match", layout.length_line, f"{layout.length} point match")
+        length = 0
     first = layout.games[0]
     entries.append((first.line, {"type": "match_start", "variant": Variant.BACKGAMMON.value,
-                                 "length": layout.length, "options": options.to_document(),
+                                 "length": length, "options": options.to_document(),
                                  "players": {"white": first.names[1], "black": first.names[0]}}))
     for game in layout.games:
         transcript.game_starts.append(len(entries))
@@ -67,11 +75,55 @@ def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript
 
 
 def _header_rules(layout: Layout, options: MatchOptions) -> MatchOptions:
-    """A money session's rules as its header states them: eXtreme Gammon writes `; [Jacoby "On"]`,
-    under which a gammon won with the cube never turned counts single (match play has no Jacoby)."""
-    if layout.length == 0 and layout.headers.get("Jacoby", "").strip().lower() == "on":
-        return replace(options, jacoby=True)
+    """The rules as the header states them: eXtreme Gammon writes `; [Jacoby "On"]` and
+    `; [Beaver "On"]` for a money session (under Jacoby a gammon won with the cube never turned counts
+    single; match play has no Jacoby); GNU Backgammon writes `; [Variation "NackGammon"]` for a
+    Nackgammon match. Another variation (GNU Backgammon's Hypergammon) is refused: its games cannot be
+    replayed."""
+    if layout.length == 0:
+        if _header_says(layout, "Jacoby") is True:
+            options = replace(options, jacoby=True)
+        if _header_says(layout, "Beaver") is True:
+            options = replace(options, beavers=True)
+    variation = layout.headers.get("Variation", "Standard").strip()
+    if variation.lower() == "nackgammon":
+        return replace(options, rules=replace(options.rules, nackgammon=True))
+    if variation.lower() not in ("standard", "backgammon", ""):
+        raise MatFormatError(f"the header's variation {variation!r} is not played here (Standard or NackGammon)")
     return options
+
+
+def _header_says(layout: Layout, key: str) -> bool | None:
+    """A header's On or Off, or None where the file has no such header."""
+    value = layout.headers.get(key, "").strip().lower()
+    return True if value == "on" else False if value == "off" else None
+
+
+GALAXY_MONEY_LENGTH = 16
+
+
+def money_written_as_match(layout: Layout, dialect: Dialect) -> str | None:
+    """Why a transcript that states a match length is a money session, or None: Backgammon Galaxy
+    writes its money sessions as 16-point matches (it plays no 16-point match), their gammons won
+    with the cube never turned counted single."""
+    if dialect.producer == "Backgammon Galaxy" and layout.length == GALAXY_MONEY_LENGTH:
+        return f"Backgammon Galaxy writes its money sessions as {GALAXY_MONEY_LENGTH}-point matches"
+    return None
+
+
+def _money_session(layout: Layout, reason: str, options: MatchOptions) -> tuple[MatchOptions, str]:
+    """The money session's rules, the header's where it has them (the Jacoby rule is Galaxy's money
+    play's where it does not say), and the note that says how it was read."""
+    jacoby, beavers = _header_says(layout, "Jacoby"), _header_says(layout, "Beaver")
+    rules = replace(options, jacoby=True if jacoby is None else jacoby, beavers=bool(beavers))
+    said = [f"the Jacoby rule {'on' if rules.jacoby else 'off'} "
+            f"({'as its header says' if jacoby is not None else 'Galaxy money play: the file has no Jacoby header'})",
+            f"beavers {'on' if rules.beavers else 'off'}{' (its header)' if beavers is not None else ''}"]
+    stakes = [f"{key} {value!r}" for key, value in layout.headers.items()
+              if key.lower() in ("stake", "stakes", "bet", "money")]
+    said.append(f"stakes: {', '.join(stakes)}" if stakes else "no stakes in the file")
+    return rules, (f"a money session written as a {layout.length}-point match ({reason}): read as money play, "
+                   + "; ".join(said))
 
 
 OPENING_BOARD = "-b----E-C---eE---c-e----B-"  # the opening position in eXtreme Gammon's `Set Pos=` (either side's view)
@@ -137,14 +189,14 @@ def cell_events(cell: Cell, opening: bool) -> list[dict[str, Any]]:
         return events
     cube = _CUBE.match(text)
     if cube:
-        event: dict[str, Any] = {"type": "double" if cube[1].lower() == "doubles" else "beaver",
+        event: dict[str, Any] = {"type": "double" if cube[1].lower().startswith("double") else "beaver",
                                  "player": player.value}
         if cube[2]:
             event["value"] = int(cube[2])
         return [event]
     answer = _ANSWER.match(text)
     if answer:
-        return [{"type": "take" if answer[1].lower() == "takes" else "pass", "player": player.value}]
+        return [{"type": "take" if answer[1].lower().startswith("take") else "pass", "player": player.value}]
     if RESIGNED.match(text):
         return []  # the result line that follows is the resignation: its winner and points
     result = _RESULT.match(text)

@@ -19,6 +19,7 @@ from game.replay import MAT_WINS, Replayer
 from game.transcripts.lookahead import choose
 from game.transcripts.reading import ILLEGAL_PLAY, Entry, Transcript, read_transcript
 from game.transcripts.results import TranscriptReplayer
+from game.transcripts.sgf import SGF_MOVES, read_sgf, resolve_moves
 
 
 class TranscriptReplay(NamedTuple):
@@ -33,11 +34,23 @@ class TranscriptReplay(NamedTuple):
 
 def replay_transcript(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = False) -> TranscriptReplay:
     """Read and replay a transcript (strict: raise `ReplayError` at the first problem)."""
-    transcript = read_transcript(text, options)
+    return replay_read(read_transcript(text, options), strict=strict)
+
+
+def replay_sgf(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = False) -> TranscriptReplay:
+    """Read and replay GNU Backgammon's `.sgf` (strict: raise `ReplayError` at the first problem)."""
+    return replay_read(read_sgf(text, options), strict=strict)
+
+
+def replay_read(transcript: Transcript, *, strict: bool = False) -> TranscriptReplay:
+    """Replay a transcript already read, from a `.mat` or an `.sgf`."""
     replayer = TranscriptReplayer(strict=strict)
     driver = _Driver(transcript, replayer)
     for index, (line, event) in enumerate(transcript.entries):
         driver.step(index, line, event)
+        if index == 0:
+            for at, note in transcript.notes:
+                replayer.note(note, at)
     replayer.finish()
     return TranscriptReplay(transcript, replayer)
 
@@ -86,6 +99,14 @@ class _Driver:
         m = r.match
         assert m is not None and m.dice is not None
         text = str(event.get("text", ""))
+        if event.get(SGF_MOVES):
+            resolved = resolve_moves(m.position, m.dice, event[SGF_MOVES])
+            if resolved is None:
+                r.report(f"{text} is no legal play of {m.dice[0]}{m.dice[1]} for {event['player']}: no legal play "
+                         f"leaves the board these moves leave", line)
+                return
+            r.feed({"type": "play", "player": event["player"], "resolved": resolved}, line)
+            return
         try:
             written = WrittenPlay.parse(text, marks_hits=self.dialect.marks_hits)
         except GameError as exc:
@@ -172,7 +193,7 @@ class _Driver:
             r.report(f"Snowie's record of an illegal play by {mover.value} cannot follow from the position "
                      f"before it: {impossible}", line)
             return
-        legal = [p for p in m.position.legal_plays(m.dice) if p.position == after]
+        legal = [p for p in m.position.legal_plays(m.dice) if p.after_moves == after]
         if legal:
             r.note(f"Snowie records an 'illegal play' that is the legal play {legal[0].notation()}", line)
             r.feed({"type": "play", "player": mover.value, "resolved": legal[0]}, line)

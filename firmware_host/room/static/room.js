@@ -411,6 +411,17 @@ function renderResults(doc) {
         h("td", {}, m.winner ? m.players[m.winner] : "—"),
         h("td", {}, h("a", {href: `/download/${m.table}/${m.match}/sheet.pdf`}, "sheet"), " ",
                      h("a", {href: `/download/${m.table}/${m.match}/journal.jsonl`}, "record"))))));
+  // finished matches that do not count: a referee sees why (names and scores shown as sent, as text)
+  const refused = document.getElementById("unverified");
+  const unverified = doc.unverified || [];
+  const name = (m, side) => (m.players && typeof m.players[side] === "string" ? m.players[side] : "?");
+  const score = (m) => (m.score ? `${m.score.white}-${m.score.black}` : "?");
+  refused.replaceChildren(h("p", {class: "muted"}, `${unverified.length} not counted`),
+    h("table", {class: "standings"},
+      h("tr", {}, ...["table", "match", "white", "black", "score", "why not counted", ""].map((t) => h("th", {}, t))),
+      ...unverified.map((m) => h("tr", {class: "unverified"}, h("td", {}, m.table), h("td", {}, m.match),
+        h("td", {}, name(m, "white")), h("td", {}, name(m, "black")), h("td", {}, score(m)), h("td", {}, m.reason),
+        h("td", {}, h("a", {href: `/download/${m.table}/${m.match}/journal.jsonl`}, "record"))))));
 }
 
 window.addEventListener("DOMContentLoaded", startPage);

@@ -1,0 +1,59 @@
+#include "sensing.h"
+
+void sensing_init(zone_sense_t *zone, uint16_t counts_per_gram)
+{
+    zone->tare = 0;
+    zone->previous_sample = 0;
+    zone->counts_per_gram = counts_per_gram;
+    zone->count = zone->candidate = 0;
+    zone->still_scans = 0;
+}
+
+void sensing_tare(zone_sense_t *zone, int32_t sum, uint8_t samples)
+{
+    zone->tare = sum / samples;
+    zone->previous_sample = zone->tare;
+}
+
+int32_t sensing_milligrams(const zone_sense_t *zone, int32_t raw)
+{
+    /* the mean of two samples, halved after the sum: 24-bit readings cannot overflow it */
+    int32_t net = (raw + zone->previous_sample) / 2 - zone->tare;
+    return net * 1000L / zone->counts_per_gram;
+}
+
+uint8_t sensing_sample(zone_sense_t *zone, int32_t raw)
+{
+    /* in the converter's own units: no division for an empty zone (most of them), one for the
+     * others; 28 zones 80 times a second leave the CPU asleep most of the time */
+    int32_t checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000);
+    int32_t net = raw - zone->tare;
+    /* each sample is rounded on its own: a mean over samples would make a one-sample knock
+     * last two scans, and pass the debounce (the noise, a tenth of a gram, needs no mean) */
+    uint8_t count = 0;
+    if (net >= checker >> 1) {
+        int32_t checkers = (net + (checker >> 1)) / checker;
+        count = checkers > 255 ? 255 : (uint8_t)checkers;
+    }
+    int32_t mean = (raw + zone->previous_sample) / 2 - zone->tare;
+    zone->previous_sample = raw;
+
+    int32_t window = (int32_t)zone->counts_per_gram * RETARE_HALF_GRAMS >> 1;
+    if (count == 0 && mean < window && mean > -window) {
+        if (++zone->still_scans >= RETARE_SCANS) {
+            /* empty and still for 10 s: whatever it reads now is the plate (drift, creep) */
+            zone->tare += mean;
+            zone->still_scans = 0;
+        }
+    } else {
+        zone->still_scans = 0;
+    }
+
+    uint8_t held = count == zone->candidate;
+    zone->candidate = count;
+    if (held && count != zone->count) {
+        zone->count = count;
+        return 1;
+    }
+    return 0;
+}

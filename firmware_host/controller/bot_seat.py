@@ -1,0 +1,363 @@
+"""A bot's seat at the table: a person plays the board against a bot (game.bot), in every variant.
+
+The bot decides (its play for a roll, doubles, takes, passes, resignations) the moment the table
+asks its side; a person's hands do the rest. Its dice are thrown for it on the electronic dice
+(`AR` on the display), or by the host's random source on a roll-button board. Its play is shown
+where the person can follow it: the display shows `AI`, the view and the log print the play in
+GNU Backgammon's notation, and the zone LEDs light the from and to zones of one checker move after
+another as the person carries them out. The board is checked against the bot's play exactly:
+when it shows that play the turn passes, with no press; any other complete board (another legal
+play too) is a flag (`AE`) with the usual difference, and the zones to set right lit, until the
+board is the bot's play. Its answers to the person's cube and resignations are flashed (`AT`,
+`AP`, `AB`, `AA`, `AD`). In the casual profile a person's **take** press during their own play
+asks for a hint (`HI`: the bot's best play lit and in the view); elsewhere it is refused (`NH`).
+Codes and buttons: hardware_docs/referee.md.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.prompts import Prompt, Waiting
+from firmware_host.controller.sensed_board import SensedBoard
+from firmware_host.settings import Settings
+from game.board import Color, Variant
+from game.bot.context import CubeAction, MatchContext
+from game.codes import Code, FlagKind
+from game.errors import EngineUnavailable
+from game.hands import HandMove, hand_moves
+from game.match import Match
+from game.plays import Play, format_roll
+from game.position import Position, ResultKind
+from game.reconcile import Partial, TurnReconciler, Untouched, Verdict
+from game.zones import Capability, View, layout, normalised, sensed_view, view_diff, view_of
+
+if TYPE_CHECKING:
+    from game.bot.base import Bot
+
+ANSWERS = {CubeAction.TAKE: Code.BOT_TAKES, CubeAction.PASS: Code.BOT_PASSES, CubeAction.BEAVER: Code.BOT_BEAVERS}
+"""The bot's answer to a double, flashed."""
+
+T = TypeVar("T")
+Roll = Callable[[], object]
+"""Throws the host's virtual dice (a roll-button board); the throw arrives as the dice's events."""
+
+
+def make_bots(settings: Settings) -> dict[Color, Bot]:
+    """The bots of the settings' bot seats (`EngineUnavailable` without the bot extra), their
+    engines warming up in the background (GNU Backgammon's worker takes a second or two to load)."""
+    from game.bot.factory import make_bot
+
+    bots = {color: make_bot(settings.variant, level, settings.bot_seed + (color is Color.BLACK))
+            for color, level in settings.bots.items()}
+    for bot in bots.values():
+        bot.warm_up()
+    return bots
+
+
+def seated(players: tuple[str, str], bots: Mapping[Color, Bot]) -> tuple[str, str]:
+    """The players' names with each bot seat named by its engine and level (as the journal records them)."""
+    white, black = (bots[c].name if c in bots else name for c, name in zip(Color, players, strict=True))
+    return white, black
+
+
+@dataclass
+class CarryOut:
+    """The bot's `play` of `dice` from `before`, as a person carries it out on a board of `capability`."""
+
+    bot: Bot
+    before: Position
+    dice: tuple[int, int]
+    play: Play
+    capability: Capability
+    flagged: bool = False
+    """A wrong board was flagged and is not yet back on the way to the play."""
+    steps: list[HandMove] = field(init=False)
+    views: list[View] = field(init=False)
+    """The board after none, one, two ... of the steps, as the sensors read it."""
+
+    def __post_init__(self) -> None:
+        self.steps = hand_moves(self.before, self.play.moves)
+        board = list(layout(self.before))
+        boards = [tuple(board)]
+        for step in self.steps:
+            checker = board[step.source - 1][-1:]
+            board[step.source - 1] = board[step.source - 1][:-1]
+            board[step.target - 1] += checker
+            boards.append(tuple(board))
+        self.views = [view_of(b, self.capability) for b in boards]
+        self.final = sensed_view(self.play.after_moves, self.capability)
+        self._reconciler = TurnReconciler(self.before, self.dice, self.capability)
+        self._checkers = sum(reading.count for reading in self.views[0])
+
+    @property
+    def player(self) -> Color:
+        """The bot's side."""
+        return self.before.turn
+
+    def is_the_play(self, view: View) -> bool:
+        """The board shows the bot's play (whatever the order the person made its moves in)."""
+        return view == self.final or view == self.views[-1]
+
+    def reached(self, view: View) -> int | None:
+        """How many of the steps the board shows made, in order (None: not a board of the way)."""
+        matches = [k for k, seen in enumerate(self.views) if seen == view]
+        return matches[-1] if matches else None
+
+    def zones(self, step: int) -> frozenset[int]:
+        """The from and to zones of the step to make next (none when all are made)."""
+        if step >= len(self.steps):
+            return frozenset()
+        return frozenset({self.steps[step].source, self.steps[step].target})
+
+    def wrong(self, view: View) -> Verdict | None:
+        """The verdict on a board that is no way to the bot's play: every checker down (none in a
+        hand) and neither untouched nor a play on the way; None while it may still become it."""
+        if sum(reading.count for reading in view) != self._checkers:
+            return None  # a checker in the hand: the person is moving
+        verdict = self._reconciler.judge(view)
+        return None if isinstance(verdict, Untouched | Partial) else verdict
+
+
+class BotSeat:
+    """The sides a bot plays at one table, seen by the controller through `controller`; `prompt` reads
+    the standing prompt, `commit` plays a play as the table commits any, `roll` (a roll-button
+    board) throws the host's dice for the bot, `casual` gives hints."""
+
+    def __init__(self, controller: DialogueHost, bots: Mapping[Color, Bot], board: SensedBoard, *,
+                 prompt: Callable[[], Prompt], commit: Callable[[Play], None], roll: Roll | None = None,
+                 casual: bool = False) -> None:
+        self.controller = controller
+        self.bots = dict(bots)
+        self.board = board
+        self._prompt = prompt
+        self._commit = commit
+        self.roll = roll
+        self.casual = casual
+        self.carry: CarryOut | None = None
+        """The bot's play being carried out (while the prompt is BOT_PLAY)."""
+        self._hinter: Bot | None = None
+        self.seconds: dict[str, list[float]] = {"play": [], "cube": [], "resignation": [], "hint": []}
+        """Seconds each of the bots' decisions took at this table, by kind (the log says each play's)."""
+
+    def plays(self, color: Color | None) -> bool:
+        """Whether a bot plays `color`."""
+        return color is not None and color in self.bots
+
+    # -- the cube, resignations and the dice ------------------------------------------------
+
+    def asked(self, prompt: Prompt) -> None:
+        """The contest's prompt stands: when it asks a bot's side, the bot answers it now."""
+        match = self.controller.played
+        player = prompt.player
+        if not isinstance(match, Match) or player is None or player not in self.bots:
+            return
+        bot, context = self.bots[player], MatchContext.of(match)
+        if prompt.waiting is Waiting.ROLL_OR_DOUBLE:
+            self._before_rolling(bot, player, match, context, prompt.can_double)
+        elif prompt.waiting is Waiting.CUBE_RESPONSE:
+            action = self._timed("cube", lambda: bot.cube_action(match.position, context))
+            self.controller.outputs.note(f"{bot.name} answers the double: {action.value}")
+            answer = {CubeAction.TAKE: match.take, CubeAction.BEAVER: match.beaver}.get(action, match.pass_)
+            self.controller.act(lambda: answer(player))
+            self.controller.flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))
+        elif prompt.waiting is Waiting.RESIGN_RESPONSE and match.resignation is not None:
+            resigner, kind = match.resignation
+            accept = self._timed("resignation", lambda: bot.accept_resignation(match.position, context, resigner, kind))
+            self.controller.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
+            self.controller.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
+            self.controller.flash(Code.BOT_ACCEPTS if accept else Code.BOT_DECLINES)
+
+    def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
+        position = match.position
+        kind = None if _declined_this_game(match) else self._timed("resignation",
+                                                                    lambda: bot.offer_resignation(position, context))
+        if kind is not None:
+            self.controller.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
+            self.controller.act(lambda: match.resign(player, kind))
+            self._tell(Waiting.RESIGN_RESPONSE, f"{bot.name} resigns {_result(kind, match.variant)}: "
+                                                "take accepts, pass declines")
+            return
+        if can_double and self._timed("cube", lambda: bot.cube_action(position, context)) is CubeAction.DOUBLE:
+            self.controller.outputs.note(f"{bot.name} doubles to {2 * match.cube.value}")
+            self.controller.act(lambda: match.double(player))
+            self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass")
+            return
+        who = "the host rolls" if self.roll is not None else "throw the dice"
+        self.controller.publish(Waiting.BOT_ROLL, player=player, position=position, code=Code.BOT_ROLLS,
+                                message=f"{who} for {bot.name}")
+        if self.roll is not None:
+            self.roll()
+
+    def _tell(self, waiting: Waiting, message: str) -> None:
+        """Say the bot's action in the prompt it led to (a person's to answer)."""
+        prompt = self._prompt()
+        if prompt.waiting is waiting and not self.plays(prompt.player):
+            self.controller.restate(message)
+
+    # -- the bot's play, carried out by a person ------------------------------------------------
+
+    def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> bool:
+        """`player` is to play `dice`: when a bot plays that side and the roll can be played, its play
+        is chosen and shown (True); otherwise the turn is a person's (False)."""
+        match = self.controller.played
+        self.carry = None
+        if not isinstance(match, Match) or player not in self.bots or capability is None or not match.legal_plays():
+            return False
+        bot, before = self.bots[player], match.position
+        play = self._timed("play", lambda: bot.choose_play(before, dice, MatchContext.of(match)))
+        if play is None:
+            return False
+        carry = self.carry = CarryOut(bot, before, dice, play, capability)
+        self.controller.outputs.note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
+                                     f"({self.seconds['play'][-1]:.3f} s to choose)")
+        self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
+        return True
+
+    def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> None:
+        self.controller.publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before,
+                                code=code, message=message, zones=zones, play=carry.play)
+
+    def settled(self, view: View) -> None:
+        """A settled board while the bot's play is carried out: the turn passes when it is the play;
+        the next move lit when it is a board of the way; a flag when it is any other complete board."""
+        carry = self.carry
+        if carry is None:
+            return
+        if carry.is_the_play(view):
+            self._committed(carry)
+            return
+        step = carry.reached(view)
+        if step is not None:
+            if carry.flagged:  # back on the way: the flag's code and zones give way to the next move
+                carry.flagged = False
+                self.controller.show(Code.BOT_PLAY)
+            self.controller.outputs.light(carry.zones(step))
+            return
+        if carry.flagged:
+            self.controller.outputs.light(frozenset(d.zone for d in view_diff(view, carry.final)))
+            return
+        verdict = carry.wrong(view)
+        if verdict is not None:
+            self._flag(carry, view, verdict)
+
+    def done(self, player: Color) -> None:
+        """Done pressed while the bot's play is carried out: the board is judged now."""
+        carry, zones = self.carry, self.board.zones
+        if carry is None or zones is None or not self.board.settled:
+            return
+        view = normalised(zones, carry.capability)
+        if carry.is_the_play(view):
+            self._committed(carry)
+        else:
+            self._flag(carry, view, None)
+
+    def _committed(self, carry: CarryOut) -> None:
+        self.carry = None
+        self._commit(carry.play)
+
+    def _flag(self, carry: CarryOut, view: View, verdict: Verdict | None) -> None:
+        carry.flagged = True
+        diffs = view_diff(view, carry.final)
+        perspective = (carry.play.after_moves.variant, carry.player)
+        wrong = "; ".join(d.describe(perspective) for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
+        what = f" ({verdict.describe()})" if verdict is not None else ""
+        name, notation = carry.bot.name, carry.play.notation()
+        self.controller.flag(FlagKind.BOT_PLAY, carry.player,
+                             f"the board is not {name}'s play {notation}{what}: {wrong}",
+                             Code.NOT_THE_BOT_PLAY, carry.play.after_moves)
+        self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
+                   frozenset(d.zone for d in diffs))
+
+    # -- takebacks ---------------------------------------------------------------------------
+
+    def takeback_votes(self, asker: Color) -> dict[Color, bool]:
+        """The bots' answers when `asker` wants their last play back (the board set back to before
+        it): a bot opposite the person agrees in the casual profile, as a friendly opponent does,
+        and refuses in the others; a bot whose own play it was keeps it."""
+        votes: dict[Color, bool] = {}
+        for color, bot in self.bots.items():
+            votes[color] = color is not asker and self.casual
+            self.controller.outputs.note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback")
+        return votes
+
+    # -- hints ------------------------------------------------------------------------------
+
+    def hint(self, player: Color) -> None:
+        """`player`, playing a roll, asks for the bot's best play: lit and in the view (casual profile
+        only; refused elsewhere, and where no bot can be made)."""
+        match = self.controller.played
+        prompt = self._prompt()
+        if not self.casual:
+            self._no_hint(player, "hints are given in the casual profile only")
+            return
+        if not isinstance(match, Match) or prompt.dice is None:
+            self._no_hint(player, "no roll to hint")
+            return
+        bot = self._hint_bot(match.variant)
+        if bot is None:
+            self._no_hint(player, "no bot at this table (install the bot extra)")
+            return
+        position, dice = match.position, prompt.dice
+        ranked = self._timed("hint", lambda: bot.rank_plays(position, dice, MatchContext.of(match)))
+        if not ranked:
+            self._no_hint(player, "the roll cannot be played")
+            return
+        from game.bot.hint import entries as hint_entries  # here: the bot's modules load with a bot
+
+        best = ranked[0]
+        zones = frozenset(z for step in hand_moves(position, best.play.moves) for z in (step.source, step.target))
+        self.controller.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
+                                       "dice": list(dice), "play": best.play.notation(), "engine": bot.name,
+                                       "ranking": hint_entries(ranked)})
+        self.controller.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
+        self.controller.restate(f"hint: {best.play.notation()}")
+        self.controller.outputs.light(zones)
+        self.controller.flash(Code.HINT)
+
+    def close(self) -> None:
+        """Release the bots' engines (GNU Backgammon's worker processes)."""
+        for bot in {id(b): b for b in (*self.bots.values(), self._hinter) if b is not None}.values():
+            bot.close()
+
+    def _no_hint(self, player: Color, why: str) -> None:
+        self.controller.outputs.note(f"{player.value} asked for a hint: {why}")
+        self.controller.flash(Code.NO_HINT)
+
+    def _hint_bot(self, variant: Variant) -> Bot | None:
+        if self._hinter is None:
+            self._hinter = next(iter(self.bots.values()), None)
+        if self._hinter is None:
+            from game.bot.factory import make_bot
+
+            try:
+                self._hinter = make_bot(variant)
+            except EngineUnavailable:
+                return None
+        return self._hinter
+
+    def _timed(self, kind: str, decide: Callable[[], T]) -> T:
+        started = time.perf_counter()
+        try:
+            return decide()
+        finally:
+            self.seconds[kind].append(time.perf_counter() - started)
+
+
+def _declined_this_game(match: Match) -> bool:
+    """A resignation was declined in this game: the bot plays it out rather than offer again at every roll."""
+    for event in reversed(match.events):
+        if event["type"] == "game_start":
+            return False
+        if event["type"] == "resign_decline":
+            return True
+    return False
+
+
+def _result(kind: ResultKind, variant: Variant) -> str:
+    return {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
+            ResultKind.TRIPLE: f"a {variant.triple_name}"}[kind]

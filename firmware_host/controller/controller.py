@@ -1,0 +1,564 @@
+"""The board controller: driver events in, rules applied, the match (or chouette) run, the record kept.
+
+Data flows one way. The drivers' events (`handle`) become a settled sensed board
+(`SensedBoard`), judged against the rules for the roll (`Turn`, with the reconciler); a throw
+of the dice is collected by `DiceCollector`; a button press is looked up in the `ButtonMap`.
+Committed plays and cube actions drive what is played (`Session`: a `Match`, or a chouette
+session), which the controller owns; what differs between the two (the cube's dialogues, the
+display's cube, how the record's ends are told) is the `CubeDialogue`'s (firmware_host/controller/session.py).
+The results go out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the
+published `Prompt` (what the table is waiting for). Time comes from the caller (`tick(now)` and
+the events' timestamps), so the controller is deterministic under a manual clock.
+
+How a play is judged, the referee profiles (`Profile`), the buttons and every display code:
+hardware_docs/referee.md.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from drivers.cube_display import CubeDisplay
+from drivers.events import (
+    ButtonKind,
+    ButtonPressed,
+    CommandFailed,
+    DieState,
+    Event,
+    FrameRejected,
+    LinkDown,
+    LinkStatistics,
+    LinkUp,
+    SensorSnapshot,
+    ZoneChanged,
+)
+from firmware_host.controller import cube
+from firmware_host.controller.board_checks import BoardChecks, StackSetter
+from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
+from firmware_host.controller.buttons import ButtonMap
+from firmware_host.controller.chess_clock import GameClock
+from firmware_host.controller.dice import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
+from firmware_host.controller.links import LinkHealth, Needs, Outage
+from firmware_host.controller.outputs import Outputs, ZoneLeds
+from firmware_host.controller.play_flow import PlayFlow
+from firmware_host.controller.prompts import THROWS, Prompt, Prompter, Waiting
+from firmware_host.controller.resign_takeback import Takeback
+from firmware_host.controller.rulings import refusal
+from firmware_host.controller.sensed_board import SensedBoard
+from firmware_host.controller.session import Session
+from firmware_host.controller.turn import Turn
+from firmware_host.errors import JournalError, NotAMatch
+from firmware_host.record.dice_stats import DiceStats
+from firmware_host.record.journal import Journal
+from firmware_host.record.match_report import MatchReport
+from firmware_host.record.recorder import Recorder
+from firmware_host.settings import Profile, Settings
+from game.board import Color
+from game.bot.context import MatchContext
+from game.codes import Code, FlagKind
+from game.errors import MatchActionError
+from game.match import Match
+from game.plays import Play, format_roll
+from game.position import Position
+from game.reconcile import Verdict
+from game.zones import Layout, View, ZoneReading, zone_diff
+
+if TYPE_CHECKING:
+    from game.bot.base import Bot
+
+WallTime = Callable[[], float]
+
+
+
+class Controller:
+    """Referees one match (or chouette) at one table. Make one with `Controller.new` or
+    `Controller.resume`; feed it every driver event (`handle`) and let time pass (`tick`); read
+    what it waits for from `prompt`."""
+
+    def __init__(self, settings: Settings, played: Session, outputs: Outputs, clock: GameClock | None,
+                 history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
+                 needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None) -> None:
+        self.settings = settings
+        self.played = played
+        """What is played: a `Match`, or a chouette session (`firmware_host.controller.session`)."""
+        self.outputs = outputs
+        outputs.chouette = settings.chouette is not None
+        self.clock = clock
+        """The chess clock (None when the table plays untimed)."""
+        self.resumed = history is not None
+        self.dialogue = cube.dialogue_for(self, played, settings)
+        """The part that differs by what is played: the cube's dialogues, the display's cube."""
+        describe = self.dialogue.describe
+        self.recorder = (Recorder(outputs, describe) if history is None
+                         else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
+        self.board = SensedBoard(settings.settle_seconds)
+        self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
+        self.prompter = Prompter(outputs, self.dialogue.cube, clock,
+                                 lambda: MatchContext.of(played) if isinstance(played, Match) else None)
+        self.link_up = False
+        self.outage = Outage()
+        self.links = LinkHealth(outputs, needs)
+        self.turn: Turn | None = None
+        """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
+        self._now = 0.0
+        self.takeback = Takeback(self)
+        self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
+        self.checks = BoardChecks(self, self.board, self.takeback, stacks)
+        self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
+                            roll=roll, casual=settings.profile is Profile.CASUAL)
+        """The sides a bot plays (none at a table of people), and the hints."""
+        self.takeback.voters = self.seat.takeback_votes
+        self.report = MatchReport(outputs.note)
+        """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
+        self._buttons = self._button_map()
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
+            zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+            needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+        """A new match (or chouette) at a table whose journal holds none yet; `roll` throws the host's
+        dice for a bot (a roll-button board)."""
+        if journal.has_match():
+            raise JournalError(f"{journal.path} already holds a match: resume it")
+        bots = make_bots(settings)  # the bots are named in the record's first line
+        settings = replace(settings, players=seated(settings.players, bots))
+        played = cube.start(settings, wall_time)
+        outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
+        clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
+        controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs,
+                         bots=bots, roll=roll)
+        controller.recorder.begin(played, settings)
+        controller._start()
+        controller._settle()
+        return controller
+
+    @classmethod
+    def resume(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
+               zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+               needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+        """The match (or chouette) of a journal that a stopped or killed controller left, going on from its
+        last event."""
+        history = journal.history()
+        if not any(e.get("type") in ("match_start", "chouette_start") for e in history):
+            raise JournalError(f"{journal.path} holds no match to resume")
+        played = cube.resume(settings, journal, history, wall_time)
+        flags = sum(1 for e in history if e.get("type") == "flag")  # flag pictures keep their numbers
+        outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time,
+                          images=settings.images, flags=flags)
+        clock = None
+        if settings.timed:
+            clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
+            clock.restore(history)
+        controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs,
+                         bots=make_bots(settings), roll=roll)
+        controller.recorder.resumed(played, clock, history, controller.dialogue.where(), controller.dialogue.phase())
+        controller._start()
+        controller._settle()
+        return controller
+
+    @classmethod
+    def open(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
+             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
+             needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+        """The journal's match resumed, or a new one when it holds none (a table starting up)."""
+        start = cls.resume if journal.has_match() else cls.new
+        return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time, stacks=stacks,
+                     needs=needs, roll=roll)
+
+    def _start(self) -> None:
+        if self.played.is_over:
+            self.advance()
+        else:  # first, the physical board must show the position of the match (or a play on the way)
+            self.publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
+                         message="checking the board")
+
+    # -- what others read ------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        """The match at this table; `NotAMatch` at a chouette's (read `played` there)."""
+        if not isinstance(self.played, Match):
+            raise NotAMatch(f"this table plays a chouette, not a match ({self.dialogue.where()})")
+        return self.played
+
+    @property
+    def prompt(self) -> Prompt:
+        """What the table waits for now."""
+        return self.prompter.prompt
+
+    @property
+    def dice_stats(self) -> DiceStats:
+        """The faces thrown in this match (or session)."""
+        return self.recorder.dice_stats
+
+    @property
+    def links_down(self) -> set[str]:
+        """Links that went down and have not come back: while any is down the table judges
+        nothing, takes no press and the clocks stand."""
+        return self.outage.down
+
+    @property
+    def journal(self) -> Journal:
+        """The match's journal."""
+        return self.outputs.journal
+
+    @property
+    def display(self) -> CubeDisplay | None:
+        """The LED cube display, if the table has one."""
+        return self.outputs.display
+
+    @property
+    def log(self) -> deque[str]:
+        """The referee's log, newest last."""
+        return self.outputs.log
+
+    @property
+    def flags(self) -> int:
+        """Flags raised in this match."""
+        return self.outputs.flags
+
+    @property
+    def stable(self) -> View | None:
+        """The last sensed board that settled."""
+        return self.board.stable
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict on the last settled board of the play in progress."""
+        return self.turn.verdict if self.turn is not None else None
+
+    # -- events in ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release what the table's bots hold (their engines' worker processes); the journal and
+        the hardware are their owners' to close."""
+        self.seat.close()
+
+    def handle(self, event: Event) -> None:
+        """One event from the drivers."""
+        try:
+            self._handle(event)
+        finally:
+            self._settle()
+
+    def _handle(self, event: Event) -> None:
+        self._now = max(self._now, event.timestamp)
+        if isinstance(event, SensorSnapshot):
+            self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
+        elif isinstance(event, ZoneChanged):
+            self._settled(self.board.change(event.zone, event.reading, event.timestamp))
+        elif isinstance(event, DieState):
+            self._die(event)
+        elif isinstance(event, ButtonPressed):
+            self._button(Color(event.player), event.button)
+        elif isinstance(event, LinkUp):
+            self.link_up = True
+            self.board.announce(event.hello.capability)
+            self.links.up(event)
+            self._back_in_reach(event.source)
+        elif isinstance(event, LinkDown):
+            self.link_up = False
+            self.links.down(event)
+            self._out_of_reach(event.source)
+        elif isinstance(event, FrameRejected | LinkStatistics | CommandFailed):
+            self.links.observe(event)
+
+    def tick(self, now: float) -> None:
+        """Let time pass: a board that has settled is judged; the clocks are checked."""
+        try:
+            self._tick(now)
+        finally:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Done with an event (or a moment): what the table shows into the record, then the signature if due."""
+        self.outputs.settle()
+        self.recorder.sign_if_due()
+
+    def _tick(self, now: float) -> None:
+        self._now = max(self._now, now)
+        self.prompter.tick(self._now)
+        if self.outage.out:
+            return  # nothing is judged and the clocks stand while the board is out of reach
+        self._settled(self.board.poll(now))
+        turn = self.turn
+        if turn is not None and turn.done_pending and self.board.settled:
+            # the board went back to the stable one it was (a flicker): judge that
+            turn.done_pending = False
+            self._done(self.prompt.player or self.played.position.turn)
+        if self.clock is not None and not self.played.is_over:
+            loser = self.clock.check(now)
+            if loser is not None:
+                self._time_loss(loser)
+
+    # -- the board ------------------------------------------------------------------------
+
+    def _out_of_reach(self, source: str) -> None:
+        """A link is down: stand the clocks and say so; nothing is judged until it is back."""
+        if not self.outage.lose(source, self.clock, self._now):
+            return
+        if self.turn is not None:
+            self.turn.done_pending = False
+        self.show(Code.CABLE_DOWN)
+        self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
+
+    def _back_in_reach(self, source: str) -> None:
+        """The link is back: the board is read afresh before anything is judged; the clock that
+        stood runs again and the display shows what it showed."""
+        if source not in self.outage.down:
+            return
+        held = self.outage.regain(source, self.clock, self._now)
+        if held is None:
+            return
+        self.board.forget()
+        self.show(self.prompt.code)
+        self.outputs.note("the board is back: reading it afresh")
+        for state in held:
+            self._die(state)
+
+    def _settled(self, view: View | None) -> None:
+        if view is None or self.board.capability is None:
+            return
+        waiting = self.prompt.waiting
+        if waiting is Waiting.SET_BOARD:
+            assert self.prompt.position is not None
+            self.checks.set_board(self.prompt.position)
+        elif waiting in (Waiting.PLAY, Waiting.CORRECT) and self.turn is not None:
+            verdict = self.turn.judge(view)
+            if self.settings.profile is Profile.CASUAL and not self.turn.choices:
+                self.show(verdict.short_code())
+                self.outputs.light(verdict.zones())
+            elif waiting is Waiting.CORRECT:
+                self.plays.correcting(verdict)
+            if self.turn.done_pending:
+                self.turn.done_pending = False
+                self._done(self.prompt.player or self.played.position.turn)
+        elif waiting is Waiting.BOT_PLAY:
+            self.seat.settled(view)
+        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL, Waiting.BOT_ROLL):
+            self.checks.still(view)
+        elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.played.position):
+            self.outputs.note("takeback withdrawn: the board is back as it was")
+            self.advance()
+
+    # -- dice ---------------------------------------------------------------------------
+
+    def _die(self, state: DieState) -> None:
+        if self.outage.out:  # dice on a link of their own: read once the board is back
+            self.outage.hold(state)
+            return
+        waiting, played = self.prompt.waiting, self.played
+        outcome = self.dice.report(state, throw_expected=waiting in THROWS,
+                                   moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
+        if isinstance(outcome, EarlyRoll):
+            roller = (self.prompt.player or Color.WHITE).opponent
+            self.flag(FlagKind.EARLY_ROLL, roller, f"{roller.value} rolled before the opponent pressed done: "
+                       "the roll does not count", Code.EARLY_ROLL, played.position)
+        elif isinstance(outcome, Cocked):
+            if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
+                self._republish("cocked die: roll both dice again")
+            self.flag(FlagKind.COCKED, self.prompt.player,
+                      "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"),
+                      Code.COCKED_DIE, None)
+        elif waiting in (Waiting.OPENING_ROLL, Waiting.SEATING) and not isinstance(outcome, Thrown):
+            self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
+        elif isinstance(outcome, Thrown):
+            first, second = outcome.faces
+            own = self.dialogue.throws().get(waiting)
+            if own is not None:
+                own(first, second)
+            elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
+                self.act(lambda: played.opening_roll(first, second))
+                if played.dice is None and not played.is_over:
+                    self._republish(f"equal dice {format_roll((first, second))}: roll again")
+                self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
+            else:
+                self.act(lambda: played.roll(first, second))
+
+    def _opening_dice(self, *, restate: bool) -> None:
+        """While each player throws a die: whose die is whose, and each face as it lands."""
+        shown = opening_dice(self.dice)
+        if shown is not None:
+            code, message = shown
+            self.show(code)
+            if restate:
+                self.restate(message)
+
+    # -- buttons -------------------------------------------------------------------------
+
+    def _button_map(self) -> ButtonMap:
+        play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
+        return ButtonMap({
+            **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
+            Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
+            Waiting.CORRECT: play,
+            Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
+            Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: lambda p: self._accept_illegal(),
+                                     ButtonKind.PASS: lambda p: self._require_correction()},
+            Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},
+        }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
+
+    def _button(self, player: Color, button: ButtonKind) -> None:
+        if self.outage.out:
+            self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
+                              "until it is back")
+            return
+        prompt = self.prompt
+        action = self._buttons.action(prompt.waiting, prompt.player, player, button)
+        if action is None:
+            self.refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
+            return
+        action(player)
+
+    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
+        """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
+        self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
+        self.flash(Code.NOT_ALLOWED)
+
+    def _next_choice(self, player: Color) -> None:
+        if self.turn is None or self.turn.next_choice() is None:
+            self.refuse(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
+            return
+        self.plays.show_choice(self.turn)
+
+    # -- the play ------------------------------------------------------------------------
+
+    def _done(self, player: Color) -> None:
+        turn = self.turn
+        if turn is None or self.board.zones is None:
+            return
+        if not self.board.settled:
+            turn.done_pending = True  # judge once the board has settled
+            return
+        self.plays.done(player, turn, self.board.zones)
+
+    def _accept_illegal(self) -> None:
+        assert self.turn is not None
+        self.plays.accept_illegal(self.turn)
+
+    def _require_correction(self) -> None:
+        assert self.turn is not None
+        self.plays.require_correction(self.turn)
+
+    # -- what is played ---------------------------------------------------------------------
+
+    def act(self, action: Callable[[], object]) -> None:
+        """Run one action on what is played; a refusal is logged and shown, never crashes the table."""
+        try:
+            action()
+        except MatchActionError as exc:
+            self.outputs.note(f"refused: {exc}")
+            self.flash(Code.NOT_ALLOWED)
+            return
+        self._sync()
+        self.advance()
+
+    def _sync(self) -> list[str]:
+        """Journal the new events of what is played (and the clocks after each play); returns their types."""
+        return self.recorder.sync(self.played, self.clock, self._now)
+
+    def advance(self) -> None:
+        """Publish the prompt that follows from the state of what is played: the end, a play, the
+        contest's own moments (the cube), or a game's opening (the board set, the opening roll)."""
+        played = self.played
+        self.turn = None
+        self.dice.expect()
+        if played.is_over:
+            self.links.match_over()
+            if self.settings.analyse and isinstance(played, Match):
+                self.report.match_over(played.variant, self.journal.path)
+            over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
+            self.publish(over, message=self.dialogue.over())
+        elif played.dice is not None:
+            if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
+                self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
+        elif self.dialogue.prompt():
+            self.seat.asked(self.prompt)  # a bot's side answers at once
+        else:
+            self._opening()
+
+    def _opening(self) -> None:
+        played, board = self.played, self.board
+        if board.zones is None or board.capability is None or zone_diff(played.position, board.zones,
+                                                                        board.capability):
+            self.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
+                         message=f"set up game {played.game_number}")
+            if board.zones is not None:
+                self.checks.set_board(played.position)
+            return
+        code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
+        self.publish(Waiting.OPENING_ROLL, code=code, message=message)
+
+    def _time_loss(self, loser: Color) -> None:
+        self.outputs.note(f"{loser.value} has run out of time")
+        self.dialogue.time_loss(loser)
+
+    # -- a referee's ruling, from the room's director --------------------------------------
+
+    def referee(self, name: str, action: str, *, flag: int | None = None, player: Color | None = None,
+                seconds: float = 0.0, ruling: str = "") -> dict[str, Any]:
+        """Apply a tournament referee's ruling where the table's state allows it (`rulings.refusal`),
+        show it (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
+        `ruling` is the director's id for it."""
+        why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
+                      waiting=self.prompt.waiting, timed=self.clock is not None, over=self.played.is_over,
+                      in_reach=not self.outage.out)
+        event = {"type": "referee", "referee": name, "action": action, "flag": flag,
+                 "player": player.value if player else None, "seconds": seconds, "ruling": ruling,
+                 "applied": why is None, "outcome": why or "applied"}
+        self.outputs.write(event)
+        self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
+        if not self.outage.out:  # else CA stands
+            self.flash(Code.NOT_ALLOWED if why else Code.RULING)
+        if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
+            self._require_correction()
+        elif why is None and action == "accept":
+            self._accept_illegal()
+        elif why is None and action == "time_penalty" and self.clock is not None and player is not None:
+            self.clock.reserve[player] -= seconds
+            self.recorder.write_clock(self.clock)
+        return event
+
+    # -- out: prompts and the display ---------------------------------------------------
+
+    def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
+                position: Position | None = None, code: str = "", message: str = "",
+                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
+                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
+                play: Play | None = None) -> None:
+        """Publish a prompt (`Prompter.publish`) at the table's time."""
+        self.prompter.publish(waiting, self._now, player=player, dice=dice, position=position, code=code,
+                              message=message, can_double=can_double, can_beaver=can_beaver, zones=zones,
+                              asked=asked, member=member, answers=answers, play=play)
+
+    def _republish(self, message: str) -> None:
+        self.prompter.republish(message, self._now)
+
+    def restate(self, message: str) -> None:
+        """The standing prompt's request said more precisely (`Prompter.restate`)."""
+        self.prompter.restate(message)
+
+    def show(self, code: str) -> None:
+        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
+        self.prompter.show(code)
+
+    def flash(self, code: str) -> None:
+        """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
+        self.prompter.flash(code, self._now)
+
+    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None,
+             board: Layout | None = None, because: str = "") -> None:
+        """A referee flag, with the sensed board as its evidence; its code on the display (for a
+        moment, unless the prompt that follows shows it as long as it stands)."""
+        zones: list[ZoneReading] | None = self.board.zones
+        self.outputs.flag(kind, player=player, message=message, code=code, game=self.played.game_number,
+                          move=self.played.move_number + 1, sensed=zones, expected=expected,
+                          dice=self.prompt.dice, board=board, because=because)
+        self.flash(code)
+

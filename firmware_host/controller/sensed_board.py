@@ -1,0 +1,114 @@
+"""The board as its sensors report it: the capability the board announced, every zone as last
+read, and the last board that stood still long enough to be judged.
+
+A checker in the hand, one slid across points, set down crooked, or a flickering sensor makes
+boards that last a scan or two; the `Debouncer` reports a board only after it has stood
+unchanged for `settle_seconds`, and `SensedBoard` hands the controller only such boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from firmware_host.errors import DebounceError
+from game.zones import Capability, View, ZoneReading
+
+
+class Debouncer:
+    """Reports the board once it has stood unchanged for `settle_seconds`, so a checker in
+    the hand, one slid across points, set down crooked or a flickering sensor is never judged.
+
+    Feed it every board read (`update`) or zone change (`change`), and call `poll` as time
+    passes; each returns the newly stable board, or None. Times are seconds from one
+    monotonic clock.
+    """
+
+    def __init__(self, settle_seconds: float = 0.3) -> None:
+        if settle_seconds < 0:
+            raise DebounceError(f"settle time {settle_seconds} is negative")
+        self.settle_seconds = settle_seconds
+        self._board: View | None = None
+        self._since = 0.0
+        self._stable: View | None = None
+
+    @property
+    def stable(self) -> View | None:
+        """The last stable board reported."""
+        return self._stable
+
+    def update(self, zones: Sequence[ZoneReading], now: float) -> View | None:
+        """A whole board read at `now`; the newly stable board, if any."""
+        board = tuple(zones)
+        if board != self._board:
+            if self._board is not None and now < self._since:
+                raise DebounceError(f"time went back from {self._since} to {now}")
+            self._board, self._since = board, now
+        return self.poll(now)
+
+    def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
+        """One zone read anew at `now`; the newly stable board, if any."""
+        if self._board is None:
+            raise DebounceError("a zone change before any whole board was read")
+        board = list(self._board)
+        board[zone - 1] = reading
+        return self.update(board, now)
+
+    def poll(self, now: float) -> View | None:
+        """Time passed: the board that has stood still for the settle time, once."""
+        if self._board is None or now - self._since < self.settle_seconds or self._board == self._stable:
+            return None
+        self._stable = self._board
+        return self._board
+
+
+class SensedBoard:
+    """Follows the board's snapshots and zone changes; `read` and `poll` return a board that has
+    newly settled, for the controller to judge."""
+
+    def __init__(self, settle_seconds: float) -> None:
+        self.capability: Capability | None = None
+        self.zones: list[ZoneReading] | None = None
+        """Every zone as last read, settled or not (None until the first snapshot)."""
+        self._debouncer = Debouncer(settle_seconds)
+
+    @property
+    def stable(self) -> View | None:
+        """The last board that settled."""
+        return self._debouncer.stable
+
+    @property
+    def settled(self) -> bool:
+        """The zones read now are the last settled board (no checker in motion)."""
+        return self.zones is not None and self._debouncer.stable == tuple(self.zones)
+
+    @property
+    def ready(self) -> bool:
+        """A whole board has been read and its capability is known."""
+        return self.zones is not None and self.capability is not None
+
+    def forget(self) -> None:
+        """The board was out of reach: nothing read before counts; wait for a whole board again."""
+        self.zones = None
+        self._debouncer = Debouncer(self._debouncer.settle_seconds)
+
+    def announce(self, capability: Capability | None) -> None:
+        """The capability a board announced in its handshake."""
+        if capability is not None:
+            self.capability = capability
+
+    def snapshot(self, capability: Capability, zones: tuple[ZoneReading, ...], now: float) -> View | None:
+        """A whole board read; the newly settled board, if any."""
+        self.capability = capability
+        self.zones = list(zones)
+        return self._debouncer.update(self.zones, now)
+
+    def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
+        """One zone read anew (ignored before the first snapshot); the newly settled board, if any."""
+        if self.zones is None:
+            return None
+        self.zones[zone - 1] = reading
+        return self._debouncer.change(zone, reading, now)
+
+    def poll(self, now: float) -> View | None:
+        """Time passed: the board that has newly settled, if any."""
+        return self._debouncer.poll(now)

@@ -1,0 +1,152 @@
+"""The controller's journal: the match record plus the referee's own events, hash-chained,
+flushed and fsynced line by line, so a controller killed at any moment resumes from it.
+
+The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
+emits them (a chouette session's, as `game.chouette` does), interleaved with the controller's
+events (`flag`, `link`, `clock`, `dice_stats`, `takeback_request`, `choice`), each with a `"t"`
+time stamp. Each line carries `prev`, the
+hash of the line before. With the table's key (`firmware_host.record.signing`) the first line names
+the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
+anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
+
+A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
+(its line number in the file) and its hash: the room's publisher relays them to the director.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+
+from firmware_host.errors import JournalError
+from game.chouette.replay import is_chouette_record, resume
+from game.errors import ReplayError
+from game.record import RecordWriter, chain_problems, encode_event, read_record, replay_lines
+from game.replay import Problem
+
+if TYPE_CHECKING:
+    from firmware_host.record.signing import TableKey
+
+JOURNAL_NAME = "journal.jsonl"
+Listener = Callable[[int, bytes, str], None]
+"""Called as `listener(seq, line, hash)`: the line's number in the file (from 1), its bytes
+without the newline, and its SHA-256 (what the next line's `prev` carries)."""
+
+
+def read_journal(directory: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The events of the journal in `directory` ([] when there is none), the chain and the
+    rules checked (raises `ReplayError`). The journal may stop in the middle of an action (a
+    kill between its lines): the controller that resumes it writes what the action implies."""
+    path = Path(directory) / JOURNAL_NAME
+    if not path.exists():
+        return []
+    lines = read_record(path)
+    events = [line.event for line in lines if line.event is not None]
+    if not is_chouette_record(events):
+        replay_lines(lines, ended=False)
+        return events
+    for problem in chain_problems(lines):  # a chouette session's journal: the same chain, its own rules
+        raise ReplayError(problem)
+    for line in lines:
+        if line.event is None:
+            raise ReplayError(Problem(f"line {line.number} is not a JSON object", line.number))
+    resume(events)
+    return events
+
+
+class Journal:
+    """Appends events to `DIR/journal.jsonl`, continuing the chain of what is there; a line cut
+    short by a kill is first set aside in `journal.cut`. Given the table's `key`, a new journal is
+    signed with it (its first line, written by the controller, names it); an existing one must
+    name the same key, or none: then it stays unsigned."""
+
+    def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True, key: TableKey | None = None) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.path = self.directory / JOURNAL_NAME
+        self.recovered = _drop_cut_line(self.path)
+        """The bytes of a line cut short by a kill, set aside (b"" when there was none)."""
+        existing = read_record(self.path) if self.path.exists() else []
+        self.sequence = len(existing)
+        """The number of the journal's last line (0 while it is empty)."""
+        first = existing[0].event if existing else None
+        named = first.get("key") if first is not None and first.get("type") == "table_key" else None
+        if key is not None and named is not None and named != key.public:
+            raise JournalError(f"{self.path} is signed by {named}, not by this table's key {key.public} "
+                               f"({key.path}): resume it at the table that began it")
+        if key is None and named is not None:
+            raise JournalError(f"{self.path} is signed by {named}: go on with it with that table's key")
+        self.key = key if key is not None and (named is not None or not existing) else None
+        """The key this journal is signed with (None: unsigned)."""
+        self._writer = RecordWriter.append(self.path, fsync=fsync)
+        self._listeners: list[Listener] = []
+
+    def has_match(self) -> bool:
+        """The journal holds a match (or a chouette session) to resume, not only the line naming its key
+        (whether its rules hold is for `history` to say)."""
+        if not self.path.exists():
+            return False
+        return any(line.event is not None and line.event.get("type") in ("match_start", "chouette_start")
+                   for line in read_record(self.path))
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every event in the journal so far, checked (see `read_journal`)."""
+        return read_journal(self.directory)
+
+    def write(self, event: Mapping[str, Any]) -> None:
+        """Append one event, chained, flushed and fsynced; then tell the listeners."""
+        prev = self._writer.prev
+        digest = self._writer.write(event)
+        self.sequence += 1
+        if self._listeners:
+            line = encode_event(event, prev)  # the very bytes just written: same encoder, same prev
+            for listener in self._listeners:
+                listener(self.sequence, line, digest)
+
+    def listen(self, listener: Listener) -> None:
+        """Call `listener(seq, line, hash)` after each line written from now on (flushed, and fsynced
+        when the journal fsyncs). It runs on the writer's thread, so it must not block."""
+        self._listeners.append(listener)
+
+    def sign(self, t: float) -> None:
+        """Sign the chain's head at time `t`: every line so far is then the table's (nothing when unsigned)."""
+        if self.key is None:
+            return
+        head = self._writer.prev
+        self.write({"type": "signature", "lines": self.sequence, "head": head,
+                    "signature": self.key.sign(self.sequence, head, float(t)), "t": float(t)})
+
+    def close(self) -> None:
+        """Close the file; the journal can be opened again to go on."""
+        self._writer.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _count_lines(path: Path) -> int:
+    if not path.exists():
+        return 0
+    with open(path, "rb") as journal:
+        return sum(1 for raw in journal if raw.strip())
+
+
+def _drop_cut_line(path: Path) -> bytes:
+    """A line cut short by a kill mid-write is moved to `journal.cut` (kept as evidence)."""
+    if not path.exists():
+        return b""
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return b""
+    keep = data.rfind(b"\n") + 1
+    cut = data[keep:]
+    with open(path.with_suffix(".cut"), "ab") as evidence:
+        evidence.write(cut + b"\n")
+    with open(path, "r+b") as journal:
+        journal.truncate(keep)
+    return cut

@@ -1,0 +1,162 @@
+"""What the project's commands share: a parser that refuses in one line, and the readers of a
+position, dice, JSON, a batch file and an output picture's name, each refusing bad input in one line
+(`UsageError`, `DiceError`, `PositionError`). `python -m game`, `python -m game.bot`, the chouette's and
+the table's commands all read their arguments here, so each reads them the same way. Nothing here
+imports pathlib or shutil at the top: a `python -m game validate` process, run once for each of many
+files, never needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+
+from game.board import Variant
+from game.errors import DiceError, GameError, PositionError, UsageError
+from game.movegen import check_dice
+from game.position import Position
+
+if TYPE_CHECKING:
+    from game.xgid import Xgid
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help as it is, the terminal's width found without `shutil`: argparse makes a
+    formatter for every parser it builds, and shutil (with zlib, bz2 and lzma) would cost every
+    `python -m game validate` process a few milliseconds for a help text it never prints."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's columns as `shutil.get_terminal_size` finds them: $COLUMNS, the terminal, or 80."""
+    import os
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose refusal is one line on stderr (and exit 2), not the usage text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """One line on stderr and exit 2, instead of argparse's usage block."""
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def read_position(arg: str, variant: Variant | None = None) -> Position:
+    """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
+    return read_setting(arg, variant)[0]
+
+
+def read_setting(arg: str, variant: Variant | None = None) -> tuple[Position, Xgid | None]:
+    """`read_position`, and for an XGID all it says besides: cube, dice, score, match length."""
+    if arg.startswith("@"):
+        from pathlib import Path
+
+        try:
+            arg = Path(arg[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
+    from game.formats import parse_setting  # XGID, Position ID, JSON: the commands that take a position
+
+    return parse_setting(arg, variant)
+
+
+def read_dice(text: str) -> tuple[int, int]:
+    """DICE as the commands take it: two faces, `31`, `3-1` or `3,1` (ASCII digits only)."""
+    digits = [c for c in text if not c.isspace() and c not in ",-"]
+    if len(digits) != 2 or not all(c in "0123456789" for c in digits):
+        raise DiceError(f"dice must be two faces like 31, 3-1 or 3,1, got {text!r}")
+    return check_dice([int(c) for c in digits])
+
+
+def read_json(text: str, what: str) -> Any:
+    """JSON from a user's input, refused in one line when it is not JSON or nests too deep."""
+    import json  # here and below, not at the top: `validate` of a .mat, the common command, needs none
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{what} is not JSON: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{what} nests JSON too deep") from None
+
+
+def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
+    """The non-blank lines of a batch file (None for a line that is not UTF-8)."""
+    try:
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        raise UsageError(f"cannot read batch file {path!r}: {exc.strerror or exc}") from None
+    with handle:
+        head = handle.peek(4096)[:4096] if hasattr(handle, "peek") else b""
+        if b"\x00" in head:
+            raise UsageError(f"batch file {path!r} is not text: one JSON object a line")
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, None
+                continue
+            if line.strip():
+                yield number, line
+
+
+def run_batch(path: str, variant: Variant | None,
+              answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
+    """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
+    answer may be JSON text already), in order; a bad line gets {"error": ...} (and a line on
+    stderr) and the exit status becomes 2."""
+    import json
+
+    status = 0
+    for number, line in _batch_lines(path):
+        try:
+            if line is None:
+                raise UsageError("the line is not UTF-8 text")
+            item = read_json(line, "the line")
+            if not isinstance(item, dict) or set(item) != {"position", "dice"}:
+                raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
+            pos = item["position"]
+            position = (Position.from_document(pos) if isinstance(pos, dict)
+                        else read_position(str(pos), variant))
+            if variant is not None and position.variant is not variant:
+                raise PositionError(f"position is {position.variant.value}, not {variant.value}")
+            dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
+            result = answer(position, dice)
+        except GameError as exc:
+            print(f"error: {path} line {number}: {exc}", file=sys.stderr)
+            result = {"error": f"line {number}: {exc}"}
+            status = 2
+        out.write((result if isinstance(result, str) else json.dumps(result)) + "\n")
+    return status
+
+
+def image_file(path: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse, before any work, an output that is a directory or has no picture suffix."""
+    from pathlib import Path
+
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"--out {path!r} is a directory: give a file name such as board.png")
+    if target.suffix.lower() not in suffixes:
+        raise UsageError(f"--out {path!r}: write one of {', '.join(suffixes)}")

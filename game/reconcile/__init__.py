@@ -1,0 +1,301 @@
+"""What the sensed board shows during a turn, judged against the rules: pure logic, no I/O,
+time passed in.
+
+For one turn (`TurnReconciler`) the legal plays are computed once and indexed by what a board
+of the given sensing capability reports for their results (`sensed_view`), and so are the
+boards on the way to them: every order of their single moves, and a Backgammon hit half
+done (the hitter down on the blot, or the blot on the bar before the hitter moves). Each
+stable board the controller sees (from a `Debouncer`) is judged at once:
+
+    verdict     when                                                       code
+    Untouched   no checker moved (and some play is legal)                  "  " (blank)
+    Partial     on the way to a legal play, n dice still to play           P0 to P3
+                (P0: a last hit to finish, the hit checker not yet on the bar)
+    Legal       a legal play's result; "done" commits it                   GO
+    Ambiguous   legal plays alike to these sensors, even by the order of   CH
+                the boards seen: the player is asked
+    Illegal     dice moves that break a rule (game.explain)                that rule's code
+    Misplaced   no sequence of the roll makes this board: set checkers     SC
+
+At "done" (`judge(zones, done=True)`) a board still Untouched or Partial is an Illegal play
+that leaves dice unused (a hit left half done is Misplaced). Where sensing cannot tell boards
+apart, a legal result is preferred to one on the way, both to an illegal one, and of illegal
+ones the simplest explanation (game.explain) is given. Codes are two characters of the cube
+display's seven-segment font (see game.explain); `zones()` names the zones to light.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game import codes
+from game.board import Color, Variant
+from game.codes import BLANK, Code
+from game.explain import DieMove, Explainer, Explanation
+from game.movegen import check_dice
+from game.plays import Play, format_moves
+from game.position import Position
+from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, view_key
+from game.zones import (
+    ZONE_COUNT,
+    Capability,
+    Layout,
+    View,
+    ZoneDiff,
+    ZoneReading,
+    layout,
+    normalised,
+    view_diff,
+    view_of,
+)
+
+Perspective = tuple[Variant, Color]
+"""A variant and a player: the points named by that player's own numbers (`game.zones.zone_name`)."""
+
+# -- verdicts ----------------------------------------------------------------
+
+class Verdict(abc.ABC):
+    """What the sensed board shows; one of the classes below."""
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def short_code(self) -> str:
+        """Two characters for the seven-segment display."""
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Words for the log."""
+
+    def zones(self) -> frozenset[int]:
+        """The zones to light: where something is wrong or to be chosen."""
+        return frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Untouched(Verdict):
+    """No checker has moved."""
+
+    def short_code(self) -> str:
+        return BLANK
+
+    def describe(self) -> str:
+        return "no checker moved yet"
+
+
+@dataclass(frozen=True, slots=True)
+class Partial(Verdict):
+    """On the way to a legal play: the dice moves made so far and the dice still to play."""
+
+    moves: tuple[DieMove, ...]
+    dice_left: tuple[int, ...]
+    """The dice still to play to complete a legal play."""
+    board: Layout
+    """The board reached."""
+
+    def short_code(self) -> str:
+        return codes.partial(len(self.dice_left))
+
+    def describe(self) -> str:
+        left = ", ".join(map(str, self.dice_left)) or "no die, the hit checker to the bar"
+        return f"partial play {format_moves([m.move for m in self.moves])}, still to play: {left}"
+
+
+@dataclass(frozen=True, slots=True)
+class Legal(Verdict):
+    """The board is a legal play's result."""
+
+    play: Play
+    """The play to commit; no moves when the roll cannot be played."""
+
+    def short_code(self) -> str:
+        return Code.LEGAL_PLAY_STANDS
+
+    def describe(self) -> str:
+        return f"legal play {self.play.notation()}" if self.play.moves else "no legal play: the roll cannot be played"
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguous(Verdict):
+    """The board is the result of several legal plays that the sensors cannot tell apart."""
+
+    plays: tuple[Play, ...]
+
+    def short_code(self) -> str:
+        return Code.CHOOSE
+
+    def describe(self) -> str:
+        names = " or ".join(play.notation() for play in self.plays)
+        return f"the sensors cannot tell which legal play this is: {names}; ask the player"
+
+    def zones(self) -> frozenset[int]:
+        boards = [layout(play.after_moves) for play in self.plays]
+        return frozenset(z for z in range(1, ZONE_COUNT + 1) if len({b[z - 1] for b in boards}) > 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal(Verdict):
+    """The board is made by dice moves that break a rule (the simplest explanation)."""
+
+    explanation: Explanation
+
+    def short_code(self) -> str:
+        return self.explanation.short_code()
+
+    def describe(self) -> str:
+        return self.explanation.describe()
+
+    def zones(self) -> frozenset[int]:
+        return self.explanation.zones()
+
+
+@dataclass(frozen=True, slots=True)
+class Misplaced(Verdict):
+    """No sequence of the roll makes this board: checkers must be set right."""
+
+    diffs: tuple[ZoneDiff, ...]
+    nearest: Explanation
+    """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on
+    a tie, during the turn the least played, at "done" the one breaking fewest rules. The diffs
+    are to it."""
+    perspective: Perspective | None = None
+    """Whose numbers name the points (the mover's, as the play's notation does); None: the board's."""
+
+    def short_code(self) -> str:
+        return Code.SET_CHECKERS
+
+    def describe(self) -> str:
+        wrong = "; ".join(diff.describe(self.perspective) for diff in self.diffs)
+        return f"set checkers: {wrong} (nearest: {self.nearest.describe()})"
+
+    def zones(self) -> frozenset[int]:
+        return frozenset(diff.zone for diff in self.diffs)
+
+
+# -- one turn -----------------------------------------------------------------
+
+class TurnReconciler:
+    """Judges the stable boards of one turn.
+
+    Call `judge(zones)` with each board the `Debouncer` reports: the boards seen, in order,
+    tell apart two legal plays that end alike to the sensors (the one whose way passes by
+    the boards seen wins; a board seen again undoes what followed it). At the clock press,
+    `judge(zones, done=True)`: only a `Legal` verdict commits.
+    """
+
+    def __init__(self, position: Position, dice: Sequence[int], capability: Capability) -> None:
+        self.position = position
+        self.dice = check_dice(dice)
+        self.capability = capability
+        self.plays = position.legal_plays(self.dice)
+        self._explainer = Explainer(position, self.dice, self.plays)
+        self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
+        self._start = board_key(layout(position), capability)
+        # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
+        self._legal: dict[Key, list[int]] = {}
+        for i, state in enumerate(self.plays.states):
+            self._legal.setdefault(self._ways.state_key(state), []).append(i)
+        if not self.plays:  # no legal play: leaving the board is one
+            self._legal[self._start] = [NO_PLAY]
+        self._most = self.plays.dice_played
+        self._seen: list[Key] = [self._start]
+        self._outcomes: dict[Key, list[Explanation]] | None = None
+
+    def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
+        """The verdict on a stable board, which is remembered as seen."""
+        view = normalised(zones, self.capability)
+        key = view_key(view, self.capability)
+        if key in self._seen:
+            del self._seen[self._seen.index(key) + 1:]
+        else:
+            self._seen.append(key)
+        verdict = self._classify(view, key, done)
+        if done and isinstance(verdict, Untouched | Partial):
+            # dice left unused, or a hit half done
+            unfinished = self._explainer.explain(verdict.board if isinstance(verdict, Partial) else self.position)
+            return Illegal(unfinished) if unfinished else self._misplaced(view, key, done)
+        return verdict
+
+    def _key(self, board: Layout) -> Key:
+        return board_key(board, self.capability)
+
+    def _play(self, index: int) -> Play:
+        return Play((), self.position) if index == NO_PLAY else self.plays[index]
+
+    # -- classification ------------------------------------------------------
+
+    def _classify(self, view: View, key: Key, done: bool) -> Verdict:
+        indexes = self._legal.get(key)
+        if indexes:
+            plays = [self._play(i) for i in self._by_order(indexes)]
+            return Legal(plays[0]) if len(plays) == 1 else Ambiguous(tuple(plays))
+        if key == self._start:
+            return Untouched()
+        node = self._ways.first(key)
+        if node is not None:
+            moves = self._ways.way(node)
+            return Partial(moves, self._ways.dice_left(node)[:self._most - len(moves)], self._ways.board(node))
+        explanation = self._illegal(view, key)
+        return Illegal(explanation) if explanation else self._misplaced(view, key, done)
+
+    def _illegal(self, view: View, key: Key) -> Explanation | None:
+        if self.capability is Capability.STACKS:  # search toward the one board sensed
+            explanation = self._explainer.explain(tuple(reading.stack or "" for reading in view))
+            return explanation if explanation and not explanation.legal else None
+        return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
+
+    def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
+        """The board of the roll fewest zones away; on a tie, during the turn the least played
+        (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
+        def rank(explanation: Explanation) -> tuple[int, int]:
+            return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
+
+        def distance(item: tuple[Key, list[Explanation]]) -> tuple[int, int, int]:
+            differing = sum(a != b for a, b in zip(key, item[0], strict=True))
+            return differing, *rank(min(item[1], key=rank))
+
+        _, explanations = min(self._outcomes_by_key().items(), key=distance)
+        nearest = min(explanations, key=rank)
+        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest,
+                         (self.position.variant, self.position.turn))
+
+    def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
+        """What the referee expected instead of a flagged board, and in words the play that makes
+        it: for a misplaced board the nearest board of the roll, for an illegal play the result of
+        the legal play fewest zones away from it (on a tie, the first in the legal plays' order)."""
+        if isinstance(verdict, Misplaced):
+            return verdict.nearest.result, verdict.nearest.describe()
+        if not self.plays:
+            return layout(self.position), "no legal play: the roll cannot be played"
+        sensed = view_of(verdict.explanation.result, self.capability)
+
+        def distance(play: Play) -> int:
+            return len(view_diff(sensed, view_of(layout(play.after_moves), self.capability)))
+
+        nearest = min(self.plays, key=distance)
+        return layout(nearest.after_moves), f"legal play {nearest.notation()}"
+
+    def _outcomes_by_key(self) -> dict[Key, list[Explanation]]:
+        """Every board the roll's dice moves make, by what the sensors tell; listed when first needed."""
+        if self._outcomes is None:
+            self._outcomes = {}
+            for board, explanation in self._explainer.outcomes().items():
+                self._outcomes.setdefault(self._key(board), []).append(explanation)
+        return self._outcomes
+
+    def _by_order(self, plays: list[int]) -> list[int]:
+        """The plays whose way passes by the boards seen on the way (all if none does)."""
+        if len(plays) == 1:
+            return plays
+        seen = self._seen[1:-1]
+        return [i for i in plays if self._ways.passes(self.plays.states[i], seen)] or plays
+
+
+NO_PLAY = -1
+"""The index standing for leaving the board as it is, when no play is legal."""
+
+
+def _simplicity(explanation: Explanation) -> tuple[int, int]:
+    return len(explanation.broken), len(explanation.moves)

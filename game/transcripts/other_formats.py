@@ -1,0 +1,32 @@
+"""Match files in formats the project does not read, named instead of guessed at.
+
+A referee handed one gets one line that says what the file is and how to make a file the project
+reads from it; reading it as a broken `.mat` would only say "no 'N point match' line".
+"""
+
+from __future__ import annotations
+
+import re
+
+_OLDMOVES_SCORE = re.compile(rb"Score is \d+-\d+")
+_OLDMOVES_PLAYERS = re.compile(rb"(?m)^\s*\S.*\bis X - .*\bis O\b")
+XG_MAGIC = (b"HMGR", b"RGMH")  # eXtreme Gammon's game file header, as it lies on disk and as it reads
+
+
+def unreadable_format(data: bytes, name: str = "") -> str | None:
+    """One line naming the format of a match file the project does not read and how to export a
+    readable one, or None when the file may be a transcript or a record."""
+    lowered = name.lower()
+    if lowered.endswith(".xgp"):
+        return ("an eXtreme Gammon position file (.xgp, binary): a position, not a match; copy its XGID from "
+                "eXtreme Gammon for the position commands, or export the match it comes from as a .mat")
+    if data[:4] in XG_MAGIC or lowered.endswith(".xg"):
+        return ("an eXtreme Gammon match file (.xg, binary), not a transcript: export the match from eXtreme "
+                "Gammon as a Jellyfish .mat file and give that")
+    head = data[:4096]
+    if _OLDMOVES_SCORE.search(head) and _OLDMOVES_PLAYERS.search(head):
+        return ("a FIBS 'oldmoves' log, not a transcript: import it into GNU Backgammon ('import oldmoves FILE'), "
+                "then 'export match mat FILE.mat' (or 'save match FILE.sgf') and give that")
+    if b"\0" in head:
+        return "a binary file, not a .mat transcript, a GNU Backgammon .sgf or a JSON Lines record"
+    return None

@@ -1,0 +1,246 @@
+"""Training: a short run learns; runs repeat from their seed; the shipped weights give their figures."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from repo import ROOT
+
+from game.board import Variant
+from game.bot import lockstep
+from game.bot.arena import match_up
+from game.bot.base import Level
+from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.network import Network
+from game.bot.network_bot import NetworkBot, shipped_weights
+from game.bot.td import Settings, Trainer
+from game.movegen import encode
+from game.pictures.curve import draw_curve
+from game.selfplay import random_positions
+
+
+def test_a_few_hundred_games_of_self_play_beat_the_untrained_network() -> None:
+    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32))
+    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    trainer.run()
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
+                     Variant.BACKGAMMON, 120, seed=9)
+    # Separate 95% intervals: the trained network wins clearly more often than the untrained one.
+    assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
+
+
+def test_a_run_repeats_from_its_seed_and_its_first_games_are_a_shorter_run() -> None:
+    long, short = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8)), Trainer(
+        Settings(Variant.RUNGAMMON, 2, seed=3, hidden=8))
+    again = Trainer(Settings(Variant.RUNGAMMON, 4, seed=3, hidden=8))
+    def keep(done: int) -> None:
+        if done == 2:
+            _snapshot.append(long.network.w1.copy())
+
+    long.run(checkpoint=keep, every=2)
+    short.run()
+    again.run()
+    assert np.array_equal(long.network.w1, again.network.w1)
+    assert np.array_equal(_snapshot[-1], short.network.w1)
+
+
+_snapshot: list[np.ndarray] = []
+
+
+@pytest.mark.parametrize("extra", [[], ["--parallel", "3"]])
+def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path, extra: list[str]) -> None:
+    out = tmp_path / "cg.npz"
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "4",
+                           "--seed", "2", "--out", str(out), "--every", "2", "--eval-games", "2", "--hidden", "8",
+                           *extra], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "4/4 games" not in done.stderr and "wrote" in done.stderr  # the summary; a bar only on a terminal
+    assert ("warning: --parallel without --init" in done.stderr) == bool(extra)
+    network = Network.load(out)
+    assert network.variant is Variant.CATCHGAMMON and network.record["games"] == 4
+    assert [p["games"] for p in network.record["curve"]] == [0.0, 2.0, 4.0]
+    assert Image.open(out.with_suffix(".png")).size == (900, 520)
+    # The record's command, run again, remakes the weights: it names every option that shaped them.
+    again = tmp_path / "again.npz"
+    command = network.record["command"].split()[3:]
+    assert command[command.index("--hidden") + 1] == "8" and "--out" in command
+    assert network.record["parallel"] == (3 if extra else 1)
+    assert ("--parallel 3" in network.record["command"]) == bool(extra)
+    command[command.index("--out") + 1] = str(again)
+    done = subprocess.run([sys.executable, "-m", "game.bot", *command], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert all(np.array_equal(a, b) for a, b in zip(Network.load(again).arrays(), network.arrays(), strict=True))
+
+
+def test_games_played_in_lockstep_learn_as_games_played_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One slot of the lockstep trainer, given the dice of a sequential run, makes the same updates:
+    the batched gradients and traces (Black's read as White's) are the sequential ones."""
+    for variant in (Variant.CATCHGAMMON, Variant.RUNGAMMON, Variant.BACKGAMMON):
+        sequential = Trainer(Settings(variant, 2, seed=7, hidden=16))
+        sequential.run()
+        shared = random.Random(7)
+        monkeypatch.setattr(lockstep, "game_dice", lambda seed, game, dice=shared: dice)
+        batched = Trainer(Settings(variant, 2, seed=7, hidden=16, parallel=1))
+        lockstep.Lockstep(batched).run()
+        monkeypatch.undo()
+        assert batched.plies == sequential.plies and batched.results == sequential.results
+        for mine, theirs in zip(batched.network.arrays(), sequential.network.arrays(), strict=True):
+            assert np.allclose(mine, theirs, atol=1e-5), variant
+
+
+def test_a_parallel_run_repeats_from_its_seed_and_its_first_blocks_are_a_shorter_run() -> None:
+    def run(games: int) -> tuple[Trainer, list[np.ndarray]]:
+        trainer = Trainer(Settings(Variant.CATCHGAMMON, games, seed=3, hidden=8, parallel=3))
+        snapshots: list[np.ndarray] = []
+        lockstep.Lockstep(trainer).run(checkpoint=lambda done: snapshots.append(trainer.network.w1.copy()), every=4)
+        return trainer, snapshots
+
+    (long, at), (again, _), (short, _) = run(8), run(8), run(4)
+    assert np.array_equal(long.network.w1, again.network.w1) and sum(long.results) == 8
+    assert np.array_equal(at[1], short.network.w1) and not np.array_equal(at[1], at[2])
+
+
+def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
+    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32, parallel=16))
+    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    lockstep.Lockstep(trainer).run()
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
+                     Variant.BACKGAMMON, 120, seed=9)
+    assert sum(trainer.results) == 300
+    assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
+
+
+def test_a_continued_run_may_widen_the_network_which_keeps_its_estimates(tmp_path: Path) -> None:
+    shipped = Network.load(shipped_weights(Variant.CATCHGAMMON))
+    states = np.stack([np.frombuffer(encode(position), dtype=np.uint8) for position, _dice in random_positions(
+        Variant.CATCHGAMMON, 40, seed=2)])
+    wide = shipped.widened(shipped.hidden + 16, seed=3)
+    assert wide.hidden == shipped.hidden + 16
+    assert np.allclose(wide.evaluate(states), shipped.evaluate(states), atol=1e-6)
+    base = [sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "2", "--every", "2",
+            "--eval-games", "0", "--no-progress", "--seed", "4", "--init", str(shipped_weights(Variant.CATCHGAMMON))]
+    out = tmp_path / "wide.npz"
+    done = subprocess.run([*base, "--hidden", str(shipped.hidden + 16), "--out", str(out)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    record = Network.load(out).record
+    assert record["hidden"] == shipped.hidden + 16 and f"--hidden {shipped.hidden + 16}" in record["command"]
+    narrow = subprocess.run([*base, "--hidden", "8", "--out", str(tmp_path / "x.npz")], capture_output=True,
+                            text=True, timeout=300, cwd=ROOT)
+    assert narrow.returncode == 2 and "only ever widened" in narrow.stderr
+    assert len(narrow.stderr.strip().splitlines()) == 1
+
+
+def test_bad_train_arguments_are_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "chess", "--games", "4",
+                           "--out", "x.npz"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
+def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> None:
+    """The network's own figures (0-ply against the random player and the heuristic: an averaged
+    network's `point`, else the last point of its run's curve) are reproduced on a small sample: each
+    sample's 95% interval must reach the documented rate less 10 points."""
+    network = Network.load(shipped_weights(variant))
+    documented = network.record.get("point", network.record["curve"][-1])
+    for name, opponent, floor in (("random", RandomBot(variant, 4), 0.8), ("heuristic", HeuristicBot(variant, 4), 0.5)):
+        score = match_up(NetworkBot(network, Level.ADVANCED), opponent, variant, 60, seed=13)
+        assert score.interval()[1] >= documented[name] - 0.10, (name, documented[name], score.describe())
+        assert score.rate > floor, (name, score.describe())
+    assert network.record["total_games"] >= 1000 and json.dumps(network.record)  # a real run, recorded
+
+
+def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    base = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "2", "--every", "2",
+            "--eval-games", "2", "--no-progress"]
+    for out, extra in ((first, ["--seed", "3", "--hidden", "8"]), (second, ["--seed", "4", "--init", str(first)])):
+        done = subprocess.run([*base, *extra, "--out", str(out)], capture_output=True, text=True, timeout=300,
+                              cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+    before, after = Network.load(first), Network.load(second)
+    assert after.hidden == 8 and not np.array_equal(before.w1, after.w1)  # the same network, trained further
+    record = after.record
+    assert record["games"] == 2 and record["total_games"] == 4 and "--init first.npz" in record["command"]
+    assert record["continues"]["command"] == before.record["command"]
+    assert [p["games"] for p in record["curve"]] == [0.0, 2.0, 4.0]  # the first run's curve, then this one's
+    # The learning rate goes on from the games behind the network: game 0 of a run continuing 6,000
+    # games learns as game 6,000 of a run from the same network and dice.
+    continued = Trainer(Settings(Variant.RUNGAMMON, 1, 4, start=6000), before)
+    continued.play_game(0)
+    numbered = Trainer(Settings(Variant.RUNGAMMON, 6001, 4), before)
+    numbered.play_game(6000)
+    fresh = Trainer(Settings(Variant.RUNGAMMON, 1, 4), before)
+    fresh.play_game(0)
+    assert np.array_equal(continued.network.w1, numbered.network.w1)
+    assert not np.array_equal(continued.network.w1, fresh.network.w1)
+    assert np.array_equal(before.w1, Network.load(first).w1)  # the initial network itself is left as it was
+    wrong = subprocess.run([*base, "--variant", "catchgammon", "--init", str(first), "--out",
+                            str(tmp_path / "x.npz")], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr
+
+
+def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: Path) -> None:
+    out = tmp_path / "run.npz"
+    train = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "4", "--every", "2",
+             "--eval-games", "2", "--hidden", "8", "--seed", "5", "--keep", "--no-progress", "--out", str(out)]
+    done = subprocess.run(train, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    kept = [tmp_path / "run-2.npz", tmp_path / "run-4.npz"]
+    parts = [Network.load(path) for path in kept]
+    assert np.array_equal(parts[1].w1, Network.load(out).w1)  # the last point kept is the run's result
+    assert not np.array_equal(parts[0].w1, parts[1].w1) and parts[0].record["games"] == 2
+    assert parts[1].record["command"].endswith("--keep")  # the command that remakes the files averaged
+    averaged = tmp_path / "mean.npz"
+    command = [sys.executable, "-m", "game.bot", "average", "--out", str(averaged), "--eval-games", "2",
+               *map(str, kept)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0 and "mean of 2 networks" in done.stderr, done.stderr
+    network = Network.load(averaged)
+    for i, array in enumerate(network.arrays()):
+        expected = (parts[0].arrays()[i] + parts[1].arrays()[i]) / 2
+        assert np.allclose(array, expected, atol=2e-3), i  # float16 on disk
+    record = network.record
+    assert sorted(record["averaged"]) == ["run-2.npz", "run-4.npz"] and record["total_games"] == 4
+    assert record["averaged"]["run-4.npz"]["command"] == parts[1].record["command"]
+    assert record["command"].endswith("run-2.npz run-4.npz") and 0.0 <= record["point"]["random"] <= 1.0
+    # The curve beside it is the newest checkpoint's with the average's own point marked.
+    title = "rungammon: self-play; the mean of the networks at 2 to 4 games"
+    marked = draw_curve(title, record["curve"], ["random", "heuristic"], ("mean of 2", record["point"]))
+    assert Image.open(averaged.with_suffix(".png")).convert("RGB").tobytes() == marked.tobytes()
+    assert marked.tobytes() != draw_curve(title, record["curve"], ["random", "heuristic"]).tobytes()
+    # The record's command, run again where the files are, remakes the weights and the figure.
+    again = subprocess.run([sys.executable, *record["command"].split()[1:]], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    remade = Network.load(averaged)
+    assert all(np.array_equal(a, b) for a, b in zip(remade.arrays(), network.arrays(), strict=True))
+    assert remade.record["point"] == record["point"]
+    # A run goes on from an average as from any network: from its games, keeping its record.
+    further = tmp_path / "further.npz"
+    done = subprocess.run([*train[:train.index("--hidden")], "--init", str(averaged), "--out", str(further)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert Network.load(further).record["total_games"] == 8
+    assert Network.load(further).record["continues"]["averaged"] == record["averaged"]
+    other = tmp_path / "other.npz"
+    Network.untrained(Variant.RUNGAMMON, hidden=9).save(other)
+    mixed = subprocess.run([*command[:-2], str(kept[0]), str(other)], capture_output=True, text=True, timeout=60,
+                           cwd=ROOT)
+    assert mixed.returncode == 2 and "cannot average" in mixed.stderr
+    assert len(mixed.stderr.strip().splitlines()) == 1
+    for bad in (["--eval-games", "-1", str(kept[0])], [str(tmp_path / "missing.npz")]):
+        refused = subprocess.run([*command[:4], "--out", str(tmp_path / "x.npz"), *bad], capture_output=True,
+                                 text=True, timeout=60, cwd=ROOT)
+        assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr

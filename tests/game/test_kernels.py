@@ -1,0 +1,247 @@
+"""The two move-generator kernels give the same plays in the same order on every variant; the
+compiled one is in use where it was built (under CI=true it must be); a bad call to it is a
+Python exception; the way plays and states are handed out (LegalPlays, the state functions)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from needs import IN_CI, examples, require
+from repo import ROOT
+from strategies import dice, positions
+
+from game.board import Variant
+from game.errors import KernelError
+from game.movegen import (
+    ENV,
+    LegalPlays,
+    available_kernels,
+    count_plays,
+    decode,
+    encode,
+    kernel,
+    legal_plays,
+    moves_of,
+    opponent_view,
+    pure,
+    single_moves,
+    state_count,
+    state_plays,
+    state_steps,
+    use_kernel,
+)
+from game.movegen.state import VARIANT_INDEX
+from game.position import Position
+from game.selfplay import many_stacks, random_positions
+
+STACKS = tuple(str(code) for code in range(64))
+BOARD_ORDER = bytes(range(1, 25))
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+HINT = "a C compiler and Python's headers, then pip install -e . (setup.py builds game/movegen/_kernel.c)"
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Iterator[Any]:
+    require("the compiled move-generator kernel", "compiled" in available_kernels(), HINT)
+    from game.movegen import _kernel
+
+    yield _kernel
+
+
+def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> None:
+    """Both kernels: the same state, plays (states and moves, in order), count, single moves and gathers."""
+    state = pure.encode(position)
+    variant = VARIANT_INDEX[position.variant]
+    where = f"{position!r} dice {roll}"
+    assert compiled.encode(position) == state, where
+    plays = pure.plays(state, variant, *roll)
+    assert compiled.plays(state, variant, *roll) == plays, where
+    assert compiled.count(state, variant, *roll) == pure.count(state, variant, *roll) == len(plays[0]), where
+    for die in set(roll):
+        assert compiled.steps(state, variant, die) == pure.steps(state, variant, die), f"{where} die {die}"
+    for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
+        for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
+            tables = (STACKS, tuple(reversed(STACKS))) * (len(order) // 2)
+            assert compiled.gather(result, tables, order) == pure.gather(result, tables, order), where
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_kernels_agree_on_random_play_positions(variant: Variant, compiled: Any) -> None:
+    corpus = random_positions(variant, 2500, 13)
+    for position, roll in corpus:
+        assert_same(position, roll, compiled)
+    for position, _ in corpus[::25]:  # every roll, doubles above all, on a hundred of them
+        for roll in ROLLS:
+            assert_same(position, roll, compiled)
+    assert sum(len(position.legal_plays(roll)) for position, roll in corpus) > 10 * len(corpus)
+
+
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(Variant).flatmap(positions), dice)
+def test_kernels_agree_on_arbitrary_positions(compiled: Any, position: Position, roll: tuple[int, int]) -> None:
+    assert_same(position, roll, compiled)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_kernels_agree_on_the_heaviest_rolls(variant: Variant, compiled: Any) -> None:
+    for position in (Position.initial(variant), many_stacks(variant)):
+        for roll in ROLLS:
+            assert_same(position, roll, compiled)
+    assert max(len(many_stacks(variant).legal_plays(roll)) for roll in ROLLS) > 100
+
+
+def test_the_compiled_kernel_is_in_use_where_it_was_built() -> None:
+    require("the compiled move-generator kernel", "compiled" in available_kernels(), HINT)
+    if os.environ.get(ENV, "").strip().lower() == "pure":
+        assert not IN_CI, f"{ENV}=pure under CI=true: CI tests the compiled kernel"
+        pytest.skip(f"{ENV}=pure forces the pure kernel")
+    assert kernel() == "compiled"
+
+
+def game_command(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "game", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **env}, timeout=60, check=False)
+
+
+def test_version_names_the_kernel_and_the_setting_forces_the_pure_one() -> None:
+    pure_run = game_command("--version", env={ENV: "pure"})
+    assert pure_run.returncode == 0
+    assert pure_run.stdout.strip().endswith(f"legal plays: pure-Python kernel ({ENV}=pure)")
+    if "compiled" in available_kernels():
+        auto = game_command("--version", env={ENV: ""})
+        assert auto.stdout.strip().endswith("legal plays: compiled kernel (game/movegen/_kernel.c)")
+    bad = game_command("plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", env={ENV: "fast"})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == f"error: {ENV}='fast': expected pure, compiled or auto\n"
+
+
+def test_without_the_compiled_module_the_pure_kernel_is_used_and_says_why() -> None:
+    hide = ("import sys, importlib.abc\n"
+            "class Hide(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'game.movegen._kernel': raise ImportError('hidden for the test')\n"
+            "sys.meta_path.insert(0, Hide())\n"
+            "from game.movegen import describe_kernel, kernel, legal_plays\n"
+            "from game import Position\n"
+            "print(kernel(), len(legal_plays(Position.initial(), (3, 1))), describe_kernel())\n")
+    done = subprocess.run([sys.executable, "-c", hide], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, ENV: ""}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "pure 16 pure-Python kernel (the compiled kernel is not built (hidden for the test))\n"
+
+
+def test_a_build_without_a_compiler_goes_on_and_says_so_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "lib"),
+                           "--build-temp", str(tmp_path / "tmp")], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("smartgammon:")]
+    assert len(said) == 1 and "the compiled move-generator kernel is not built" in said[0]
+    assert said[0].endswith("the pure-Python kernel will be used")
+    assert not list((tmp_path / "lib").rglob("_kernel*"))
+
+
+def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
+    start = pure.encode(Position.initial())
+    calls: list[tuple[Callable[[], object], type[Exception]]] = [
+        (lambda: compiled.plays(start[:27], 0, 3, 1), ValueError),
+        (lambda: compiled.plays(bytearray(start), 0, 3, 1), TypeError),
+        (lambda: compiled.plays(start[:5] + b"\x40" + start[6:], 0, 3, 1), ValueError),
+        (lambda: compiled.plays(start, 3, 3, 1), ValueError),
+        (lambda: compiled.plays(start, 0, 7, 1), ValueError),
+        (lambda: compiled.count(start, 0, 0, 1), ValueError),
+        (lambda: compiled.steps(start, 0, "3"), TypeError),
+        (lambda: compiled.steps(start, 0, 2**70), OverflowError),
+        (lambda: compiled.plays(start, 0, 3), TypeError),
+        (lambda: compiled.encode("not a position"), AttributeError),
+        (lambda: compiled.encode(object.__new__(Position)), AttributeError),
+        (lambda: compiled.configure(b"", b"", b"", b"", b"", b"", b"", b"", (), (), b""), ValueError),
+        (lambda: compiled.gather(start, (STACKS[:10],) * 24, BOARD_ORDER), IndexError),
+        (lambda: compiled.gather(start, (STACKS,), b"\x1c"), IndexError),
+        (lambda: compiled.gather(start, (STACKS,) * 23 + (list(STACKS),), BOARD_ORDER), IndexError),
+        (lambda: compiled.gather(start, (STACKS,) * 23, BOARD_ORDER), TypeError),
+        (lambda: compiled.gather(start, list((STACKS,) * 24), BOARD_ORDER), TypeError),
+        (lambda: compiled.gather(start, (STACKS,) * 24), TypeError),
+    ]
+    for call, error in calls:
+        with pytest.raises(error):
+            call()
+    assert compiled.plays(start, 0, 3, 1) == pure.plays(start, 0, 3, 1)  # still configured
+
+
+def test_the_compiled_encoder_refuses_what_is_not_a_position(compiled: Any) -> None:
+    start = Position.initial()
+    for points, bar, error in [(start.points[:23], (0, 0), TypeError), ((1,) + start.points[1:], (0, 0), TypeError),
+                               (("wbw",) + start.points[1:], (0, 0), ValueError),
+                               (("x",) + start.points[1:], (0, 0), ValueError),
+                               (("w" * 16,) + start.points[1:], (0, 0), ValueError),
+                               (start.points, (0, 16), ValueError), (start.points, (0,), TypeError)]:
+        broken = object.__new__(Position)
+        for name, value in (("variant", start.variant), ("turn", start.turn), ("points", points), ("bar", bar),
+                            ("off", (0, 0))):
+            object.__setattr__(broken, name, value)
+        with pytest.raises(error):
+            compiled.encode(broken)
+
+
+# -- the plays and states as callers get them ------------------------------------------------
+
+def test_legal_plays_is_a_sequence_equal_to_the_tuple_of_its_plays() -> None:
+    start = Position.initial()
+    plays = legal_plays(start, (3, 1))
+    built = tuple(plays)
+    assert isinstance(plays, LegalPlays) and len(plays) == 16 and bool(plays) and plays.dice_played == 2
+    assert plays == built and built == plays and hash(plays) == hash(built) and plays == legal_plays(start, [3, 1])
+    assert plays[-1] is plays[15] is built[15] and plays[2:5] == built[2:5] and plays[::-1] == built[::-1]
+    with pytest.raises(IndexError):
+        plays[16]
+    assert all(plays.find(play.after_moves) is play and play in plays for play in built)
+    assert plays.find(start) is None and plays.find(built[0].after_moves.pass_turn()) is None
+    assert plays.index_of(plays.states[7]) == 7 and plays.index_of(b"") is None
+    assert [play.notation() for play in built] == [format_raw(raw) for raw in plays.raw_moves]
+    assert "16 [" in repr(plays) and "24/23 24/21" in repr(plays)
+    closed = Position.from_document({"variant": "backgammon", "turn": "white", "points": [[]] * 18 + [["b", "b"]] * 6,
+                                     "bar": {"white": 15, "black": 3}, "off": {"white": 0, "black": 0}})
+    none = closed.legal_plays((6, 1))
+    assert none == () and not none and none.dice_played == 0 and none.states == () and count_plays(closed, (6, 1)) == 0
+
+
+def format_raw(raw: bytes) -> str:
+    from game.plays import format_moves
+
+    return format_moves(moves_of(raw))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(Variant).flatmap(positions), dice)
+def test_the_state_functions_agree_with_the_positions(position: Position, roll: tuple[int, int]) -> None:
+    state = encode(position)
+    plays = position.legal_plays(roll)
+    assert state_plays(state, position.variant, roll) == (plays.states, plays.raw_moves)
+    assert state_count(state, position.variant, roll) == len(plays)
+    for play, result, raw in zip(plays, plays.states, plays.raw_moves, strict=True):
+        assert decode(result, position) == play.after_moves and moves_of(raw) == play.moves
+        assert opponent_view(result, position.variant) == encode(play.next_position)
+    assert opponent_view(opponent_view(state, position.variant), position.variant) == state
+    for die in set(roll):
+        assert [(decode(new, position), moves_of(raw)) for new, raw in state_steps(state, position.variant, die)] \
+            == [(p.after_moves, p.moves) for p in single_moves(position, die)]
+
+
+def test_use_kernel_switches_and_refuses_what_is_not_here() -> None:
+    before = kernel()
+    with use_kernel("pure"):
+        assert kernel() == "pure"
+        by_pure = Position.initial(Variant.RUNGAMMON).legal_plays((1, 1))
+    assert kernel() == before
+    assert by_pure == Position.initial(Variant.RUNGAMMON).legal_plays((1, 1)) and by_pure
+    with pytest.raises(KernelError), use_kernel("fortran"):
+        pass
