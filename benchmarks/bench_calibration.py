@@ -37,7 +37,7 @@ def game_rows(bot: Bot, variant: Variant, rng: random.Random) -> list[tuple[floa
     seen: list[tuple[Color, float, float]] = []
     for _ in range(1000):
         play = bot.choose_play(position, dice)
-        after = play.position if play else position
+        after = play.after_moves if play else position
         result = after.result()
         if result is not None:
             points = int(result.kind)

@@ -188,9 +188,12 @@ class GnubgBot(Bot):
         the worker): its three cubeful equities and its proper action. Without the program
         (`gnubg` not installed), this package's cube model on GNU Backgammon's estimates."""
         self._check_variant(position)
-        if not self.own_cube:
-            return super().cube_decision(position, context)
         doubler = position.turn
+        if not self.own_cube or not context.may_double(doubler):
+            # The program answers "You cannot double" where the cube is dead (the doubler already
+            # wins the match with it as it is); a double made there all the same is still answered,
+            # and judged, by this package's cube model on GNU Backgammon's estimates.
+            return super().cube_decision(position, context)
         state = MatchIdState(cube_value=context.cube.value, cube_owner=context.cube.owner, on_roll=doubler,
                              crawford=context.crawford, turn=doubler, length=context.length or 0,
                              score=context.score if context.length else (0, 0), jacoby=context.options.jacoby)
