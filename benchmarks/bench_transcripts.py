@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from game.progress import ProgressBar  # noqa: E402
 from game.validate import Verdict, validate_file  # noqa: E402
 
 SUFFIXES = {".mat", ".txt", ".sgf"}
@@ -82,14 +83,18 @@ def judge(paths: list[Path], repeat: int, row: Row) -> None:
     """Validate each file (one at a time: a folder of matches does not fit in memory at once),
     count the verdicts of the first run, and keep the best CPU time of `repeat` runs."""
     best = float("inf")
+    bar = ProgressBar(len(paths) * repeat, sys.stderr, unit="files") if sys.stderr.isatty() else None
+    began = time.perf_counter()
     for run in range(repeat):
         seconds = 0.0
-        for path in paths:
+        for done, path in enumerate(paths, start=1):
             start = time.process_time()
             verdict = validate_file(str(path))
             seconds += time.process_time() - start
             if run == 0:
                 _count(row, path, verdict)
+            if bar:
+                bar(run * len(paths) + done, time.perf_counter() - began)
         best = min(best, seconds)
     row.files, row.seconds = len(paths), best
 

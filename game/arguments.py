@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
 from game.movegen import check_dice
 from game.position import Position
+
+if TYPE_CHECKING:
+    from game.xgid import Xgid
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -59,6 +62,11 @@ class OneLineParser(argparse.ArgumentParser):
 
 def read_position(arg: str, variant: Variant | None = None) -> Position:
     """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
+    return read_setting(arg, variant)[0]
+
+
+def read_setting(arg: str, variant: Variant | None = None) -> tuple[Position, Xgid | None]:
+    """`read_position`, and for an XGID all it says besides: cube, dice, score, match length."""
     if arg.startswith("@"):
         from pathlib import Path
 
@@ -68,9 +76,9 @@ def read_position(arg: str, variant: Variant | None = None) -> Position:
             raise UsageError(f"cannot read position file {arg[1:]!r}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise UsageError(f"position file {arg[1:]!r} is not UTF-8 text") from None
-    from game.formats import parse_position  # XGID, Position ID, JSON: the commands that take a position
+    from game.formats import parse_setting  # XGID, Position ID, JSON: the commands that take a position
 
-    return parse_position(arg, variant)
+    return parse_setting(arg, variant)
 
 
 def read_dice(text: str) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from game.arguments import OneLineParser, image_file, read_dice, read_position, run_batch
+from game.arguments import OneLineParser, image_file, read_dice, read_position, read_setting, run_batch
 from game.board import Variant
 from game.errors import GameError, UsageError
 from game.movegen import count_plays, describe_kernel, legal_plays
@@ -76,7 +76,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     from game.text import draw
 
     variant = Variant(args.variant) if args.variant else None
-    out.write(draw(read_position(args.position, variant)) + "\n")
+    position, xgid = read_setting(args.position, variant)
+    out.write(draw(position, xgid, ids=True) + "\n")
     return 0
 
 
@@ -133,11 +134,11 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     from game.pictures import render_command
 
     variant = Variant(args.variant) if args.variant else None
-    position = read_position(args.position, variant)
-    dice = read_dice(args.dice) if args.dice else None
+    position, xgid = read_setting(args.position, variant)
+    dice = read_dice(args.dice) if args.dice else (xgid.dice if xgid else None)
     image_file(args.out, (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif", ".tif", ".tiff"))
     try:
-        render_command(position, args.play, dice, args.out, both_sides=args.both_sides)
+        render_command(position, args.play, dice, args.out, both_sides=args.both_sides, setting=xgid)
     except OSError as exc:
         raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
     out.write(f"wrote {args.out}\n")

@@ -23,11 +23,18 @@ def parse_position(text: str, variant: Variant | None = None) -> Position:
 
     `variant`, when given, must agree with what the text describes.
     """
+    return parse_setting(text, variant)[0]
+
+
+def parse_setting(text: str, variant: Variant | None = None) -> tuple[Position, Xgid | None]:
+    """`parse_position`, and for an XGID all it says besides (cube, dice, score, match length)."""
     body = text.strip()
+    xgid = None
     if body.startswith("{"):
         position = Position.from_json(body)
     elif body.upper().startswith("XGID=") or body.count(":") == 9:
-        position = Xgid.parse(body).position
+        xgid = Xgid.parse(body)
+        position = xgid.position
     elif len(body) == 14:
         position = from_position_id(body, Color.WHITE)
     else:
@@ -36,7 +43,7 @@ def parse_position(text: str, variant: Variant | None = None) -> Position:
             "Position ID, a JSON position document or @file.json")
     if variant is not None and position.variant is not variant:
         raise PositionError(f"position is {position.variant.value}, but --variant is {variant.value}")
-    return position
+    return position, xgid
 
 
 def _clip(text: str, limit: int = 60) -> str:

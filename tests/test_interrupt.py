@@ -87,7 +87,7 @@ def test_ctrl_c_in_train_keeps_what_it_has_learnt(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [("-m", "game", "analyse", "{record}", "--level", "expert")])
 def test_ctrl_c_in_other_long_commands_is_one_line(tmp_path: Path, command: tuple[str, ...]) -> None:
     record = tmp_path / "m"
-    assert subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--seed", "2", "--match-to", "3",
+    assert subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--seed", "2", "--match-to", "7",
                            "--quiet", "--record", str(record)], cwd=ROOT, capture_output=True,
                           timeout=300).returncode == 0
     journal = str(record / "journal.jsonl")
@@ -97,3 +97,20 @@ def test_ctrl_c_in_other_long_commands_is_one_line(tmp_path: Path, command: tupl
     assert status in (0, 130) and "Traceback" not in err, err
     if status == 130:
         assert err.strip().splitlines()[-1] == f"interrupted: {command[2]} stopped"
+
+
+def test_ctrl_c_in_average_is_one_line_and_writes_no_half_file(tmp_path: Path) -> None:
+    parts = []
+    for seed in (1, 2):
+        part = tmp_path / f"n{seed}.npz"
+        subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "2",
+                        "--seed", str(seed), "--every", "2", "--eval-games", "0", "--hidden", "4", "--out", str(part)],
+                       cwd=ROOT, check=True, capture_output=True, timeout=300)
+        parts.append(str(part))
+    out = tmp_path / "mean.npz"
+    process = start("-m", "game.bot", "average", "--out", str(out), "--eval-games", "2000", *parts)
+    time.sleep(6.0)  # into its evaluation games
+    status, err = interrupt(process)
+    assert status == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines() == ["interrupted: average stopped"]
+    assert not out.exists()

@@ -19,6 +19,7 @@ this project's own evaluator, named apart so that nobody compares it with a PR.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,22 +170,27 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
     return [dict(event) for _, event in mat_events(text)], True
 
 
-def analyse_file(path: str, level: Level) -> Analysis:
-    """Analyse the match in a record or .mat file at `level`."""
+def analyse_file(path: str, level: Level, progress: Progress | None = None) -> Analysis:
+    """Analyse the match in a record or .mat file at `level` (`progress(done, elapsed)` after each event)."""
     events, mat = read_events(path)
     start = next((e for e in events if e.get("type") == "match_start"), None)
     if start is None:
         raise UsageError(f"{path!r} holds no match (no match_start event)")
     variant = Variant(start.get("variant", "backgammon"))
-    return analyse_events(events, make_bot(variant, level, seed=0), lenient=mat)
+    return analyse_events(events, make_bot(variant, level, seed=0), lenient=mat, progress=progress)
 
 
-def analyse_events(events: list[dict[str, Any]], bot: Bot, lenient: bool = False) -> Analysis:
+Progress = Callable[[int, float], None]
+
+
+def analyse_events(events: list[dict[str, Any]], bot: Bot, lenient: bool = False,
+                   progress: Progress | None = None) -> Analysis:
     """Analyse a match's events with `bot` (its level decides how deep plays are judged)."""
     replayer = Replayer(lenient=lenient)
     luck_bot = make_bot(bot.variant, Level.ADVANCED) if bot.level is not Level.ADVANCED else bot
     players = ("White", "Black")
     analysis = Analysis(bot.variant, players, bot.name, events)
+    started = time.perf_counter()
     for index, event in enumerate(events):
         match = replayer.match
         kind = event.get("type")
@@ -195,6 +201,8 @@ def analyse_events(events: list[dict[str, Any]], bot: Bot, lenient: bool = False
         if kind == "match_start" and isinstance(event.get("players"), Mapping):
             names = event["players"]
             analysis.players = (str(names.get("white", "White")), str(names.get("black", "Black")))
+        if progress:
+            progress(index + 1, time.perf_counter() - started)
     return analysis
 
 

@@ -39,6 +39,9 @@ def average(args: argparse.Namespace, err: TextIO) -> int:
     }
     figure, picture = "", ""
     if args.eval_games:
+        if err.isatty():  # the evaluation games take a minute or more: say so from the first second
+            err.write(f"the mean of {len(networks)} networks: {args.eval_games} games against each baseline...\n")
+            err.flush()
         point = curve_point(network, int(network.record["total_games"]), args.eval_games, args.seed)
         network.record["point"] = point
         figure = f"; 0-ply v random {100 * point['random']:.1f}%, v heuristic {100 * point['heuristic']:.1f}%"

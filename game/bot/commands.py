@@ -7,6 +7,7 @@ so the rest of `python -m game` works without them.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -135,7 +136,13 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
     if args.out:
         image_file(args.out, (".pdf", ".png"))
-    analysis = analyse_file(args.record, level)
+    progress = None
+    if sys.stderr.isatty():  # from the first second: the engine's start and the first decisions take a while
+        from game.progress import ProgressBar
+
+        sys.stderr.write(f"analysing {args.record} at the {level.value} level...\n")
+        progress = ProgressBar(_count_events(args.record), sys.stderr, unit="events")
+    analysis = analyse_file(args.record, level, progress)
     out.write(analysis.render(args.biggest))
     if args.out:
         from game.bot.annotate import write_sheet
@@ -146,3 +153,10 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"cannot write {args.out!r}: {exc.strerror or exc}") from None
         out.write("".join(f"wrote {path}\n" for path in written))
     return 0
+
+
+def _count_events(path: str) -> int:
+    """How many events a record or .mat holds (for the progress bar's total)."""
+    from game.bot.analysis import read_events
+
+    return len(read_events(path)[0])

@@ -190,7 +190,9 @@ class GnubgBot(Bot):
         self._check_variant(position)
         doubler = position.turn
         if not self.own_cube or not context.may_double(doubler):
-            # GNU Backgammon's hint only says "You cannot double" where the cube may not be turned
+            # The program answers "You cannot double" where the cube is dead (the doubler already
+            # wins the match with it as it is); a double made there all the same is still answered,
+            # and judged, by this package's cube model on GNU Backgammon's estimates.
             return super().cube_decision(position, context)
         state = MatchIdState(cube_value=context.cube.value, cube_owner=context.cube.owner, on_roll=doubler,
                              crawford=context.crawford, turn=doubler, length=context.length or 0,

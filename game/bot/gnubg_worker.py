@@ -179,7 +179,7 @@ def _terminate(process: subprocess.Popen[str]) -> None:
                 pass
     try:
         process.wait(timeout=2)
-    except subprocess.TimeoutExpired:
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):  # Ctrl-C while it closes: end it, no traceback
         process.kill()
         process.wait()
 

@@ -28,6 +28,7 @@ from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
 from game.pictures.curve import draw_curve
+from game.progress import ProgressBar
 
 BASELINES = ("random", "heuristic")
 DEFAULT_HIDDEN = 64
@@ -35,27 +36,6 @@ DEFAULT_HIDDEN = 64
 UNTRAINED_PARALLEL = ("warning: --parallel without --init: the untrained network takes the summed updates of "
                       "many games at once and can saturate (Catchgammon, 128 hidden units, 32 at once: 3% against "
                       "the heuristic after 5,000 games); train the first games one at a time, then continue\n")
-
-
-class ProgressBar:
-    """A one-line progress bar on a terminal stream: games, games per second, time left."""
-
-    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
-        self.total, self.stream, self.width = total, stream, width
-        self._last = -1.0
-
-    def __call__(self, done: int, elapsed: float) -> None:
-        if done < self.total and elapsed - self._last < 0.5:
-            return
-        self._last = elapsed
-        filled = self.width * done // max(self.total, 1)
-        rate = done / elapsed if elapsed else 0.0
-        left = (self.total - done) / rate if rate else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total} games "
-                          f"{rate:.1f}/s, {left / 60:.0f} min left ")
-        if done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
 
 
 def curve_point(network: Network, games: int, eval_games: int, seed: int) -> dict[str, float]:

@@ -7,22 +7,30 @@ from typing import Any
 
 from game.board import Color
 from game.pictures.arrows import draw_play
-from game.pictures.board import draw_board
+from game.pictures.board import CubeView, ScoreView, draw_board
 from game.pictures.sheet import draw_sheet, save_sheet, sheet_from_events
 from game.position import Position
+from game.xgid import Xgid
 
 
 def render_command(position: Position, play_text: str | None, dice: tuple[int, int] | None, out: str | Path,
-                   both_sides: bool = False, perspective: Color | None = None) -> None:
-    """`python -m game render`: the board, with the play's arrows when `play_text` is given.
+                   both_sides: bool = False, perspective: Color | None = None, setting: Xgid | None = None) -> None:
+    """`python -m game render`: the board with its cube (centred at 64 unless `setting`, an XGID,
+    says otherwise) and, from an XGID, the score; the play's arrows when `play_text` is given.
 
     Raises IllegalPlayError (a ValueError) when the play is not legal or is ambiguous for the dice.
     The image format follows the suffix of `out` (.png recommended).
     """
+    cube, score = CubeView(), None
+    if setting is not None:
+        cube = CubeView(setting.cube_value, setting.cube_owner, setting.crawford)
+        score = ScoreView(setting.score[0], setting.score[1], setting.match_length)
     if play_text:
-        image = draw_play(position, play_text, dice=dice, both_sides=both_sides, perspective=perspective)
+        image = draw_play(position, play_text, dice=dice, cube=cube, score=score, both_sides=both_sides,
+                          perspective=perspective)
     else:
-        image = draw_board(position, dice=dice, both_sides=both_sides, perspective=perspective)
+        image = draw_board(position, dice=dice, cube=cube, score=score, both_sides=both_sides,
+                           perspective=perspective)
     image.save(out)
 
 

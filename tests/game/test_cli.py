@@ -14,6 +14,7 @@ from game.cli import main
 from game.errors import PositionError
 from game.movegen import legal_plays
 from game.position import Position
+from game.xgid import Xgid
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
@@ -151,3 +152,50 @@ def test_module_entry_point_has_no_traceback() -> None:
     done = subprocess.run([sys.executable, "-m", "game", "plays", "--position", "nope", "--dice", "31"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+def test_show_says_the_xgids_cube_dice_score_and_the_positions_ids() -> None:
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:31:2:1:1:5:10"
+    status, text = run("show", "--position", xgid)
+    assert status == 0
+    lines = text.splitlines()
+    assert "cube: 2, owned by black" in lines and "dice: 3-1" in lines
+    assert "score: white 2, black 1, match to 5 (Crawford game)" in lines
+    ids = {line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in lines if line.startswith("Position ID: ")}
+    assert Position.from_position_id(ids["Position ID"]) == Position(xgid)
+    assert Xgid.parse(lines[-1]) == Xgid.parse(xgid)  # the XGID given, every field kept
+    status, money = run("show", "--position", "4HPwATDgc/ABMA")
+    assert "money game" not in money and money.splitlines()[-1] == Position("4HPwATDgc/ABMA").xgid()
+
+
+@pytest.mark.parametrize(("white", "black"), [(1, 1), (2, 0), (0, 3)])
+def test_show_draws_the_checkers_on_the_bar_in_the_bar_column(white: int, black: int) -> None:
+    start = Position.initial()
+    points = list(start.points)
+    points[23] = "w" * (2 - min(white, 2))  # White's back checkers, on point 24, go to the bar first
+    points[12] = "w" * (5 - max(white - 2, 0))  # then some from the midpoint
+    points[0] = "b" * (2 - min(black, 2))
+    points[11] = "b" * (5 - max(black - 2, 0))
+    position = Position(start.variant, start.turn, tuple(points), (white, black), (0, 0))
+    status, text = run("show", "--position", position.xgid())
+    board = text.splitlines()[3:14]  # five rows above the BAR line, five below
+    assert board[5].count("BAR") == 1
+    column = [row[19:24] for row in board]
+    assert "".join(column[:5]).count("O") == white and "".join(column[6:]).count("X") == black
+    assert "".join(column).count("X") + "".join(column).count("O") == white + black
+
+
+def test_render_draws_the_xgids_cube_and_score(tmp_path: Path) -> None:
+    from PIL import Image, ImageChops
+
+    from game.board import Color
+    from game.pictures import CubeView, ScoreView, draw_board
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:31:2:1:0:5:10"
+    out = tmp_path / "board.png"
+    assert run("render", "--position", xgid, "--out", str(out))[0] == 0
+    expected = draw_board(Position(xgid), dice=(3, 1), cube=CubeView(2, Color.BLACK), score=ScoreView(2, 1, 5))
+    without = draw_board(Position(xgid), dice=(3, 1))
+    with Image.open(out) as drawn:
+        assert ImageChops.difference(drawn.convert("RGB"), expected.convert("RGB")).getbbox() is None
+        assert ImageChops.difference(drawn.convert("RGB"), without.convert("RGB")).getbbox() is not None

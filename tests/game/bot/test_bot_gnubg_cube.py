@@ -159,3 +159,14 @@ def test_bear_off_cube_equities_from_the_database_equal_gnubgs_own() -> None:
             assert decision.take is proper.endswith("take"), (proper, decision)
         actions.add(proper)
     assert len(actions) >= 3, actions
+
+
+def test_a_double_on_a_dead_cube_is_still_answered(bot: GnubgBot) -> None:
+    # 2-2 in a 3-point match: the doubler wins the match with the cube as it is, and GNU Backgammon's
+    # program answers "You cannot double"; a table lets the double be made, and the analysis judges
+    # the answer to it (the README's own match, seed 7, has one).
+    position = Position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:2:0:3:10")
+    context = MatchContext(3, (2, 2), Cube(1, None))
+    assert not context.may_double(Color.WHITE)
+    decision = bot.cube_decision(position, context)
+    assert not decision.double and decision.take  # nothing to gain by doubling; nothing to lose by taking
