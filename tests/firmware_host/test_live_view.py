@@ -105,6 +105,7 @@ def test_a_larger_terminal_shows_more_of_the_log_and_a_small_one_says_what_it_ne
     assert short[0].startswith("[100x20: the view needs 80x24]") and len(short) == 20
 
 
+@pytest.mark.slow
 def test_a_chouette_of_nine_fits_80x24_with_its_prompt(tmp_path: Path) -> None:
     names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
     settings = Settings(timed=False, chouette=ChouetteSettings(names, ChouetteOptions(), 1))
@@ -141,6 +142,7 @@ def test_the_log_says_each_play_in_notation_and_each_cube_action(make: Make) -> 
     assert "game 1 over: white wins 2 (single), score 2-0 (white-black)" in log
 
 
+@pytest.mark.slow
 def test_every_play_of_a_match_is_in_the_log_as_notation_that_reads_back_to_it(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_host.controller")  # the whole log (the view keeps its end)

@@ -298,6 +298,7 @@ def _check_outcomes(position: Position, roll: tuple[int, int]) -> None:
             assert distance == m.die or (m.move.target == OFF and distance < m.die)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.sampled_from(CORPUS))
 def test_outcomes_replay_and_only_legal_results_break_no_rule(turn: tuple[Position, tuple[int, int]]) -> None:

@@ -84,6 +84,7 @@ def test_kernels_agree_on_random_play_positions(variant: Variant, compiled: Any)
     assert sum(len(position.legal_plays(roll)) for position, roll in corpus) > 10 * len(corpus)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(Variant).flatmap(positions), dice)
 def test_kernels_agree_on_arbitrary_positions(compiled: Any, position: Position, roll: tuple[int, int]) -> None:

@@ -23,6 +23,7 @@ def _total(position: Position, color: Color) -> int:
             + position.off[color.index])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(any_position, dice)
 def test_fifteen_checkers_a_side_are_conserved(position: Position, roll: tuple[int, int]) -> None:
@@ -69,6 +70,7 @@ def test_plays_are_distinct_by_position_and_counted_alike(position: Position, ro
     assert len({p.after_moves for p in plays}) == len(plays) == count_plays(position, roll)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(any_position, dice)
 def test_moves_replayed_one_by_one_reach_the_plays_position(position: Position,

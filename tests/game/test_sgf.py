@@ -85,6 +85,7 @@ def test_what_is_no_match_is_said_in_one_line(text: str, said: str) -> None:
         read_sgf(text)
 
 
+@pytest.mark.slow
 def test_validate_convert_report_and_analyse_take_an_sgf(tmp_path: Path) -> None:
     match = random_match(Variant.BACKGAMMON, 3, rng=random.Random(8), cube_rate=0.1)
     sgf = tmp_path / "match.sgf"

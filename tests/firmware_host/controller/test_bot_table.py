@@ -145,6 +145,7 @@ def test_bad_bot_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str]
 
 @pytest.mark.parametrize(("variant", "sides"), [("backgammon", "both"), ("catchgammon", "black"),
                                                 ("rungammon", "white")])
+@pytest.mark.slow
 def test_simulate_with_bots_finishes_in_every_variant_and_the_record_validates(
         tmp_path: Path, variant: str, sides: str, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "match"
@@ -165,6 +166,7 @@ def test_simulate_with_bots_finishes_in_every_variant_and_the_record_validates(
     assert carried  # the bots' plays were shown to be carried out
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_bot_match(tmp_path: Path) -> None:
     plays = []
     for name in ("a", "b"):
@@ -175,6 +177,7 @@ def test_the_same_seed_gives_the_same_bot_match(tmp_path: Path) -> None:
     assert plays[0] == plays[1] and len(plays[0]) > 10
 
 
+@pytest.mark.slow
 def test_a_backgammon_match_ends_with_its_analysed_report_beside_the_journal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "match"
@@ -186,6 +189,7 @@ def test_a_backgammon_match_ends_with_its_analysed_report_beside_the_journal(
     assert "error rate (PR)" in report and (record / "analysis.pdf").stat().st_size > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
 def test_a_variants_match_ends_with_its_report_on_the_networks_own_scale(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: Variant) -> None:

@@ -208,6 +208,7 @@ def test_with_one_team_cube_the_captain_decides_for_all(make: Make) -> None:
     assert {s.cube(m).value for m in s.team} == {2} and s.highest_cube() == (2, Side.BOX)
 
 
+@pytest.mark.slow
 def test_a_session_set_for_two_games_stops_by_itself(make: Make, tmp_path: Path) -> None:
     settings = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy"), games=2))
     with precondition(), EmulatedTable(settings, tmp_path / "two", seed=11) as table:

@@ -89,6 +89,7 @@ def acted_when_out(events: list[dict[str, Any]]) -> list[str]:
     return wrong
 
 
+@pytest.mark.slow
 def test_a_simulated_chouette_of_five_over_many_games_validates(tmp_path: Path) -> None:
     table = EmulatedTable(settings(games=8), tmp_path / "five", seed=21, habits=QUICK)
     with table:
@@ -115,6 +116,7 @@ def test_a_simulated_chouette_of_five_over_many_games_validates(tmp_path: Path) 
     (Variant.CATCHGAMMON, {"automatic_doubles": True}),
     (Variant.RUNGAMMON, {"team_cube": True}),
 ], ids=["beavers-jacoby-half", "catchgammon-automatic", "rungammon-team-cube"])
+@pytest.mark.slow
 def test_house_options_and_variants_at_the_table_validate(tmp_path: Path, variant: Variant,
                                                           options: dict[str, bool]) -> None:
     table = EmulatedTable(settings(FIVE[:4], games=2, variant=variant, **options), tmp_path / "house", seed=5,
@@ -191,6 +193,7 @@ def crash() -> Iterator[Crash]:
     (8, "offers"),  # two or more cubes offered, their answers awaited
     (4, "turned"),  # two or more cubes turned and taken, the side on roll to roll
 ])
+@pytest.mark.slow
 def test_a_table_killed_mid_game_with_several_cubes_turned_resumes_with_every_cube_as_it_was(
         tmp_path: Path, crash: Crash, seed: int, moment: str) -> None:
     table = EmulatedTable(settings(games=2), tmp_path / "killed", seed=seed)
@@ -228,6 +231,7 @@ def test_a_table_killed_mid_game_with_several_cubes_turned_resumes_with_every_cu
     assert verdict.exit_code == 0 and verdict.session is not None and verdict.session.is_over, verdict.render()
 
 
+@pytest.mark.slow
 def test_killed_mid_exchange_then_the_same_command_resumes_and_finishes(tmp_path: Path) -> None:
     record = tmp_path / "record"
     command = [sys.executable, "-m", "firmware_host", "simulate", "--chouette", "5", "--games", "2", "--seed", "8",
@@ -271,6 +275,7 @@ SHOWN = ("display", "zone_leds")
 """What the table showed: a cut between two such lines is like the cut before them."""
 
 
+@pytest.mark.slow
 def test_the_journal_cut_after_any_line_resumes_to_the_same_session(whole: Path, tmp_path: Path) -> None:
     lines = whole.read_bytes().splitlines(keepends=True)
     kinds = [json.loads(line)["type"] for line in lines]

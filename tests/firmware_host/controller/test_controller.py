@@ -323,6 +323,7 @@ def test_crawford_game_shown_on_its_led_and_doubling_refused(make: Callable[...,
     (Variant.CATCHGAMMON, Capability.COLOR_COUNTS, 22),
     (Variant.RUNGAMMON, Capability.STACKS, 23),
 ])
+@pytest.mark.slow
 def test_a_whole_match_with_simulated_players(tmp_path: Path, variant: Variant, capability: Capability,
                                               seed: int) -> None:
     table = EmulatedTable(Settings(variant=variant, length=1), tmp_path, seed, capability)

@@ -50,6 +50,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("resume")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
 def test_the_journal_cut_after_any_line_resumes_to_the_same_match(variant: Variant, root: Path) -> None:
     whole = whole_match(variant, root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from bot_fixtures import shipped
 
 from firmware_host.emulator.people import Habits
@@ -17,6 +18,7 @@ from game.position import Position
 from game.replay import Replayer
 
 
+@pytest.mark.slow
 def test_a_bot_decides_every_play_of_its_side_at_the_emulated_table(tmp_path: Path) -> None:
     variant = Variant.RUNGAMMON
     bot = shipped(variant)

@@ -13,6 +13,7 @@ from firmware_host.errors import ImpossibleAction
 from firmware_host.settings import Settings
 
 
+@pytest.mark.slow
 def test_a_hand_that_finds_the_board_not_as_expected_sets_it_right_and_the_match_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with EmulatedTable(Settings(length=1), tmp_path / "t", seed=4, line_noise=0.0, flicker_rate=0.0) as table:

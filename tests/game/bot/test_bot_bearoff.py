@@ -50,6 +50,7 @@ def random_home(rng: random.Random, checkers: int) -> tuple[int, ...]:
     return tuple(home)
 
 
+@pytest.mark.slow
 def test_the_built_database_equals_gnubgs_own_in_every_entry(
         command_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     done, out = command_run

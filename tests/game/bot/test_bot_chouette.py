@@ -55,6 +55,7 @@ def run(options: ChouetteOptions, seed: int, games: int) -> tuple[ChouetteSessio
 @pytest.mark.parametrize("options", [ChouetteOptions(), ChouetteOptions(team_cube=True),
                                      ChouetteOptions(jacoby=True, beavers=True, box_takes_half=True)],
                          ids=["own cubes", "team cube", "house rules"])
+@pytest.mark.slow
 def test_sessions_with_bots_seated_are_played_to_their_end_and_replay(options: ChouetteOptions) -> None:
     session, bots = run(options, seed=5, games=4)
     assert session.is_over and session.phase is Phase.OVER and len(session.games) >= 4
@@ -69,6 +70,7 @@ def test_sessions_with_bots_seated_are_played_to_their_end_and_replay(options: C
             assert context.options == MatchOptions(jacoby=options.jacoby, beavers=options.beavers)
 
 
+@pytest.mark.slow
 def test_the_bots_take_both_roles_as_the_box_rotates() -> None:
     _, bots = run(ChouetteOptions(), seed=2, games=8)
     assert set().union(*(bot.roles for bot in bots)) == {"box", "team"}

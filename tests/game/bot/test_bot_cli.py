@@ -101,6 +101,7 @@ def test_play_bot_bad_input_is_one_line_and_exit_2(args: list[str]) -> None:
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_analyse_finds_the_random_players_errors_in_a_mat(tmp_path: Path) -> None:
     match = random_match(Variant.BACKGAMMON, 1, rng=random.Random(5), cube_rate=0.0, resign_rate=0.0)
     mat = tmp_path / "m.mat"
@@ -112,6 +113,7 @@ def test_analyse_finds_the_random_players_errors_in_a_mat(tmp_path: Path) -> Non
     assert (tmp_path / "sheet.png").exists() and "wrote" in text
 
 
+@pytest.mark.slow
 def test_analyse_of_the_bots_own_match_finds_almost_no_errors(tmp_path: Path) -> None:
     from game.bot.driver import bot_match
 
@@ -133,6 +135,7 @@ def test_analyse_refuses_what_is_not_a_match(tmp_path: Path) -> None:
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_analysed_pdf_begins_with_the_summary_and_the_text_aligns(tmp_path: Path) -> None:
     match = random_match(Variant.RUNGAMMON, 1, rng=random.Random(8), cube_rate=0.0, resign_rate=0.0)
     record = tmp_path / "r.jsonl"

@@ -35,6 +35,7 @@ def test_in_every_36_games_each_roll_comes_first_once_and_second_once() -> None:
     assert [later[0].roll() for _ in range(8)] == [later[1].roll() for _ in range(8)]  # the seed's dice
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
 @pytest.mark.parametrize("luck", [False, True])
 def test_a_race_played_to_the_end_matches_the_databases_exact_equity(variant: Variant, luck: bool) -> None:
@@ -52,6 +53,7 @@ def test_a_race_played_to_the_end_matches_the_databases_exact_equity(variant: Va
         assert all(r.error < 0.6 * r.raw_error for r in results), results
 
 
+@pytest.mark.slow
 def test_paired_dice_make_the_differences_surer_than_the_equities() -> None:
     position = race(Variant.CATCHGAMMON, (0, 3, 2, 0, 1, 2), (2, 1, 0, 2, 2, 1))
     results = Rollout(shipped(Variant.CATCHGAMMON, Level.EXPERT), races=False).run(
@@ -61,6 +63,7 @@ def test_paired_dice_make_the_differences_surer_than_the_equities() -> None:
     assert all(r.difference_error < r.error for r in results[1:]), results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
 def test_the_command_rolls_out_in_every_variant(variant: Variant) -> None:
     start = Position.initial(variant, Color.WHITE)

@@ -63,6 +63,7 @@ def check_cube(variant: Variant, position: Position, context: MatchContext) -> N
         assert action in allowed
 
 
+@pytest.mark.slow
 @given(st.data(), dice, contexts())
 @settings(max_examples=examples(60), deadline=None)
 def test_plays_and_cube_actions_are_legal_in_every_variant(data: st.DataObject, roll: tuple[int, int],

@@ -26,6 +26,7 @@ from game.pictures.curve import draw_curve
 from game.selfplay import random_positions
 
 
+@pytest.mark.slow
 def test_a_few_hundred_games_of_self_play_beat_the_untrained_network() -> None:
     trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32))
     untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
@@ -55,6 +56,7 @@ def test_a_run_repeats_from_its_seed_and_its_first_games_are_a_shorter_run() -> 
 _snapshot: list[np.ndarray] = []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--parallel", "3"]])
 def test_the_train_command_writes_weights_curve_and_record(tmp_path: Path, extra: list[str]) -> None:
     out = tmp_path / "cg.npz"
@@ -109,6 +111,7 @@ def test_a_parallel_run_repeats_from_its_seed_and_its_first_blocks_are_a_shorter
     assert np.array_equal(at[1], short.network.w1) and not np.array_equal(at[1], at[2])
 
 
+@pytest.mark.slow
 def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
     trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32, parallel=16))
     untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
@@ -147,6 +150,7 @@ def test_bad_train_arguments_are_one_line() -> None:
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
 def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> None:
     """The network's own figures (0-ply against the random player and the heuristic: an averaged
@@ -191,6 +195,7 @@ def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_pa
     assert wrong.returncode == 2 and len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr
 
 
+@pytest.mark.slow
 def test_a_kept_run_averages_into_one_network_that_records_its_parts(tmp_path: Path) -> None:
     out = tmp_path / "run.npz"
     train = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "4", "--every", "2",

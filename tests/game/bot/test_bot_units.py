@@ -125,6 +125,7 @@ def test_weights_of_another_encoding_are_refused(tmp_path: object) -> None:
         Network.load(tmp_path / "x.npz")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON])
 def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: Variant) -> None:
     """The look-ahead on the move generator's states gives what the plain reading of it gives: for

@@ -214,6 +214,7 @@ def _without_time(events: Any) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k != "t"} for e in events]
 
 
+@pytest.mark.slow
 def test_a_record_cut_anywhere_resumes_to_the_same_state_with_every_cube_as_it_was() -> None:
     ticks = count()
     session = ChouetteSession(["Ann", "Bob", "Cy", "Dee", "Eve"], Variant.BACKGAMMON,
@@ -265,6 +266,7 @@ def test_resume_refuses_a_record_with_an_illegal_event() -> None:
 
 @pytest.mark.parametrize("options", [ChouetteOptions(), ChouetteOptions(jacoby=True, beavers=True),
                                      ChouetteOptions(team_cube=True)])
+@pytest.mark.slow
 def test_each_members_mat_holds_their_own_games_against_the_box(options: ChouetteOptions) -> None:
     session = simulate(["Ann", "Bob", "Cy", "Dee"], 5, 6, options=options, join_rate=0.2, leave_rate=0.1)
     mats = chouette_mats(session)

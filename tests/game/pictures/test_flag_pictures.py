@@ -57,6 +57,7 @@ def check_clause(clause: str, sensed: list[str], board: tuple[str, ...], own: tu
     assert match.group(4) == ZoneReading.of_stack(board[zone - 1]).at(reading.capability).words(), clause
 
 
+@pytest.mark.slow
 def test_every_board_flag_has_a_picture_that_says_what_its_words_say(record: tuple[str, Path]) -> None:
     variant, directory = record
     raised = flags(directory)
