@@ -155,36 +155,48 @@ def sheet_from_events(events: Iterable[Mapping[str, Any]]) -> MatchSheet:
             continue
         if not games:
             continue
-        game = games[-1]
-        player = _color(event.get("player"))
-        dice = _dice(event.get("dice"))
-        if kind == "roll" and player and dice:
-            rolled[player] = dice
-        elif kind == "play" and player:
-            _add_play(game, event, player, dice or rolled.pop(player, None))
-        elif kind == "double" and player:
-            value = event.get("value")
-            game.add(player, None, str(event.get("notation") or (f"doubles to {value}" if value else "doubles")),
-                     **_analysis(event))
-            if value:
-                game.cube = CubeView(int(value), game.cube.owner)
-        elif kind in ("take", "pass", "drop") and player:
-            game.add(player, None, str(event.get("notation") or ("takes" if kind == "take" else "passes")),
-                     **_analysis(event))
-            if kind == "take":
-                game.cube = CubeView(game.cube.value, player)
-        elif kind == "game_end":
-            game.result = _result(event)
-            winner, points = _color(event.get("winner")), event.get("points")
-            if winner and isinstance(points, int):
-                score[winner.index] += points
-        elif kind == "flag":
-            note = str(event.get("note") or event.get("reason") or event.get("message") or "flagged")
-            if event.get("image"):
-                note += f" (picture: {event['image']})"
-            game.flag(note)
+        _game_event(games[-1], event, rolled, score)
     return MatchSheet(players, variant, length, final_score or (score[0], score[1]),
                       tuple(g.freeze() for g in games))
+
+
+def _game_event(game: _GameBuilder, event: Mapping[str, Any], rolled: dict[Color, tuple[int, int]],
+                score: list[int]) -> None:
+    """One event of the game being played onto its sheet (`rolled`: each side's last roll, for a play
+    whose event has no dice; `score` grows at the game's end)."""
+    kind = event.get("type")
+    player = _color(event.get("player"))
+    dice = _dice(event.get("dice"))
+    if kind == "roll" and player and dice:
+        rolled[player] = dice
+    elif kind == "play" and player:
+        _add_play(game, event, player, dice or rolled.pop(player, None))
+    elif kind in ("double", "take", "pass", "drop") and player:
+        _add_cube_action(game, event, player)
+    elif kind == "game_end":
+        game.result = _result(event)
+        winner, points = _color(event.get("winner")), event.get("points")
+        if winner and isinstance(points, int):
+            score[winner.index] += points
+    elif kind == "flag":
+        note = str(event.get("note") or event.get("reason") or event.get("message") or "flagged")
+        if event.get("image"):
+            note += f" (picture: {event['image']})"
+        game.flag(note)
+
+
+def _add_cube_action(game: _GameBuilder, event: Mapping[str, Any], player: Color) -> None:
+    kind, value = event.get("type"), event.get("value")
+    if kind == "double":
+        game.add(player, None, str(event.get("notation") or (f"doubles to {value}" if value else "doubles")),
+                 **_analysis(event))
+        if value:
+            game.cube = CubeView(int(value), game.cube.owner)
+        return
+    game.add(player, None, str(event.get("notation") or ("takes" if kind == "take" else "passes")),
+             **_analysis(event))
+    if kind == "take":
+        game.cube = CubeView(game.cube.value, player)
 
 
 def _add_play(game: _GameBuilder, event: Mapping[str, Any], player: Color,

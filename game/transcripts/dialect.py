@@ -104,20 +104,25 @@ def _play_features(dialect: Dialect, line: int, text: str) -> None:
         dialect.saw("Snowie's 'Illegal play (...)' for an illegal play let stand", line, text)
         return
     for token in _TOKEN.findall(lowered):
-        if token.startswith("bar") or token.startswith("b/"):
-            dialect.saw("entering written from 'bar'", line, text)
-        elif token.startswith("25/"):
-            dialect.saw("entering written from 25", line, text)
-        if "/off" in token or token.endswith("/o"):
-            dialect.saw("bearing off written to 'off'", line, text)
-        elif re.search(r"/0\b", token):
-            dialect.saw("bearing off written to 0", line, text)
-        if "(" in token:
-            dialect.saw("identical moves counted (13/7(2))", line, text)
-        if token.count("/") > 1:
-            dialect.saw("one checker's steps joined with the points between (24/21/15)", line, text)
+        _move_features(dialect, line, text, token)
     if "Off" in rest or "Bar" in rest:
         dialect.saw("'Off' and 'Bar' capitalised", line, text)
+
+
+def _move_features(dialect: Dialect, line: int, text: str, token: str) -> None:
+    """How one move of a play is written: entering, bearing off, counted moves, joined steps."""
+    if token.startswith("bar") or token.startswith("b/"):
+        dialect.saw("entering written from 'bar'", line, text)
+    elif token.startswith("25/"):
+        dialect.saw("entering written from 25", line, text)
+    if "/off" in token or token.endswith("/o"):
+        dialect.saw("bearing off written to 'off'", line, text)
+    elif re.search(r"/0\b", token):
+        dialect.saw("bearing off written to 0", line, text)
+    if "(" in token:
+        dialect.saw("identical moves counted (13/7(2))", line, text)
+    if token.count("/") > 1:
+        dialect.saw("one checker's steps joined with the points between (24/21/15)", line, text)
 
 
 def _producer(layout: Layout) -> str:

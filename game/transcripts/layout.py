@@ -78,24 +78,7 @@ class Layout:
 def read_layout(text: str) -> Layout:
     """The layout of a transcript; raises `MatFormatError` when it is no transcript at all."""
     lines = [line.expandtabs(8) for line in text.lstrip("\ufeff").splitlines()]  # columns, as tabs show them
-    headers: dict[str, str] = {}
-    layout: Layout | None = None
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        index += 1
-        header = _HEADER.match(line)
-        if header:
-            headers.setdefault(header["key"].strip(), header["value"])
-            continue
-        found = _LENGTH.match(line)
-        if found:
-            layout = Layout(headers, int(found[1]), index, [])
-            break
-    if layout is None:
-        raise MatFormatError("not a .mat transcript: no 'N point match' line")
-    if headers:
-        layout.saw("header lines", 1, lines[0])
+    layout, index = _match_line(lines)
     right_column = _right_column(lines[index:])
     game: GameText | None = None
     while index < len(lines):
@@ -123,6 +106,23 @@ def read_layout(text: str) -> Layout:
             raise MatFormatError(f"line {number}: moves before the first 'Game' line: {line.strip()!r}")
         _row(layout, game, number, line, right_column)
     return layout
+
+
+def _match_line(lines: list[str]) -> tuple[Layout, int]:
+    """The headers and the 'N point match' line: the layout begun, and the index of the line after it."""
+    headers: dict[str, str] = {}
+    for index, line in enumerate(lines):
+        header = _HEADER.match(line)
+        if header:
+            headers.setdefault(header["key"].strip(), header["value"])
+            continue
+        found = _LENGTH.match(line)
+        if found:
+            layout = Layout(headers, int(found[1]), index + 1, [])
+            if headers:
+                layout.saw("header lines", 1, lines[0])
+            return layout, index + 1
+    raise MatFormatError("not a .mat transcript: no 'N point match' line")
 
 
 def _another_length(layout: Layout, length: int, number: int, line: str) -> None:
