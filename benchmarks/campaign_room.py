@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -369,6 +370,7 @@ def main() -> int:
     finally:
         director.stop()
         broker.stop()
+        shutil.rmtree(work, ignore_errors=True)
     if args.demo_seconds:
         demo_rejections(args.demo_seconds)
     got_in = [attack for attack, blocked, _ in outcomes if not blocked]
