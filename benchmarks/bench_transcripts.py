@@ -202,38 +202,10 @@ def main() -> None:
         judge(paths, args.repeat, row)
         if args.gnubg:
             against_gnubg(paths, row, args.sample, args.repeat)
-    total = Row()
-    for row in rows.values():
-        for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",
-                     "gnubg_wall", "gnubg_warned", "gnubg_crashed", "plays_compared"):
-            setattr(total, name, getattr(total, name) + getattr(row, name))
-        total.disagreeing += row.disagreeing
-    head = f"{'producer':<16}{'files':>6}{'accepted':>9}{'(unfin.)':>9}{'rejected':>9}{'noted':>7}{'cpu ms/file':>12}"
+    total = _total(rows)
+    print_table(rows, total, args.gnubg)
     if args.gnubg:
-        head += (f"{'gnubg import ms':>16}{'gnubg batch ms':>15}{'gnubg 1/proc ms':>16}{'ours 1/proc ms':>15}"
-                 f"{'warned':>7}{'crashed':>8}{'plays':>8}{'differ':>7}")
-    print(head)
-    for name, row in [*sorted(rows.items()), ("all", total)]:
-        line = (f"{name:<16}{row.files:>6}{row.accepted:>9}{row.unfinished:>9}{row.rejected:>9}{row.noted:>7}"
-                f"{1000 * row.seconds / row.files:>12.1f}")
-        if args.gnubg:
-            gnubg_one, ours_one = ((row.gnubg_single_cpu, row.ours_single_cpu) if name != "all" else
-                                   (sum(r.gnubg_single_cpu for r in rows.values()) / len(rows),
-                                    sum(r.ours_single_cpu for r in rows.values()) / len(rows)))
-            line += (f"{1000 * row.gnubg_seconds / row.files:>16.1f}{1000 * row.gnubg_wall / row.files:>15.1f}"
-                     f"{1000 * gnubg_one:>16.1f}{1000 * ours_one:>15.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}"
-                     f"{row.plays_compared:>8}{len(row.disagreeing):>7}")
-        print(line)
-    if args.gnubg:
-        timed = [(name, file, ours, theirs)
-                 for name, row in sorted(rows.items()) for file, ours, theirs in row.per_file]
-        print(f"one process per file, CPU ms (best of {args.repeat}): ours = python -m game validate FILE, gnubg = "
-              f"its whole process importing FILE ('import mat', 'load match' for .sgf)")
-        for name, file, ours, theirs in timed:
-            print(f"  {name + '/' + file:<60}{1000 * ours:>8.1f}{1000 * theirs:>8.1f}  ratio {ours / theirs:.2f}")
-        cheaper = sum(ours < theirs for _, _, ours, theirs in timed)
-        worst = max(ours / theirs for _, _, ours, theirs in timed)
-        print(f"ours cheaper on {cheaper} of {len(timed)} files; worst ratio ours/gnubg {worst:.2f}")
+        print_per_file(rows, args.repeat)
     if args.gnubg and total.disagreeing:
         print("accepted files whose positions differ from GNU Backgammon's:")
         for item in total.disagreeing:
@@ -242,6 +214,49 @@ def main() -> None:
         for name, row in sorted(rows.items()):
             for item in row.first_problems:
                 print(f"rejected {name}/{item}")
+
+
+def _total(rows: dict[str, Row]) -> Row:
+    total = Row()
+    for row in rows.values():
+        for name in ("files", "accepted", "unfinished", "rejected", "noted", "seconds", "gnubg_seconds",
+                     "gnubg_wall", "gnubg_warned", "gnubg_crashed", "plays_compared"):
+            setattr(total, name, getattr(total, name) + getattr(row, name))
+        total.disagreeing += row.disagreeing
+    return total
+
+
+def print_table(rows: dict[str, Row], total: Row, gnubg: bool) -> None:
+    """A line per producer and one for all: the verdicts, our CPU per file, and gnubg's beside it."""
+    head = f"{'producer':<16}{'files':>6}{'accepted':>9}{'(unfin.)':>9}{'rejected':>9}{'noted':>7}{'cpu ms/file':>12}"
+    if gnubg:
+        head += (f"{'gnubg import ms':>16}{'gnubg batch ms':>15}{'gnubg 1/proc ms':>16}{'ours 1/proc ms':>15}"
+                 f"{'warned':>7}{'crashed':>8}{'plays':>8}{'differ':>7}")
+    print(head)
+    for name, row in [*sorted(rows.items()), ("all", total)]:
+        line = (f"{name:<16}{row.files:>6}{row.accepted:>9}{row.unfinished:>9}{row.rejected:>9}{row.noted:>7}"
+                f"{1000 * row.seconds / row.files:>12.1f}")
+        if gnubg:
+            gnubg_one, ours_one = ((row.gnubg_single_cpu, row.ours_single_cpu) if name != "all" else
+                                   (sum(r.gnubg_single_cpu for r in rows.values()) / len(rows),
+                                    sum(r.ours_single_cpu for r in rows.values()) / len(rows)))
+            line += (f"{1000 * row.gnubg_seconds / row.files:>16.1f}{1000 * row.gnubg_wall / row.files:>15.1f}"
+                     f"{1000 * gnubg_one:>16.1f}{1000 * ours_one:>15.1f}{row.gnubg_warned:>7}{row.gnubg_crashed:>8}"
+                     f"{row.plays_compared:>8}{len(row.disagreeing):>7}")
+        print(line)
+
+
+def print_per_file(rows: dict[str, Row], repeat: int) -> None:
+    """One process per file, ours beside gnubg's, and how many ours is cheaper on."""
+    timed = [(name, file, ours, theirs)
+             for name, row in sorted(rows.items()) for file, ours, theirs in row.per_file]
+    print(f"one process per file, CPU ms (best of {repeat}): ours = python -m game validate FILE, gnubg = "
+          f"its whole process importing FILE ('import mat', 'load match' for .sgf)")
+    for name, file, ours, theirs in timed:
+        print(f"  {name + '/' + file:<60}{1000 * ours:>8.1f}{1000 * theirs:>8.1f}  ratio {ours / theirs:.2f}")
+    cheaper = sum(ours < theirs for _, _, ours, theirs in timed)
+    worst = max(ours / theirs for _, _, ours, theirs in timed)
+    print(f"ours cheaper on {cheaper} of {len(timed)} files; worst ratio ours/gnubg {worst:.2f}")
 
 
 if __name__ == "__main__":

@@ -158,6 +158,7 @@ class Director:
 
 
 def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], args: argparse.Namespace) -> None:
+    """Every attack in turn, each printed BLOCKED or GOT IN (`report`), with its figures."""
     port = broker.port
     mallory, _ = client(port, "t01", passwords["t01"], "campaign-t01")
 
@@ -165,7 +166,19 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     _, anonymous_in = client(port, None, None)
     report("an anonymous client on the room's broker", not anonymous_in, "refused" if not anonymous_in else "let in")
 
-    # 1. one message nested 5,000 deep on each of the table's own topics
+    _attack_1(director, port, passwords, mallory, args)
+    _attack_2(director, port, passwords, mallory, args)
+    _attack_3(director, port, passwords, mallory, args)
+    _attack_4(director, port, passwords, mallory, args)
+    _attack_5(director, port, passwords, mallory, args)
+    _attack_6(director, port, passwords, mallory, args)
+    _attack_7(director, port, passwords, mallory, args)
+    _attack_8(director, port, passwords, mallory, args)
+
+
+def _attack_1(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """1. one message nested 5,000 deep on each of the table's own topics."""
     deep = b'{"v":1,"a":' + b"[" * 5000 + b"]" * 5000 + b"}"
     before = director.status()
     for channel in ("state", "status", "reply", "decided", "event"):
@@ -180,7 +193,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
            f"connected {after['connected']}, {after['rejected_total'] - before['rejected_total']} rejections counted, "
            "the next message taken")
 
-    # 2. a start time the store cannot sort, then a restart
+
+def _attack_2(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """2. a start time the store cannot sort, then a restart."""
     soon = forged("t01", [{"type": "match_start", "t": "soon", "variant": "backgammon", "length": 1,
                            "players": {"white": "A", "black": "B"}}])
     send(mallory, TOPICS.table("t01", "event"), soon[0].encode())
@@ -196,7 +212,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     report("match_start t='soon', players='x' + match_end, then a restart", results_status == 200,
            f"the director started again; /api/results {results_status}")
 
-    # 3. a made-up finished match at the top of the standings
+
+def _attack_3(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """3. a made-up finished match at the top of the standings."""
     made_up = forged("t01", [{"type": "match_start", "t": 10.0, "variant": "backgammon", "length": 25,
                               "players": {"white": "Mallory", "black": "Victim"}},
                              {"type": "match_end", "t": 11.0, "winner": "white", "score": {"white": 25, "black": 0}}])
@@ -208,7 +227,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     reason = next((u["reason"] for u in shown["unverified"] if (u.get("players") or {}).get("white") == "Mallory"), "")
     report("two chained unsigned lines: 'Mallory beat Victim 25-0'", not counted, f"not counted: {reason}")
 
-    # 4. a ruling from anyone: the table verifies the director's signature (in-process table publisher)
+
+def _attack_4(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """4. a ruling from anyone: the table verifies the director's signature (in-process table publisher)."""
     from firmware_host.room.broker import BrokerConfig
     from firmware_host.room.publisher import TablePublisher
 
@@ -227,7 +249,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     director_login.loop_stop()
     director_login.disconnect()
 
-    # 5. a table's login takes the director's client id
+
+def _attack_5(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """5. a table's login takes the director's client id."""
     intruder, _ = client(port, "t02", passwords["t02"], f"smartgammon-director-{VENUE}")
     samples = []
     for _ in range(100):
@@ -239,7 +264,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     report("a table's login connects with the director's client id for 5 s", share == 100,
            f"the director connected {share:.0f} % of the time")
 
-    # 6. memory and disk from one table's login
+
+def _attack_6(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """6. memory and disk from one table's login."""
     pid = director.process.pid  # type: ignore[union-attr]
     rss0, half = rss_mb(pid), 0.0
     pad = "x" * 250_000
@@ -271,7 +299,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     mallory.loop_stop()
     mallory.disconnect()
 
-    # 7. wrong logins against the pages, /api/me meanwhile
+
+def _attack_7(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """7. wrong logins against the pages, /api/me meanwhile."""
     def me_latencies(count: int) -> list[float]:
         out = []
         for _ in range(count):
@@ -314,7 +345,10 @@ def attacks(director: Director, broker: Mosquitto, passwords: dict[str, str], ar
     report("login timing tells which names exist", 0.7 < unknown / known < 1.4,
            f"known name {known:.0f} ms, unknown {unknown:.0f} ms (medians of 10)")
 
-    # 8. the pages' headers, a cross-site logout, the Origin against the Host header, the sheet
+
+def _attack_8(director: Director, port: int, passwords: dict[str, str], mallory: mqtt.Client,
+              args: argparse.Namespace) -> None:
+    """8. the pages' headers, a cross-site logout, the Origin against the Host header, the sheet."""
     _, headers, _ = http(director.url + "/")
     report("no security headers", "frame-ancestors 'none'" in headers.get("content-security-policy", ""),
            f"CSP {headers.get('content-security-policy', 'none')[:40]}..., nosniff "
