@@ -56,6 +56,7 @@ def test_the_readme_lists_its_commands_and_every_runnable_one_is_run() -> None:
     assert len(runnable) >= 25, runnable  # the README's own commands, not a handful
 
 
+@pytest.mark.subprocess
 def test_the_readmes_commands_run_in_order_on_a_fresh_copy(tmp_path: Path) -> None:
     listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.splitlines()

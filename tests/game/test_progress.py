@@ -10,12 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from repo import ROOT
 
 from game.board import Variant
 from game.bot.analysis import read_events
 from game.match_sim import random_match
 from game.record import record_bytes
+
+pytestmark = pytest.mark.subprocess  # each runs a command on a pseudo-terminal
 
 
 def stderr_on_a_terminal(args: list[str], timeout: float = 300.0) -> tuple[int, str]:
