@@ -81,6 +81,7 @@ function renderStatus(status) {
 }
 
 function renderLogin() {
+  if (document.body.dataset.page === "table") memberView();
   const box = document.getElementById("login");
   if (!box) return;
   if (room.me) {
@@ -115,13 +116,13 @@ function tileElement(tile) {
   if (!state) return link;
   const names = state.players;
   if (state.chouette) {
-    link.appendChild(h("div", {class: "row"}, h("span", {}, `captain ${names.white}`),
+    link.appendChild(h("div", {class: "row"}, h("span", {class: "white-player"}, `captain ${names.white} (White)`),
                        h("span", {}, `highest cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
-                       h("span", {}, `box ${names.black}`)));
+                       h("span", {class: "black-player"}, `box ${names.black} (Black)`)));
   } else {
-    link.appendChild(h("div", {class: "row"}, h("span", {}, `${names.white} ${state.score.white}`),
+    link.appendChild(h("div", {class: "row"}, h("span", {class: "white-player"}, `${names.white} (White) ${state.score.white}`),
                        h("span", {}, `cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
-                       h("span", {}, `${state.score.black} ${names.black}`)));
+                       h("span", {class: "black-player"}, `${state.score.black} ${names.black} (Black)`)));
   }
   link.appendChild(window.drawBoard(state.position, {dice: state.dice, cube: state.cube}));
   link.appendChild(h("div", {class: "row muted"}, matchLine(state)));
@@ -258,6 +259,11 @@ function phoneSetup(table) {  // the member's name and code: from the link (#pla
   phone.code = given.get("code") || kept.code || "";
   phone.save = () => localStorage.setItem(key, JSON.stringify({player: phone.player, code: phone.code}));
   if (given.get("code")) { phone.save(); history.replaceState(null, "", location.pathname); }  // the code leaves the address bar
+  memberView();
+}
+
+function memberView() {  // a member's phone (a code kept, no referee logged in): the decision and the match only
+  document.body.classList.toggle("member", Boolean(phone.code) && !room.me);
 }
 
 async function decide(table, ask, answer, message) {
@@ -358,8 +364,8 @@ function renderTable(doc) {
   rulings.replaceChildren(...refereeLog(doc));
   const notation = document.getElementById("notation");
   if (state && state.chouette) {  // the club's score sheet and each member's .mat are made from the journal
-    notation.replaceChildren(h("p", {class: "muted"}, "a chouette: python -m game report JOURNAL draws its score sheet, " +
-                                                      "python -m game.chouette convert JOURNAL --out DIR each member's .mat"));
+    notation.replaceChildren(h("p", {class: "muted referee-only"}, "a chouette: python -m game report JOURNAL draws its " +
+                               "score sheet, python -m game.chouette convert JOURNAL --out DIR each member's .mat"));
     return;
   }
   notation.replaceChildren(...doc.games.map((game) => h("div", {},

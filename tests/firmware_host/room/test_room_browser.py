@@ -50,7 +50,7 @@ def test_the_room_live_in_a_browser(site: dict[str, Any], browser: Any) -> None:
     until = WebDriverWait(browser, 10, poll_frequency=0.02).until
     until(lambda d: d.execute_script("return [...document.querySelectorAll('#tiles .tile')]"
                                      ".map((e) => e.dataset.table)") == ["t01", "t02"])
-    assert "Anna" in text(browser, "#tile-t01")
+    assert "Anna (White)" in text(browser, "#tile-t01 .white-player")  # which player is White, on the tile
 
     # a play at table t01 shows on the page within a second of its journal line
     written: dict[int, float] = {}

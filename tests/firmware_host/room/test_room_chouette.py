@@ -180,6 +180,9 @@ def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto
             assert members == ["P1Bob (captain)1 offered", "P2Cy1 offered", "P3Dee1"]
             assert "totals: Ann 0 · Bob 0 · Cy 0 · Dee 0" in text(browser, "#board .chouette .totals")
             assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+            assert browser.find_element(By.ID, "status").is_displayed()  # a spectator: the director's diagnostics
+            assert browser.find_element(By.ID, "login").is_displayed()
+            assert "captain Bob (White)" in text(browser, "#board") and "box Ann (Black)" in text(browser, "#board")
             post = """const [ask, player, code, done] = arguments;
                 fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
                       body: JSON.stringify({player, code, ask, answer: 'pass'})}).then((r) => done(r.status));"""
@@ -196,6 +199,14 @@ def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto
             browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
             until(lambda d: d.find_elements(By.ID, "decide-take"))
             assert "code=" not in browser.current_url  # the code is kept in the phone, not in the address
+            # a member's phone shows the decision and the match, not the director's status, the referee's
+            # login, rulings or a command-line hint
+            assert all(browser.find_element(By.ID, name).is_displayed() for name in ("phone", "board"))
+            hidden = ["#status", "#login", "#rulings", "#rulings-heading", "#penalty", "#notation .referee-only"]
+            shown = browser.execute_script("return arguments[0].filter((s) => document.querySelector(s) && "
+                                           "document.querySelector(s).offsetParent !== null)", hidden)
+            assert shown == [], shown
+            assert "python -m" not in browser.find_element(By.TAG_NAME, "body").text
             browser.find_element(By.ID, "decide-take").click()
             wait_until(lambda: runner.do(lambda: of_type(table, "take")), 10, "Bob's take in the journal")
             [decision] = runner.do(lambda: of_type(table, "decision"))
