@@ -306,7 +306,9 @@ def person_turn(terminal: Terminal, board: BoardEmulator, position: Position, di
     play = position.legal_plays(dice)[0]
     for step in hand_moves(position, play.moves):
         board.move(step.source, step.target)
-    terminal.read_until(r"display: \[GO\]")
+    # the side panel's display (what stands now), not the log's "display: [GO]", which the view draws again
+    # with every frame and so may be an earlier turn's
+    terminal.read_until(r"display \[GO\]")
     terminal.type("a")
     return play.after_moves.pass_turn()
 
