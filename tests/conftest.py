@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 from needs import require
 from pty_tables import boards, terminals  # noqa: F401 (fixtures of the tables run in a pseudo-terminal)
+from tables import scripted  # noqa: F401 (the fixture of the tables a test drives by hand)
 
 from firmware_host.record.signing import KEY_ENV
 from game.movegen import available_kernels, use_kernel

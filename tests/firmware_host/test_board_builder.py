@@ -6,15 +6,17 @@ NO, and the links' troubles are in the log, the view and the journal."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 from builders import precondition
+from tables import ScriptedTables, hand, journal, opening, waiting
+from tables import press as press_and_settle
 
 from drivers.events import ButtonKind, Player
 from drivers.protocol import AckStatus
@@ -29,33 +31,18 @@ from game.match import Match, Phase
 from game.zones import Capability, layout
 
 Make = Callable[..., EmulatedTable]
+press = partial(press_and_settle, settle=0.3)
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Make]:
-    tables: list[EmulatedTable] = []
-
+def make(scripted: ScriptedTables) -> Make:
     def build(variant: Variant = Variant.BACKGAMMON, capability: Capability = Capability.STACKS,
               profile: Profile = Profile.TOURNAMENT, record: Path | None = None, settle: bool = True,
               **options: Any) -> EmulatedTable:
-        table = EmulatedTable(Settings(variant=variant, length=1, profile=profile),
-                              record or tmp_path / f"t{len(tables)}", seed=len(tables) + 1, capability=capability,
-                              players=False, line_noise=0.0, flicker_rate=0.0, **options)
-        tables.append(table)
-        if variant is not Variant.BACKGAMMON and record is None:
-            table.emulator.set_zones(layout(table.controller.match.position))
-        if settle:
-            table.wait(1.0)
-        return table
+        return scripted(Settings(variant=variant, length=1, profile=profile), record=record, settle=settle,
+                        capability=capability, **options)
 
-    yield build
-    for table in tables:
-        table.close()
-
-
-def journal(table: EmulatedTable, kind: str | None = None) -> list[dict[str, Any]]:
-    events = [json.loads(line) for line in table.journal.path.read_text().splitlines()]
-    return [e for e in events if kind is None or e["type"] == kind]
+    return build
 
 
 def display(table: EmulatedTable) -> str:
@@ -63,30 +50,8 @@ def display(table: EmulatedTable) -> str:
     return "".join(table.table.display.text)
 
 
-def waiting(table: EmulatedTable) -> Waiting:
-    return table.controller.prompt.waiting
-
-
 def log_since(table: EmulatedTable, mark: int) -> list[str]:
     return list(table.controller.log)[mark:]
-
-
-def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
-    table.press(player, button)
-    table.wait(0.3)
-
-
-def opening(table: EmulatedTable, white: int = 3, black: int = 1) -> None:
-    assert table.controller.prompt.waiting is Waiting.OPENING_ROLL, table.controller.prompt.describe()
-    table.emulator.roll(white, black)
-    table.wait(0.6)
-
-
-def hand(table: EmulatedTable, *moves: tuple[int, int]) -> None:
-    for source, target in moves:
-        table.emulator.move(source, target)
-        table.wait(0.1)
-    table.wait(0.6)
 
 
 # -- 1. a STACKS board learns its stacks ---------------------------------------------------

@@ -14,14 +14,18 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from needs import require
 from repo import ROOT
+from tables import ScriptedTables, hand
+from tables import press as press_and_settle
 
-from drivers.events import ButtonKind, Player
+from drivers.events import ButtonKind
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
@@ -37,34 +41,15 @@ POINTS = re.compile(r"^ 13 14 15 16 17 18 +19 20 21 22 23 24\b.*\n(?:.*\n){13}^ 
 """Both rows of point numbers, 13-24 above 12-1, with the board's 13 lines between them."""
 
 Make = Callable[..., EmulatedTable]
+press = partial(press_and_settle, settle=0.3)
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Make]:
-    tables: list[EmulatedTable] = []
+def make(scripted: ScriptedTables) -> Make:
+    def build(players: bool = False, **options: Any) -> EmulatedTable:
+        return scripted(Settings(length=5), first_seed=3, quiet=False, players=players, **options)
 
-    def build(players: bool = False, **options: object) -> EmulatedTable:
-        table = EmulatedTable(Settings(length=5), tmp_path / f"t{len(tables)}", seed=len(tables) + 3,
-                              players=players, **options)  # type: ignore[arg-type]
-        tables.append(table)
-        table.wait(1.0)
-        return table
-
-    yield build
-    for table in tables:
-        table.close()
-
-
-def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
-    table.press(player, button)
-    table.wait(0.3)
-
-
-def hand(table: EmulatedTable, *moves: tuple[int, int]) -> None:
-    for source, target in moves:
-        table.emulator.move(source, target)
-        table.wait(0.1)
-    table.wait(0.6)
+    return build
 
 
 def throw(table: EmulatedTable, first: int, second: int) -> None:

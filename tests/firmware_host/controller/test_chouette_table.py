@@ -4,12 +4,13 @@ again, a captain who passes handing the checkers on, and what the display and th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from builders import precondition
 from chouette_builders import journal, of_type, play_first, press, roll
+from tables import ScriptedTables
 
 from drivers.events import ButtonKind
 from firmware_host.controller.prompts import Waiting
@@ -30,21 +31,12 @@ def session(table: EmulatedTable) -> ChouetteSession:
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Make]:
-    tables: list[EmulatedTable] = []
-
+def make(scripted: ScriptedTables) -> Make:
     def build(*players: str, **options: bool) -> EmulatedTable:
-        settings = Settings(timed=False, chouette=ChouetteSettings(players or ("Ann", "Bob", "Cy", "Dee"),
-                                                                   ChouetteOptions(**options)))
-        table = EmulatedTable(settings, tmp_path / f"t{len(tables)}", seed=len(tables) + 1, players=False,
-                              line_noise=0.0, flicker_rate=0.0)
-        tables.append(table)
-        table.wait(1.0)
-        return table
+        return scripted(Settings(timed=False, chouette=ChouetteSettings(players or ("Ann", "Bob", "Cy", "Dee"),
+                                                                        ChouetteOptions(**options))))
 
-    yield build
-    for table in tables:
-        table.close()
+    return build
 
 
 def shown(table: EmulatedTable) -> str:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from builders import legal_so_far
+from tables import ScriptedTables, hand, journal, of_type, opening, press, roll, waiting
 
-from drivers.events import ButtonKind, Player
+from drivers.events import ButtonKind
 from firmware_host.controller.prompts import Waiting
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Profile, Settings
@@ -20,61 +20,17 @@ from game.match import MatchOptions
 from game.zones import Capability, layout
 
 
-def journal(table: EmulatedTable) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in table.journal.path.read_text().splitlines()]
-
-
-def of_type(table: EmulatedTable, kind: str) -> list[dict[str, Any]]:
-    return [e for e in journal(table) if e["type"] == kind]
-
-
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Callable[..., EmulatedTable]]:
-    tables: list[EmulatedTable] = []
-
+def make(scripted: ScriptedTables) -> Callable[..., EmulatedTable]:
     def build(variant: Variant = Variant.BACKGAMMON, capability: Capability = Capability.STACKS,
               profile: Profile = Profile.TOURNAMENT, length: int | None = 3, noise: bool = False,
               options: MatchOptions | None = None, **settings: Any) -> EmulatedTable:
         extra: dict[str, Any] = {"options": options} if options is not None else {}
-        table = EmulatedTable(Settings(variant=variant, length=length, profile=profile, **extra, **settings),
-                              tmp_path / f"t{len(tables)}", seed=len(tables) + 1, capability=capability,
-                              players=False, line_noise=0.01 if noise else 0.0,
-                              flicker_rate=0.01 if noise else 0.0)
-        tables.append(table)
-        if variant is not Variant.BACKGAMMON:
-            table.emulator.set_zones(layout(table.controller.match.position))
-        table.wait(1.0)
-        return table
+        return scripted(Settings(variant=variant, length=length, profile=profile, **extra, **settings),
+                        capability=capability, line_noise=0.01 if noise else 0.0,
+                        flicker_rate=0.01 if noise else 0.0)
 
-    yield build
-    for table in tables:
-        table.close()
-
-
-def waiting(table: EmulatedTable) -> Waiting:
-    return table.controller.prompt.waiting
-
-
-def roll(table: EmulatedTable, a: int, b: int) -> None:
-    table.emulator.roll(a, b)
-    table.wait(0.6)
-
-
-def hand(table: EmulatedTable, *moves: tuple[int, int]) -> None:
-    for source, target in moves:
-        table.emulator.move(source, target)
-        table.wait(0.1)
-    table.wait(0.6)
-
-
-def press(table: EmulatedTable, player: Player, button: ButtonKind) -> None:
-    table.press(player, button)
-    table.wait(0.6)
-
-
-def opening(table: EmulatedTable, white: int = 3, black: int = 1) -> None:
-    assert waiting(table) is Waiting.OPENING_ROLL, table.controller.prompt.describe()
-    roll(table, white, black)
+    return build
 
 
 def test_a_clean_opening_play_is_committed_and_journaled(make: Callable[..., EmulatedTable]) -> None:

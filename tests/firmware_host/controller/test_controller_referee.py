@@ -3,13 +3,13 @@ shown on the cube display, journaled with the referee's name; refused (and journ
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from builders import legal_so_far
+from tables import ScriptedTables, of_type, waiting
 
 from drivers.events import ButtonKind
 from firmware_host.controller.prompts import Waiting
@@ -19,32 +19,16 @@ from game.board import Color
 
 
 @pytest.fixture
-def make(tmp_path: Path) -> Iterator[Callable[..., EmulatedTable]]:
-    tables: list[EmulatedTable] = []
-
+def make(scripted: ScriptedTables, tmp_path: Path) -> Callable[..., EmulatedTable]:
     def build(profile: Profile = Profile.TOURNAMENT, record: str = "t", **settings: Any) -> EmulatedTable:
-        table = EmulatedTable(Settings(length=3, profile=profile, **settings), tmp_path / record, seed=1,
-                              players=False, line_noise=0.0, flicker_rate=0.0)
-        tables.append(table)
-        table.wait(1.0)
-        return table
+        return scripted(Settings(length=3, profile=profile, **settings), record=tmp_path / record, seed=1)
 
-    yield build
-    for table in tables:
-        table.close()
-
-
-def of_type(table: EmulatedTable, kind: str) -> list[dict[str, Any]]:
-    return [e for e in map(json.loads, table.journal.path.read_text().splitlines()) if e["type"] == kind]
+    return build
 
 
 def display(table: EmulatedTable) -> str:
     assert table.table.display is not None
     return "".join(table.table.display.text)
-
-
-def waiting(table: EmulatedTable) -> Waiting:
-    return table.controller.prompt.waiting
 
 
 def illegal_opening(table: EmulatedTable) -> None:
