@@ -17,13 +17,17 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from drivers.clock import SYSTEM_CLOCK
+from drivers.events import Event
+from firmware_host.controller import Controller
 from firmware_host.emulator.board import BoardEmulator
+from firmware_host.table import Table
 
 HANG_GUARD = 60.0
 """Seconds: only to fail instead of hanging on a loaded machine; nothing is timed."""
@@ -131,3 +135,21 @@ def answer_buttons(terminal: Terminal, skip: str | None = None) -> None:
         if name != skip:
             terminal.type(key)
         terminal.read_until(f"{name}: (seen|not seen)")
+
+
+def pump(table: Table, controller: Controller, handled: list[Event], done: Callable[[], bool], what: str,
+         pause: float = 0.002) -> None:
+    """Feed `controller` what `table`'s reader threads deliver (kept in `handled`), and let time pass,
+    until `done()`; fails saying what the controller waits for, instead of hanging."""
+    give_up = time.monotonic() + HANG_GUARD
+    while True:
+        for event in table.drain():
+            controller.handle(event)
+            handled.append(event)
+        controller.tick(SYSTEM_CLOCK.now())
+        if done():
+            return
+        if time.monotonic() > give_up:
+            raise AssertionError(f"not {what} within {HANG_GUARD} s; waiting for "
+                                 f"{controller.prompt.describe()}; log: {list(controller.log)[-8:]}")
+        time.sleep(pause)

@@ -23,11 +23,10 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 from needs import require
-from pty_tables import Terminal, answer_buttons, config
+from pty_tables import Terminal, answer_buttons, config, pump
 
 from drivers.board import BoardSensor
-from drivers.clock import SYSTEM_CLOCK
-from drivers.events import ButtonKind, LinkUp, Player
+from drivers.events import ButtonKind, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, ROLL_BUTTON_PIN
 from drivers.protocol import (
     Ack,
@@ -165,22 +164,11 @@ class Referee:
         settings = Settings(variant=Variant.BACKGAMMON, length=1, settle_seconds=0.1)
         self.controller = Controller.new(settings, Journal(record), display=self.table.display,
                                          zone_leds=self.table.board.light_zones)
-        self.handled: list[object] = []
+        self.handled: list[Event] = []
         self.table.start()
 
     def pump(self, done: Callable[[], bool], what: str) -> None:
-        give_up = time.monotonic() + HANG_GUARD
-        while True:
-            for event in self.table.drain():
-                self.controller.handle(event)
-                self.handled.append(event)
-            self.controller.tick(SYSTEM_CLOCK.now())
-            if done():
-                return
-            if time.monotonic() > give_up:
-                raise AssertionError(f"not {what} within {HANG_GUARD} s; waiting for "
-                                     f"{self.controller.prompt.describe()}; log: {list(self.controller.log)[-8:]}")
-            time.sleep(0.005)
+        pump(self.table, self.controller, self.handled, done, what, pause=0.005)
 
     def waiting(self, *waiting: Waiting) -> Waiting:
         self.pump(lambda: self.controller.prompt.waiting in waiting, " or ".join(w.value for w in waiting))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,8 @@ from typing import Any
 import pytest
 from builders import precondition
 from gpiozero.pins.mock import MockFactory
+from pty_tables import pump
 
-from drivers.clock import SYSTEM_CLOCK
 from drivers.events import ButtonKind, DieState, Event, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS
 from drivers.protocol import DieStatus
@@ -72,18 +71,7 @@ class PtyTable:
 
     def pump(self, done: Callable[[], bool], what: str) -> None:
         """Feed the controller what the reader thread delivers, and let time pass, until `done()`."""
-        give_up = time.monotonic() + HANG_GUARD
-        while True:
-            for event in self.table.drain():
-                self.controller.handle(event)
-                self.handled.append(event)
-            self.controller.tick(SYSTEM_CLOCK.now())
-            if done():
-                return
-            if time.monotonic() > give_up:
-                raise AssertionError(f"not {what} within {HANG_GUARD} s; waiting for "
-                                     f"{self.controller.prompt.describe()}; log: {list(self.controller.log)[-8:]}")
-            time.sleep(0.002)
+        pump(self.table, self.controller, self.handled, done, what)
 
     def waiting(self, waiting: Waiting, player: Color | None = None) -> None:
         self.pump(lambda: self.controller.prompt.waiting is waiting
