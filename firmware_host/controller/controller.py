@@ -73,7 +73,6 @@ from firmware_host.record.match_report import MatchReport
 from firmware_host.record.recorder import Recorder
 from firmware_host.settings import Profile, Settings
 from game.board import Color
-from game.bot.context import MatchContext
 from game.codes import Code, FlagKind
 from game.errors import MatchActionError
 from game.match import Match
@@ -105,15 +104,14 @@ class Controller:
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
-        self.dialogue = cube.dialogue_for(self, played, settings)
+        self.dialogue = cube.dialogue_for(played, settings)
         """The part that differs by what is played: the cube's dialogues, the display's cube."""
         describe = self.dialogue.describe
         self.recorder = (Recorder(outputs, describe) if history is None
                          else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
         self.board = SensedBoard(settings.settle_seconds)
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, self.dialogue.cube, clock,
-                                 lambda: MatchContext.of(played) if isinstance(played, Match) else None)
+        self.prompter = Prompter(outputs, self.dialogue.cube, clock, self.dialogue.context)
         self.link_up = False
         self.outage = Outage()
         self.links = LinkHealth(outputs, needs)
@@ -372,7 +370,7 @@ class Controller:
             first, second = outcome.faces
             own = self.dialogue.throws().get(waiting)
             if own is not None:
-                own(first, second)
+                self.apply(own(first, second))
             elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
                 self.act(lambda: played.opening_roll(first, second))
                 if played.dice is None and not played.is_over:
@@ -493,7 +491,8 @@ class Controller:
         elif played.dice is not None:
             if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
                 self.apply(self.plays.begin(played.position.turn, played.dice, self.board.capability))
-        elif self.dialogue.prompt():
+        elif (asked := self.dialogue.prompt()) is not None:
+            self.apply(asked)
             self.seat.asked(self.prompt)  # a bot's side answers at once
         else:
             self._opening()
@@ -512,7 +511,7 @@ class Controller:
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.dialogue.time_loss(loser)
+        self.apply(self.dialogue.time_loss(loser))
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -540,6 +539,17 @@ class Controller:
             self.clock.reserve[player] -= seconds
             self.recorder.write_clock(self.clock)
         return event
+
+    # -- a member's decision, from a phone --------------------------------------------------
+
+    def decide(self, answer: str, **record: Any) -> str | None:
+        """A chouette member's `answer`, from their phone, to the decision asked now
+        (`ChouetteDialogue.decide`): applied as the member's press would be, None; else why not."""
+        decided = self.dialogue.decide(answer, **record)
+        if isinstance(decided, str):
+            return decided
+        self.apply(decided)
+        return None
 
     # -- out: prompts and the display ---------------------------------------------------
 
