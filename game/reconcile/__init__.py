@@ -190,7 +190,7 @@ class TurnReconciler:
         self.dice = check_dice(dice)
         self.capability = capability
         self.plays = position.legal_plays(self.dice)
-        self._explainer = Explainer(position, self.dice, self.plays)
+        self._explaining: Explainer | None = None
         self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = board_key(layout(position), capability)
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
@@ -217,6 +217,14 @@ class TurnReconciler:
             unfinished = self._explainer.explain(verdict.board if isinstance(verdict, Partial) else self.position)
             return Illegal(unfinished) if unfinished else self._misplaced(view, key, done)
         return verdict
+
+    @property
+    def _explainer(self) -> Explainer:
+        """The search that explains an illegal or misplaced board: made when a board first needs it
+        (most turns see only boards on the way to a legal play)."""
+        if self._explaining is None:
+            self._explaining = Explainer(self.position, self.dice, self.plays)
+        return self._explaining
 
     def _key(self, board: Layout) -> Key:
         return board_key(board, self.capability)
