@@ -29,6 +29,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import ne
 
 from game import codes
 from game.board import Color, Variant
@@ -202,6 +203,11 @@ class TurnReconciler:
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
         self._outcomes: dict[Key, list[Explanation]] | None = None
+        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
+        """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
+        self._misplaced_views: dict[tuple[View, bool], Misplaced] = {}
+        """The verdicts on misplaced boards judged already: a checker held in the hand makes the
+        same board again and again, and each costs a pass over every board of the roll."""
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
@@ -257,17 +263,30 @@ class TurnReconciler:
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
-        def rank(explanation: Explanation) -> tuple[int, int]:
-            return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
+        verdict = self._misplaced_views.get((view, done))
+        if verdict is None:
+            def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
+                return sum(map(ne, key, item[0])), *item[1]
 
-        def distance(item: tuple[Key, list[Explanation]]) -> tuple[int, int, int]:
-            differing = sum(a != b for a, b in zip(key, item[0], strict=True))
-            return differing, *rank(min(item[1], key=rank))
+            nearest = min(self._nearest_boards(done), key=distance)[2]
+            verdict = Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest,
+                                (self.position.variant, self.position.turn))
+            self._misplaced_views[view, done] = verdict
+        return verdict
 
-        _, explanations = min(self._outcomes_by_key().items(), key=distance)
-        nearest = min(explanations, key=rank)
-        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest,
-                         (self.position.variant, self.position.turn))
+    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:
+        """Each board of the roll (by key) with the explanation `_misplaced` names for it, ranked
+        as `done` says, and that rank; listed when first needed."""
+        boards = self._nearest.get(done)
+        if boards is None:
+            def rank(explanation: Explanation) -> tuple[int, int]:
+                return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
+
+            boards = self._nearest[done] = []
+            for key, explanations in self._outcomes_by_key().items():
+                best = min(explanations, key=rank)
+                boards.append((key, rank(best), best))
+        return boards
 
     def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
         """What the referee expected instead of a flagged board, and in words the play that makes
