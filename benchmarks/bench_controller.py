@@ -15,7 +15,8 @@ set-up happens when a roll arrives, in `handle(DieState)`: shown alone (that cal
 judging of a board the frames made: it happens in the `tick(now)` that finds the board settled
 (`settle_seconds` after its last change, with no frame), timed there (unless a done press waited
 for that board: then the tick commits the play, the press's work, like a press's `handle`,
-untimed). A frame's
+untimed). The collector sets aside what the table was built with, as `python -m firmware_host`
+does (`set_aside_from_the_collector`). A frame's
 wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
 `BAUD_RATE`; ratios are CPU time over wire time.
 
@@ -52,6 +53,7 @@ from firmware_host.controller.prompts import Waiting
 from firmware_host.emulator.table import TICK, EmulatedTable
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
+from firmware_host.table_loop import set_aside_from_the_collector
 from game.board import Variant
 from game.movegen import describe_kernel
 from game.position import Position
@@ -129,6 +131,7 @@ def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, di
     run = Run(variant, capability)
     name = f"{variant.value}-{capability.name.lower()}-{'snapshots' if snapshots else 'changes'}"
     table = EmulatedTable(Settings(variant=variant, length=length), directory / name, seed, capability)
+    set_aside_from_the_collector()  # as `python -m firmware_host` does once its table is built
     controller = table.controller
     board: list[ZoneReading] | None = None
     try:
