@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from game.arguments import OneLineParser, image_file, read_dice, read_position, read_setting, run_batch
 from game.board import Variant
 from game.errors import GameError, UsageError
-from game.movegen import count_plays, describe_kernel, legal_plays
+from game.movegen import count_plays, describe_kernel, encode, legal_plays, state_plays
 from game.plays import format_roll
 from game.position import Position
 
@@ -65,7 +65,8 @@ def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: Text
         if count_only:
             return {"count": count_plays(position, dice)}
         if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
-            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, legal_plays(position, dice).raw_moves)) + "]}"
+            raw_moves = state_plays(encode(position), position.variant, dice, position.rules)[1]
+            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, raw_moves)) + "]}"
         return _plays_json(position, dice)
 
     return run_batch(path, variant, answer, out)

@@ -94,7 +94,7 @@ class BoardChecks:
             return
         last = self.takeback.before
         if last is not None and played.can_take_back and view == self.expected_view(last):
-            self.takeback.ask()
+            self.controller.apply(self.takeback.ask())
             return
         assert self.board.capability is not None
         diffs = zone_diff(played.position, view, self.board.capability)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.effects import Effects, Note
 from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.settings import Settings
@@ -275,15 +276,16 @@ class BotSeat:
 
     # -- takebacks ---------------------------------------------------------------------------
 
-    def takeback_votes(self, asker: Color) -> dict[Color, bool]:
+    def takeback_votes(self, asker: Color) -> tuple[dict[Color, bool], Effects]:
         """The bots' answers when `asker` wants their last play back (the board set back to before
         it): a bot opposite the person agrees in the casual profile, as a friendly opponent does,
-        and refuses in the others; a bot whose own play it was keeps it."""
+        and refuses in the others; a bot whose own play it was keeps it. With them, what each says."""
         votes: dict[Color, bool] = {}
+        said: Effects = []
         for color, bot in self.bots.items():
             votes[color] = color is not asker and self.casual
-            self.controller.outputs.note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback")
-        return votes
+            said.append(Note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback"))
+        return votes, said
 
     # -- hints ------------------------------------------------------------------------------
 

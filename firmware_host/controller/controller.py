@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,22 @@ from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
 from firmware_host.controller.buttons import ButtonMap
 from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.dice import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
+from firmware_host.controller.effects import (
+    Act,
+    Advance,
+    Effect,
+    Flash,
+    Light,
+    Note,
+    Publish,
+    RaiseFlag,
+    Refuse,
+    Republish,
+    Restate,
+    Show,
+    Told,
+    Write,
+)
 from firmware_host.controller.links import LinkHealth, Needs, Outage
 from firmware_host.controller.outputs import Outputs, ZoneLeds
 from firmware_host.controller.play_flow import PlayFlow
@@ -105,7 +121,7 @@ class Controller:
         self.turn: Turn | None = None
         """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
-        self.takeback = Takeback(self)
+        self.takeback = Takeback(played)
         self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
         self.checks = BoardChecks(self, self.board, self.takeback, stacks)
         self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
@@ -414,7 +430,7 @@ class Controller:
         if action is None:
             self.refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
             return
-        action(player)
+        self.apply(action(player) or ())
 
     def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
@@ -447,6 +463,46 @@ class Controller:
         self.plays.require_correction(self.turn)
 
     # -- what is played ---------------------------------------------------------------------
+
+    def apply(self, effects: Iterable[Effect]) -> None:
+        """Do what a part handed back, in order (firmware_host/controller/effects.py)."""
+        for effect in effects:
+            match effect:
+                case Act(action=action, then=then):
+                    self.act(action)
+                    if then is not None:
+                        self.apply(then())
+                case Advance():
+                    self.advance()
+                case _:
+                    self._tell(effect)
+
+    def _tell(self, effect: Told) -> None:
+        match effect:
+            case Publish():
+                self.publish(effect.waiting, player=effect.player, dice=effect.dice, position=effect.position,
+                             code=effect.code, message=effect.message, can_double=effect.can_double,
+                             can_beaver=effect.can_beaver, zones=effect.zones, asked=effect.asked,
+                             member=effect.member, answers=effect.answers, play=effect.play)
+            case Republish(message=message):
+                self._republish(message)
+            case Restate(message=message):
+                self.restate(message)
+            case Show(code=code):
+                self.show(code)
+            case Flash(code=code):
+                self.flash(code)
+            case Light(zones=zones):
+                self.outputs.light(zones)
+            case Note(text=text):
+                self.outputs.note(text)
+            case Write(event=event):
+                self.outputs.write(event)
+            case RaiseFlag():
+                self.flag(effect.kind, effect.player, effect.message, effect.code, effect.expected, effect.board,
+                          effect.because)
+            case Refuse(player=player, button=button, why=why):
+                self.refuse(player, button, why)
 
     def act(self, action: Callable[[], object]) -> None:
         """Run one action on what is played; a refusal is logged and shown, never crashes the table."""

@@ -9,10 +9,11 @@ with a stand-in controller, on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from drivers.events import ButtonKind
+from firmware_host.controller.effects import Effect
 from firmware_host.controller.outputs import Outputs
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.session import Session
@@ -28,6 +29,9 @@ class DialogueHost(Protocol):
 
     played: Session
     outputs: Outputs
+
+    def apply(self, effects: Iterable[Effect]) -> None:
+        """Do what a part handed back, in order."""
 
     def act(self, action: Callable[[], object]) -> None:
         """Run one action on what is played; journal what it did and publish what follows (a refusal shows NO)."""

@@ -33,7 +33,7 @@ class MatchDialogue:
     def __init__(self, controller: DialogueHost, match: Match) -> None:
         self.controller = controller
         self.match = match
-        self.resignation = Resignation(controller, match)
+        self.resignation = Resignation(match)
 
     def buttons(self) -> Mapping[Waiting, Mapping[ButtonKind, Action]]:
         """double, take, pass (and beaver) on the cube; choosing, offering and answering a resignation."""
