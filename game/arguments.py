@@ -121,6 +121,9 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
                 yield number, line
 
 
+_JSON_WHITESPACE = " \t\n\r"  # what JSON allows around a value (str.strip would take more)
+
+
 def run_batch(path: str, variant: Variant | None,
               answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
     """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
@@ -128,12 +131,18 @@ def run_batch(path: str, variant: Variant | None,
     stderr) and the exit status becomes 2."""
     import json
 
+    scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
     status = 0
     for number, line in _batch_lines(path):
         try:
             if line is None:
                 raise UsageError("the line is not UTF-8 text")
-            item = read_json(line, "the line")
+            try:  # json.loads's own scanner without its wrapping (two regular expressions a line)
+                item, end = scan(line, 0)
+                if line[end:].strip(_JSON_WHITESPACE):
+                    raise ValueError("more after the JSON value")
+            except (StopIteration, ValueError, RecursionError):
+                item = read_json(line, "the line")  # which refuses it, saying why
             if type(item) is not dict or len(item) != 2 or "position" not in item or "dice" not in item:
                 raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
             pos = item["position"]

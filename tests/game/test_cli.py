@@ -98,6 +98,23 @@ def test_batch_in_order_with_counts_and_a_bad_line(tmp_path: Path, capsys: pytes
     assert len(json.loads(text.splitlines()[0])["plays"]) == 16
 
 
+def test_batch_reads_each_line_as_json_loads_does(tmp_path: Path) -> None:
+    """Blanks JSON allows around a line's object are taken; anything else after it, or a line that is no
+    JSON, is refused with json's own reason (the batch reads lines with json's scanner, not json.loads)."""
+    good = json.dumps({"position": Position.initial().to_document(), "dice": [3, 1]})
+    lines = ["  \t" + good + " \t\r", good + " {}", good + "\f", "{\"position\": ", "\ufeff" + good, good]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, text = run("plays", "--batch", str(path), "--count")
+    out = [json.loads(line) for line in text.splitlines()]
+    assert status == 2 and len(out) == 6
+    assert out[0] == out[5] == {"count": 16}
+    for line, answer in zip(lines[1:5], out[1:5], strict=True):
+        with pytest.raises(json.JSONDecodeError) as refused:
+            json.loads(line)
+        assert answer["error"].startswith("line ") and refused.value.msg in answer["error"]
+
+
 def test_batch_moves_gives_each_plays_moves_as_the_full_output_has_them(tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
     lines = [{"position": START_XGID, "dice": [6, 6]}, {"position": Position.initial().to_document(), "dice": [3, 1]},
