@@ -227,7 +227,7 @@ def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, di
                     if isinstance(event, LinkUp) and event.hello.capability is not None:  # the board's link
                         path = DriverPath(event.hello)
                     controller.handle(event)
-            stable, turn = controller.stable, controller.turn
+            stable, turn = controller.stable, controller.plays.turn
             pressed = turn is not None and turn.done_pending  # the done press's work: not the frames'
             start = time.process_time()
             controller.tick(now)

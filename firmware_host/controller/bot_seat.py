@@ -130,7 +130,7 @@ class BotSeat:
     board) throws the host's dice for the bot, `casual` gives hints."""
 
     def __init__(self, controller: DialogueHost, bots: Mapping[Color, Bot], board: SensedBoard, *,
-                 prompt: Callable[[], Prompt], commit: Callable[[Play], None], roll: Roll | None = None,
+                 prompt: Callable[[], Prompt], commit: Callable[[Play], Effects], roll: Roll | None = None,
                  casual: bool = False) -> None:
         self.controller = controller
         self.bots = dict(bots)
@@ -259,7 +259,7 @@ class BotSeat:
 
     def _committed(self, carry: CarryOut) -> None:
         self.carry = None
-        self._commit(carry.play)
+        self.controller.apply(self._commit(carry.play))
 
     def _flag(self, carry: CarryOut, view: View, verdict: Verdict | None) -> None:
         carry.flagged = True

@@ -66,7 +66,6 @@ from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.rulings import refusal
 from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.controller.session import Session
-from firmware_host.controller.turn import Turn
 from firmware_host.errors import JournalError, NotAMatch
 from firmware_host.record.dice_stats import DiceStats
 from firmware_host.record.journal import Journal
@@ -74,7 +73,6 @@ from firmware_host.record.match_report import MatchReport
 from firmware_host.record.recorder import Recorder
 from firmware_host.settings import Profile, Settings
 from game.board import Color
-from game.bot.context import MatchContext
 from game.codes import Code, FlagKind
 from game.errors import MatchActionError
 from game.match import Match
@@ -106,24 +104,22 @@ class Controller:
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
-        self.dialogue = cube.dialogue_for(self, played, settings)
+        self.dialogue = cube.dialogue_for(played, settings)
         """The part that differs by what is played: the cube's dialogues, the display's cube."""
         describe = self.dialogue.describe
         self.recorder = (Recorder(outputs, describe) if history is None
                          else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
         self.board = SensedBoard(settings.settle_seconds)
         self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, self.dialogue.cube, clock,
-                                 lambda: MatchContext.of(played) if isinstance(played, Match) else None)
+        self.prompter = Prompter(outputs, self.dialogue.cube, clock, self.dialogue.context)
         self.link_up = False
         self.outage = Outage()
         self.links = LinkHealth(outputs, needs)
-        self.turn: Turn | None = None
-        """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
         self.takeback = Takeback(played)
-        self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
-        self.checks = BoardChecks(self, self.board, self.takeback, stacks)
+        self.plays = PlayFlow(played, self.board, self.takeback, traditional=settings.profile is Profile.TRADITIONAL,
+                              casual=settings.profile is Profile.CASUAL)
+        self.checks = BoardChecks(played, self.board, self.takeback, stacks)
         self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
                             roll=roll, casual=settings.profile is Profile.CASUAL)
         """The sides a bot plays (none at a table of people), and the hints."""
@@ -247,7 +243,8 @@ class Controller:
     @property
     def verdict(self) -> Verdict | None:
         """The verdict on the last settled board of the play in progress."""
-        return self.turn.verdict if self.turn is not None else None
+        turn = self.plays.turn
+        return turn.verdict if turn is not None else None
 
     # -- events in ---------------------------------------------------------------------
 
@@ -303,11 +300,7 @@ class Controller:
         if self.outage.out:
             return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
-        turn = self.turn
-        if turn is not None and turn.done_pending and self.board.settled:
-            # the board went back to the stable one it was (a flicker): judge that
-            turn.done_pending = False
-            self._done(self.prompt.player or self.played.position.turn)
+        self.apply(self.plays.pending(self.prompt))  # the board went back to the stable one it was (a flicker)
         if self.clock is not None and not self.played.is_over:
             loser = self.clock.check(now)
             if loser is not None:
@@ -319,8 +312,7 @@ class Controller:
         """A link is down: stand the clocks and say so; nothing is judged until it is back."""
         if not self.outage.lose(source, self.clock, self._now):
             return
-        if self.turn is not None:
-            self.turn.done_pending = False
+        self.plays.forget_done()
         self.show(Code.CABLE_DOWN)
         self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
 
@@ -343,25 +335,15 @@ class Controller:
             return
         waiting = self.prompt.waiting
         if waiting is Waiting.SET_BOARD:
-            assert self.prompt.position is not None
-            self.checks.set_board(self.prompt.position)
-        elif waiting in (Waiting.PLAY, Waiting.CORRECT) and self.turn is not None:
-            verdict = self.turn.judge(view)
-            if self.settings.profile is Profile.CASUAL and not self.turn.choices:
-                self.show(verdict.short_code())
-                self.outputs.light(verdict.zones())
-            elif waiting is Waiting.CORRECT:
-                self.plays.correcting(verdict)
-            if self.turn.done_pending:
-                self.turn.done_pending = False
-                self._done(self.prompt.player or self.played.position.turn)
+            self.apply(self.checks.setting(view, self.prompt))
+        elif waiting in (Waiting.PLAY, Waiting.CORRECT):
+            self.apply(self.plays.settled(view, self.prompt))
         elif waiting is Waiting.BOT_PLAY:
             self.seat.settled(view)
         elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL, Waiting.BOT_ROLL):
-            self.checks.still(view)
-        elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.played.position):
-            self.outputs.note("takeback withdrawn: the board is back as it was")
-            self.advance()
+            self.apply(self.checks.still(view, self.prompt))
+        elif waiting is Waiting.TAKEBACK:
+            self.apply(self.checks.withdrawn(view, self.prompt))
 
     # -- dice ---------------------------------------------------------------------------
 
@@ -388,7 +370,7 @@ class Controller:
             first, second = outcome.faces
             own = self.dialogue.throws().get(waiting)
             if own is not None:
-                own(first, second)
+                self.apply(own(first, second))
             elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
                 self.act(lambda: played.opening_roll(first, second))
                 if played.dice is None and not played.is_over:
@@ -409,14 +391,14 @@ class Controller:
     # -- buttons -------------------------------------------------------------------------
 
     def _button_map(self) -> ButtonMap:
-        play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
+        play = {ButtonKind.DONE: self.plays.done, ButtonKind.DOUBLE: self.plays.next_choice}
         return ButtonMap({
             **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
             Waiting.CORRECT: play,
             Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
-            Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: lambda p: self._accept_illegal(),
-                                     ButtonKind.PASS: lambda p: self._require_correction()},
+            Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: self.plays.accept_illegal,
+                                     ButtonKind.PASS: self.plays.require_correction},
             Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},
         }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
 
@@ -436,31 +418,6 @@ class Controller:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
         self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
         self.flash(Code.NOT_ALLOWED)
-
-    def _next_choice(self, player: Color) -> None:
-        if self.turn is None or self.turn.next_choice() is None:
-            self.refuse(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
-            return
-        self.plays.show_choice(self.turn)
-
-    # -- the play ------------------------------------------------------------------------
-
-    def _done(self, player: Color) -> None:
-        turn = self.turn
-        if turn is None or self.board.zones is None:
-            return
-        if not self.board.settled:
-            turn.done_pending = True  # judge once the board has settled
-            return
-        self.plays.done(player, turn, self.board.zones)
-
-    def _accept_illegal(self) -> None:
-        assert self.turn is not None
-        self.plays.accept_illegal(self.turn)
-
-    def _require_correction(self) -> None:
-        assert self.turn is not None
-        self.plays.require_correction(self.turn)
 
     # -- what is played ---------------------------------------------------------------------
 
@@ -523,7 +480,7 @@ class Controller:
         """Publish the prompt that follows from the state of what is played: the end, a play, the
         contest's own moments (the cube), or a game's opening (the board set, the opening roll)."""
         played = self.played
-        self.turn = None
+        self.plays.turn = None
         self.dice.expect()
         if played.is_over:
             self.links.match_over()
@@ -533,8 +490,9 @@ class Controller:
             self.publish(over, message=self.dialogue.over())
         elif played.dice is not None:
             if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
-                self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
-        elif self.dialogue.prompt():
+                self.apply(self.plays.begin(played.position.turn, played.dice, self.board.capability))
+        elif (asked := self.dialogue.prompt()) is not None:
+            self.apply(asked)
             self.seat.asked(self.prompt)  # a bot's side answers at once
         else:
             self._opening()
@@ -546,14 +504,14 @@ class Controller:
             self.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
                          message=f"set up game {played.game_number}")
             if board.zones is not None:
-                self.checks.set_board(played.position)
+                self.apply(self.checks.set_board(played.position))
             return
         code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
         self.publish(Waiting.OPENING_ROLL, code=code, message=message)
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.dialogue.time_loss(loser)
+        self.apply(self.dialogue.time_loss(loser))
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -572,14 +530,26 @@ class Controller:
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
         if not self.outage.out:  # else CA stands
             self.flash(Code.NOT_ALLOWED if why else Code.RULING)
-        if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
-            self._require_correction()
+        turn = self.plays.turn
+        if why is None and action == "correct" and turn is not None and turn.illegal is not None:
+            self.apply(self.plays.require_correction())
         elif why is None and action == "accept":
-            self._accept_illegal()
+            self.apply(self.plays.accept_illegal())
         elif why is None and action == "time_penalty" and self.clock is not None and player is not None:
             self.clock.reserve[player] -= seconds
             self.recorder.write_clock(self.clock)
         return event
+
+    # -- a member's decision, from a phone --------------------------------------------------
+
+    def decide(self, answer: str, **record: Any) -> str | None:
+        """A chouette member's `answer`, from their phone, to the decision asked now
+        (`ChouetteDialogue.decide`): applied as the member's press would be, None; else why not."""
+        decided = self.dialogue.decide(answer, **record)
+        if isinstance(decided, str):
+            return decided
+        self.apply(decided)
+        return None
 
     # -- out: prompts and the display ---------------------------------------------------
 

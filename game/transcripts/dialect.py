@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from game.transcripts.layout import Layout
@@ -29,15 +28,22 @@ _TOKEN = re.compile(r"\S+")
 _HAND_WORDS = frozenset({"double", "doubled", "take", "taken", "drop", "dropped", "win"})
 
 
-@dataclass(slots=True)
 class Dialect:
     """How a transcript is written: its producer (a guess from the file), whether a missing star
-    means no hit, and the features seen with a count and the first line of each."""
+    means no hit, and the features seen with a count and the first line of each.
 
-    producer: str
-    marks_hits: bool
-    features: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, tuple[int, str]] = field(default_factory=dict)
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    __slots__ = ("producer", "marks_hits", "features", "examples")
+
+    def __init__(self, producer: str, marks_hits: bool, features: Counter[str] | None = None,
+                 examples: dict[str, tuple[int, str]] | None = None) -> None:
+        self.producer = producer
+        self.marks_hits = marks_hits
+        self.features: Counter[str] = Counter() if features is None else features
+        self.examples: dict[str, tuple[int, str]] = {} if examples is None else examples
 
     def saw(self, feature: str, line: int, text: str) -> None:
         """Count a feature, keeping the first line that shows it."""
