@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
-from game.movegen import check_dice
+from game.movegen import State, check_dice, encode_document
 from game.position import Position
 
 if TYPE_CHECKING:
@@ -124,11 +124,16 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
 _JSON_WHITESPACE = " \t\n\r"  # what JSON allows around a value (str.strip would take more)
 
 
-def run_batch(path: str, variant: Variant | None,
-              answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
+Answer = dict[str, Any] | str
+
+
+def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], Answer], out: TextIO,
+              state_answer: Callable[[State, tuple[int, int]], Answer] | None = None) -> int:
     """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
     answer may be JSON text already), in order; a bad line gets {"error": ...} (and a line on
-    stderr) and the exit status becomes 2."""
+    stderr) and the exit status becomes 2. `state_answer`, when given, answers the same from the
+    position's state (Backgammon, standard rules) for a document in its usual form
+    (`game.movegen.encode_document`): no `Position` is built for it."""
     import json
 
     scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -146,12 +151,18 @@ def run_batch(path: str, variant: Variant | None,
             if type(item) is not dict or len(item) != 2 or "position" not in item or "dice" not in item:
                 raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
             pos = item["position"]
-            position = (Position.from_document(pos) if isinstance(pos, dict)
-                        else read_position(str(pos), variant))
-            if variant is not None and position.variant is not variant:
-                raise PositionError(f"position is {position.variant.value}, not {variant.value}")
+            state = encode_document(pos) if state_answer is not None and type(pos) is dict else None
+            position = None if state is not None else (Position.from_document(pos) if isinstance(pos, dict)
+                                                       else read_position(str(pos), variant))
+            read_variant = Variant.BACKGAMMON if position is None else position.variant
+            if variant is not None and read_variant is not variant:
+                raise PositionError(f"position is {read_variant.value}, not {variant.value}")
             dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
-            result = answer(position, dice)
+            if position is None:
+                assert state is not None and state_answer is not None
+                result = state_answer(state, dice)
+            else:
+                result = answer(position, dice)
         except GameError as exc:
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from game.board import Variant
 from game.errors import GameError, UsageError
-from game.movegen import count_plays, describe_kernel, encode, legal_plays, state_plays
+from game.movegen import State, describe_kernel, encode, legal_plays, state_count, state_plays
 from game.plays import format_roll
 from game.position import Position
+from game.rules import STANDARD, RuleOptions
 
 if TYPE_CHECKING:
     import argparse  # imported by `build_parser`: a `validate FILE` process reads its two words itself
@@ -67,14 +68,20 @@ def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: Text
     from game.arguments import run_batch
 
     def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any] | str:
-        if count_only:
-            return {"count": count_plays(position, dice)}
-        if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
-            raw_moves = state_plays(encode(position), position.variant, dice, position.rules)[1]
-            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, raw_moves)) + "]}"
+        if count_only or moves_only:
+            return from_state(encode(position), dice, position.variant, position.rules)
         return _plays_json(position, dice)
 
-    return run_batch(path, variant, answer, out)
+    def from_state(state: State, dice: tuple[int, int], variant: Variant = Variant.BACKGAMMON,
+                   rules: RuleOptions = STANDARD) -> dict[str, Any] | str:
+        if count_only:
+            return {"count": state_count(state, variant, dice, rules)}
+        # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
+        raw_moves = state_plays(state, variant, dice, rules)[1]
+        return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, raw_moves)) + "]}"
+
+    with _no_cyclic_collection():  # a line's JSON makes dozens of containers, and no cycles
+        return run_batch(path, variant, answer, out, from_state if count_only or moves_only else None)
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:

@@ -26,7 +26,7 @@ from firmware_host.controller.effects import Effects
 from firmware_host.controller.prompts import Waiting
 from game.board import Color
 
-Action = Callable[[Color], Effects | None]
+Action = Callable[[Color], Effects]
 """What a press does, given who pressed: the effects for the controller to apply."""
 
 

@@ -1,14 +1,17 @@
 """The board controller: driver events in, rules applied, the match (or chouette) run, the record kept.
 
-Data flows one way. The drivers' events (`handle`) become a settled sensed board
-(`SensedBoard`), judged against the rules for the roll (`Turn`, with the reconciler); a throw
-of the dice is collected by `DiceCollector`; a button press is looked up in the `ButtonMap`.
-Committed plays and cube actions drive what is played (`Session`: a `Match`, or a chouette
-session), which the controller owns; what differs between the two (the cube's dialogues, the
+Data flows one way. Each kind of driver event (`handle`) goes to its owner, looked up once by its
+type: a zone change or snapshot to the `SensedBoard`, whose settled board goes, by what the table
+waits for, to the part that judges it then (`BoardChecks`, `PlayFlow`, `BotSeat`); a die's report
+to `Throws`; a press to the part the `ButtonMap` names for the moment; a link's news to `Outage`
+and `LinkHealth`. The part returns what should happen as effects (firmware_host/controller/effects.py),
+which the controller applies in one place (`_apply`): prompts and codes through the `Prompter`,
+the rest through `Outputs` (journal, cube display, zone LEDs, flags, log), and actions on what is
+played (`Session`: a `Match`, or a chouette session), which the controller owns and journals, then
+publishes what follows. What differs between a match and a chouette (the cube's dialogues, the
 display's cube, how the record's ends are told) is the `CubeDialogue`'s (firmware_host/controller/session.py).
-The results go out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the
-published `Prompt` (what the table is waiting for). Time comes from the caller (`tick(now)` and
-the events' timestamps), so the controller is deterministic under a manual clock.
+Time comes from the caller (`tick(now)` and the events' timestamps), so the controller is
+deterministic under a manual clock.
 
 How a play is judged, the referee profiles (`Profile`), the buttons and every display code:
 hardware_docs/referee.md.
@@ -41,11 +44,11 @@ from firmware_host.controller.board_checks import BoardChecks, StackSetter
 from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
 from firmware_host.controller.buttons import ButtonMap
 from firmware_host.controller.chess_clock import GameClock
-from firmware_host.controller.dice import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
 from firmware_host.controller.effects import (
     Act,
     Advance,
     Effect,
+    Effects,
     Flash,
     Light,
     Note,
@@ -61,11 +64,12 @@ from firmware_host.controller.effects import (
 from firmware_host.controller.links import LinkHealth, Needs, Outage
 from firmware_host.controller.outputs import Outputs, ZoneLeds
 from firmware_host.controller.play_flow import PlayFlow
-from firmware_host.controller.prompts import THROWS, Prompt, Prompter, Waiting
+from firmware_host.controller.prompts import Prompt, Prompter, Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.rulings import refusal
 from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.controller.session import Session
+from firmware_host.controller.throws import Throws
 from firmware_host.errors import JournalError, NotAMatch
 from firmware_host.record.dice_stats import DiceStats
 from firmware_host.record.journal import Journal
@@ -73,13 +77,11 @@ from firmware_host.record.match_report import MatchReport
 from firmware_host.record.recorder import Recorder
 from firmware_host.settings import Profile, Settings
 from game.board import Color
-from game.codes import Code, FlagKind
+from game.codes import Code
 from game.errors import MatchActionError
 from game.match import Match
-from game.plays import Play, format_roll
-from game.position import Position
 from game.reconcile import Verdict
-from game.zones import Layout, View, ZoneReading, zone_diff
+from game.zones import View, ZoneReading, zone_diff
 
 if TYPE_CHECKING:
     from game.bot.base import Bot
@@ -110,7 +112,8 @@ class Controller:
         self.recorder = (Recorder(outputs, describe) if history is None
                          else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
         self.board = SensedBoard(settings.settle_seconds)
-        self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
+        self.throws = Throws(played, self.dialogue.throws(), rethrow_cocked=settings.profile is not Profile.CASUAL)
+        """What a throw of the dice does now."""
         self.prompter = Prompter(outputs, self.dialogue.cube, clock, self.dialogue.context)
         self.link_up = False
         self.outage = Outage()
@@ -120,13 +123,24 @@ class Controller:
         self.plays = PlayFlow(played, self.board, self.takeback, traditional=settings.profile is Profile.TRADITIONAL,
                               casual=settings.profile is Profile.CASUAL)
         self.checks = BoardChecks(played, self.board, self.takeback, stacks)
-        self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
+        self.seat = BotSeat(played, bots or {}, self.board, prompts=self.prompter, commit=self.plays.commit,
                             roll=roll, casual=settings.profile is Profile.CASUAL)
         """The sides a bot plays (none at a table of people), and the hints."""
         self.takeback.voters = self.seat.takeback_votes
         self.report = MatchReport(outputs.note)
         """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
         self._buttons = self._button_map()
+        self._routes: Mapping[type[Event], Callable[[Any], None]] = {
+            SensorSnapshot: self._snapshot, ZoneChanged: self._zone_changed, DieState: self._die,
+            ButtonPressed: self._pressed, LinkUp: self._link_up, LinkDown: self._link_down,
+            FrameRejected: self.links.observe, LinkStatistics: self.links.observe, CommandFailed: self.links.observe}
+        """Where each kind of driver event goes."""
+        still = self.checks.still
+        self._boards: Mapping[Waiting, Callable[[View, Prompt], Effects]] = {
+            Waiting.SET_BOARD: self.checks.setting, Waiting.ROLL_OR_DOUBLE: still, Waiting.OPENING_ROLL: still,
+            Waiting.BOT_ROLL: still, Waiting.TAKEBACK: self.checks.withdrawn,
+            Waiting.PLAY: self.plays.settled, Waiting.CORRECT: self.plays.settled, Waiting.BOT_PLAY: self.seat.settled}
+        """Which part judges a settled board, by what the table waits for (nobody's, at the other moments)."""
 
     # -- construction ----------------------------------------------------------------
 
@@ -185,10 +199,10 @@ class Controller:
 
     def _start(self) -> None:
         if self.played.is_over:
-            self.advance()
+            self._advance()
         else:  # first, the physical board must show the position of the match (or a play on the way)
-            self.publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
-                         message="checking the board")
+            self._publish(Publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
+                                  message="checking the board"))
 
     # -- what others read ------------------------------------------------------------
 
@@ -262,25 +276,9 @@ class Controller:
 
     def _handle(self, event: Event) -> None:
         self._now = max(self._now, event.timestamp)
-        if isinstance(event, SensorSnapshot):
-            self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
-        elif isinstance(event, ZoneChanged):
-            self._settled(self.board.change(event.zone, event.reading, event.timestamp))
-        elif isinstance(event, DieState):
-            self._die(event)
-        elif isinstance(event, ButtonPressed):
-            self._button(Color(event.player), event.button)
-        elif isinstance(event, LinkUp):
-            self.link_up = True
-            self.board.announce(event.hello.capability)
-            self.links.up(event)
-            self._back_in_reach(event.source)
-        elif isinstance(event, LinkDown):
-            self.link_up = False
-            self.links.down(event)
-            self._out_of_reach(event.source)
-        elif isinstance(event, FrameRejected | LinkStatistics | CommandFailed):
-            self.links.observe(event)
+        route = self._routes.get(type(event))
+        if route is not None:
+            route(event)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
@@ -300,7 +298,7 @@ class Controller:
         if self.outage.out:
             return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
-        self.apply(self.plays.pending(self.prompt))  # the board went back to the stable one it was (a flicker)
+        self._apply(self.plays.pending(self.prompt))  # the board went back to the stable one it was (a flicker)
         if self.clock is not None and not self.played.is_over:
             loser = self.clock.check(now)
             if loser is not None:
@@ -308,12 +306,29 @@ class Controller:
 
     # -- the board ------------------------------------------------------------------------
 
+    def _snapshot(self, event: SensorSnapshot) -> None:
+        self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
+
+    def _zone_changed(self, event: ZoneChanged) -> None:
+        self._settled(self.board.change(event.zone, event.reading, event.timestamp))
+
+    def _link_up(self, event: LinkUp) -> None:
+        self.link_up = True
+        self.board.announce(event.hello.capability)
+        self.links.up(event)
+        self._back_in_reach(event.source)
+
+    def _link_down(self, event: LinkDown) -> None:
+        self.link_up = False
+        self.links.down(event)
+        self._out_of_reach(event.source)
+
     def _out_of_reach(self, source: str) -> None:
         """A link is down: stand the clocks and say so; nothing is judged until it is back."""
         if not self.outage.lose(source, self.clock, self._now):
             return
         self.plays.forget_done()
-        self.show(Code.CABLE_DOWN)
+        self.prompter.show(Code.CABLE_DOWN)
         self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
 
     def _back_in_reach(self, source: str) -> None:
@@ -325,25 +340,19 @@ class Controller:
         if held is None:
             return
         self.board.forget()
-        self.show(self.prompt.code)
+        self.prompter.show(self.prompt.code)
         self.outputs.note("the board is back: reading it afresh")
         for state in held:
             self._die(state)
 
     def _settled(self, view: View | None) -> None:
+        """A board that has settled, to the part that judges it now."""
         if view is None or self.board.capability is None:
             return
-        waiting = self.prompt.waiting
-        if waiting is Waiting.SET_BOARD:
-            self.apply(self.checks.setting(view, self.prompt))
-        elif waiting in (Waiting.PLAY, Waiting.CORRECT):
-            self.apply(self.plays.settled(view, self.prompt))
-        elif waiting is Waiting.BOT_PLAY:
-            self.seat.settled(view)
-        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL, Waiting.BOT_ROLL):
-            self.apply(self.checks.still(view, self.prompt))
-        elif waiting is Waiting.TAKEBACK:
-            self.apply(self.checks.withdrawn(view, self.prompt))
+        prompt = self.prompt
+        owner = self._boards.get(prompt.waiting)
+        if owner is not None:
+            self._apply(owner(view, prompt))
 
     # -- dice ---------------------------------------------------------------------------
 
@@ -351,42 +360,7 @@ class Controller:
         if self.outage.out:  # dice on a link of their own: read once the board is back
             self.outage.hold(state)
             return
-        waiting, played = self.prompt.waiting, self.played
-        outcome = self.dice.report(state, throw_expected=waiting in THROWS,
-                                   moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
-        if isinstance(outcome, EarlyRoll):
-            roller = (self.prompt.player or Color.WHITE).opponent
-            self.flag(FlagKind.EARLY_ROLL, roller, f"{roller.value} rolled before the opponent pressed done: "
-                       "the roll does not count", Code.EARLY_ROLL, played.position)
-        elif isinstance(outcome, Cocked):
-            if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
-                self._republish("cocked die: roll both dice again")
-            self.flag(FlagKind.COCKED, self.prompt.player,
-                      "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"),
-                      Code.COCKED_DIE, None)
-        elif waiting in (Waiting.OPENING_ROLL, Waiting.SEATING) and not isinstance(outcome, Thrown):
-            self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
-        elif isinstance(outcome, Thrown):
-            first, second = outcome.faces
-            own = self.dialogue.throws().get(waiting)
-            if own is not None:
-                self.apply(own(first, second))
-            elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
-                self.act(lambda: played.opening_roll(first, second))
-                if played.dice is None and not played.is_over:
-                    self._republish(f"equal dice {format_roll((first, second))}: roll again")
-                self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
-            else:
-                self.act(lambda: played.roll(first, second))
-
-    def _opening_dice(self, *, restate: bool) -> None:
-        """While each player throws a die: whose die is whose, and each face as it lands."""
-        shown = opening_dice(self.dice)
-        if shown is not None:
-            code, message = shown
-            self.show(code)
-            if restate:
-                self.restate(message)
+        self._apply(self.throws.report(state, self.prompt))
 
     # -- buttons -------------------------------------------------------------------------
 
@@ -402,7 +376,9 @@ class Controller:
             Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},
         }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
 
-    def _button(self, player: Color, button: ButtonKind) -> None:
+    def _pressed(self, event: ButtonPressed) -> None:
+        """A press, to what its button does now (`ButtonMap`); refused when it does nothing now."""
+        player, button = Color(event.player), event.button
         if self.outage.out:
             self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
                               "until it is back")
@@ -410,45 +386,42 @@ class Controller:
         prompt = self.prompt
         action = self._buttons.action(prompt.waiting, prompt.player, player, button)
         if action is None:
-            self.refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
+            self._refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
             return
-        self.apply(action(player) or ())
+        self._apply(action(player))
 
-    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
+    def _refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
         self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
-        self.flash(Code.NOT_ALLOWED)
+        self._flash(Code.NOT_ALLOWED)
 
     # -- what is played ---------------------------------------------------------------------
 
-    def apply(self, effects: Iterable[Effect]) -> None:
+    def _apply(self, effects: Iterable[Effect]) -> None:
         """Do what a part handed back, in order (firmware_host/controller/effects.py)."""
         for effect in effects:
             match effect:
                 case Act(action=action, then=then):
-                    self.act(action)
+                    self._act(action)
                     if then is not None:
-                        self.apply(then())
+                        self._apply(then())
                 case Advance():
-                    self.advance()
+                    self._advance()
                 case _:
                     self._tell(effect)
 
     def _tell(self, effect: Told) -> None:
         match effect:
             case Publish():
-                self.publish(effect.waiting, player=effect.player, dice=effect.dice, position=effect.position,
-                             code=effect.code, message=effect.message, can_double=effect.can_double,
-                             can_beaver=effect.can_beaver, zones=effect.zones, asked=effect.asked,
-                             member=effect.member, answers=effect.answers, play=effect.play)
+                self._publish(effect)
             case Republish(message=message):
-                self._republish(message)
+                self.prompter.republish(message, self._now)
             case Restate(message=message):
-                self.restate(message)
+                self.prompter.restate(message)
             case Show(code=code):
-                self.show(code)
+                self.prompter.show(code)
             case Flash(code=code):
-                self.flash(code)
+                self._flash(code)
             case Light(zones=zones):
                 self.outputs.light(zones)
             case Note(text=text):
@@ -456,44 +429,44 @@ class Controller:
             case Write(event=event):
                 self.outputs.write(event)
             case RaiseFlag():
-                self.flag(effect.kind, effect.player, effect.message, effect.code, effect.expected, effect.board,
-                          effect.because)
+                self._flag(effect)
             case Refuse(player=player, button=button, why=why):
-                self.refuse(player, button, why)
+                self._refuse(player, button, why)
 
-    def act(self, action: Callable[[], object]) -> None:
+    def _act(self, action: Callable[[], object]) -> None:
         """Run one action on what is played; a refusal is logged and shown, never crashes the table."""
         try:
             action()
         except MatchActionError as exc:
             self.outputs.note(f"refused: {exc}")
-            self.flash(Code.NOT_ALLOWED)
+            self._flash(Code.NOT_ALLOWED)
             return
         self._sync()
-        self.advance()
+        self._advance()
 
     def _sync(self) -> list[str]:
         """Journal the new events of what is played (and the clocks after each play); returns their types."""
         return self.recorder.sync(self.played, self.clock, self._now)
 
-    def advance(self) -> None:
+    def _advance(self) -> None:
         """Publish the prompt that follows from the state of what is played: the end, a play, the
         contest's own moments (the cube), or a game's opening (the board set, the opening roll)."""
         played = self.played
         self.plays.turn = None
-        self.dice.expect()
+        self.throws.expect()
         if played.is_over:
             self.links.match_over()
             if self.settings.analyse and isinstance(played, Match):
                 self.report.match_over(played.variant, self.journal.path)
             over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
-            self.publish(over, message=self.dialogue.over())
+            self._publish(Publish(over, message=self.dialogue.over()))
         elif played.dice is not None:
-            if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
-                self.apply(self.plays.begin(played.position.turn, played.dice, self.board.capability))
+            bot_play = self.seat.begin(played.position.turn, played.dice, self.board.capability)
+            self._apply(bot_play if bot_play is not None else
+                       self.plays.begin(played.position.turn, played.dice, self.board.capability))
         elif (asked := self.dialogue.prompt()) is not None:
-            self.apply(asked)
-            self.seat.asked(self.prompt)  # a bot's side answers at once
+            self._apply(asked)
+            self._apply(self.seat.asked(self.prompt))  # a bot's side answers at once
         else:
             self._opening()
 
@@ -501,17 +474,16 @@ class Controller:
         played, board = self.played, self.board
         if board.zones is None or board.capability is None or zone_diff(played.position, board.zones,
                                                                         board.capability):
-            self.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
-                         message=f"set up game {played.game_number}")
+            self._publish(Publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
+                                  message=f"set up game {played.game_number}"))
             if board.zones is not None:
-                self.apply(self.checks.set_board(played.position))
+                self._apply(self.checks.set_board(played.position))
             return
-        code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
-        self.publish(Waiting.OPENING_ROLL, code=code, message=message)
+        self._apply(self.throws.opening())
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.apply(self.dialogue.time_loss(loser))
+        self._apply(self.dialogue.time_loss(loser))
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -529,12 +501,12 @@ class Controller:
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
         if not self.outage.out:  # else CA stands
-            self.flash(Code.NOT_ALLOWED if why else Code.RULING)
+            self._flash(Code.NOT_ALLOWED if why else Code.RULING)
         turn = self.plays.turn
         if why is None and action == "correct" and turn is not None and turn.illegal is not None:
-            self.apply(self.plays.require_correction())
+            self._apply(self.plays.require_correction())
         elif why is None and action == "accept":
-            self.apply(self.plays.accept_illegal())
+            self._apply(self.plays.accept_illegal())
         elif why is None and action == "time_penalty" and self.clock is not None and player is not None:
             self.clock.reserve[player] -= seconds
             self.recorder.write_clock(self.clock)
@@ -548,43 +520,28 @@ class Controller:
         decided = self.dialogue.decide(answer, **record)
         if isinstance(decided, str):
             return decided
-        self.apply(decided)
+        self._apply(decided)
         return None
 
     # -- out: prompts and the display ---------------------------------------------------
 
-    def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
-                position: Position | None = None, code: str = "", message: str = "",
-                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
-                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
-                play: Play | None = None) -> None:
+    def _publish(self, prompt: Publish) -> None:
         """Publish a prompt (`Prompter.publish`) at the table's time."""
-        self.prompter.publish(waiting, self._now, player=player, dice=dice, position=position, code=code,
-                              message=message, can_double=can_double, can_beaver=can_beaver, zones=zones,
-                              asked=asked, member=member, answers=answers, play=play)
+        self.prompter.publish(prompt.waiting, self._now, player=prompt.player, dice=prompt.dice,
+                              position=prompt.position, code=prompt.code, message=prompt.message,
+                              can_double=prompt.can_double, can_beaver=prompt.can_beaver, zones=prompt.zones,
+                              asked=prompt.asked, member=prompt.member, answers=prompt.answers, play=prompt.play)
 
-    def _republish(self, message: str) -> None:
-        self.prompter.republish(message, self._now)
-
-    def restate(self, message: str) -> None:
-        """The standing prompt's request said more precisely (`Prompter.restate`)."""
-        self.prompter.restate(message)
-
-    def show(self, code: str) -> None:
-        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
-        self.prompter.show(code)
-
-    def flash(self, code: str) -> None:
+    def _flash(self, code: str) -> None:
         """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
         self.prompter.flash(code, self._now)
 
-    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None,
-             board: Layout | None = None, because: str = "") -> None:
+    def _flag(self, flag: RaiseFlag) -> None:
         """A referee flag, with the sensed board as its evidence; its code on the display (for a
         moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones
-        self.outputs.flag(kind, player=player, message=message, code=code, game=self.played.game_number,
-                          move=self.played.move_number + 1, sensed=zones, expected=expected,
-                          dice=self.prompt.dice, board=board, because=because)
-        self.flash(code)
+        self.outputs.flag(flag.kind, player=flag.player, message=flag.message, code=flag.code,
+                          game=self.played.game_number, move=self.played.move_number + 1, sensed=zones,
+                          expected=flag.expected, dice=self.prompt.dice, board=flag.board, because=flag.because)
+        self._flash(flag.code)
 

@@ -25,6 +25,7 @@ _SITES = {  # a Site header, lower case without blanks, and the producer it name
     "fibs": "FIBS",
 }
 _TOKEN = re.compile(r"\S+")
+_OFF_AS_ZERO = re.compile(r"/0\b")
 _HAND_WORDS = frozenset({"double", "doubled", "take", "taken", "drop", "dropped", "win"})
 
 
@@ -78,7 +79,7 @@ def detect(layout: Layout) -> Dialect:
             word = cell.text.split(" ", 1)[0].lower()
             if word == "losses":
                 dialect.saw("results written on the loser's side (Losses N point)", cell.line, cell.text)
-            elif _RESIGNED.match(cell.text):
+            elif word.startswith("resign") and _RESIGNED.match(cell.text):
                 dialect.saw("a resignation said in words before its result (Resigned Game, Resigned Match, Resigns)",
                             cell.line, cell.text)
             elif word in _HAND_WORDS:
@@ -123,7 +124,7 @@ def _move_features(dialect: Dialect, line: int, text: str, token: str) -> None:
         dialect.saw("entering written from 25", line, text)
     if "/off" in token or token.endswith("/o"):
         dialect.saw("bearing off written to 'off'", line, text)
-    elif re.search(r"/0\b", token):
+    elif "/0" in token and _OFF_AS_ZERO.search(token):
         dialect.saw("bearing off written to 0", line, text)
     if "(" in token:
         dialect.saw("identical moves counted (13/7(2))", line, text)

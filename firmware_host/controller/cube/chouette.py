@@ -265,9 +265,7 @@ class ChouetteDialogue:
         white = Side.TEAM.color
         if asked.kind == "turn":
             return (self._turn_cube if answer == "double" else self._let_it_be)(white, "phone", record)
-        effects = self._answer_with(answer, "phone", record)(white)
-        assert effects is not None
-        return effects
+        return self._answer_with(answer, "phone", record)(white)
 
     def _decided(self, answer: str, source: str, record: Mapping[str, Any]) -> Effects:
         """A member's decision, into the journal with where it came from (the box's are its buttons')."""
