@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.board import BAR, OFF
@@ -178,6 +179,7 @@ class Chain(NamedTuple):
     stars: frozenset[int] = frozenset()
 
 
+_STARS = attrgetter("stars")  # a chain's stars, without a Python call: read at every play of a transcript
 _TIMES = re.compile(r"\(([1-4])\)")
 _POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<star>\**)$")
 
@@ -250,7 +252,7 @@ class WrittenPlay(NamedTuple):
     @property
     def stars(self) -> frozenset[int]:
         """Every point written with a star."""
-        return frozenset().union(*(c.stars for c in self.chains))
+        return frozenset().union(*map(_STARS, self.chains))
 
     @property
     def steps(self) -> list[tuple[int, int]]:

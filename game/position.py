@@ -196,8 +196,8 @@ class Position:
     def to_document(self) -> dict[str, Any]:
         """The JSON position document (not yet encoded); `rules` only when an option is on."""
         doc: dict[str, Any] = {
-            "variant": self.variant.value,
-            "turn": self.turn.value,
+            "variant": self.variant._value_,  # the members' values without the enum's property: at every play
+            "turn": self.turn._value_,
             "points": list(map(list, self.points)),  # after every play: the 24 stacks listed in C
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},

@@ -454,6 +454,6 @@ def _int(event: Mapping[str, Any], key: str) -> int:
 
 def _dice(event: Mapping[str, Any]) -> tuple[int, int]:
     dice = event.get("dice")
-    if not isinstance(dice, list) or len(dice) != 2 or not all(isinstance(d, int) for d in dice):
+    if not isinstance(dice, list) or len(dice) != 2 or not (isinstance(dice[0], int) and isinstance(dice[1], int)):
         raise RecordError(f"'dice' must be [d1, d2], got {dice!r}")
     return dice[0], dice[1]
