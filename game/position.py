@@ -243,7 +243,7 @@ class Position:
 
     def with_rules(self, rules: RuleOptions) -> Position:
         """The same checkers played under `rules` (refused when an option is for another variant)."""
-        return self if rules == self.rules else replace(self, rules=rules)
+        return self if rules is self.rules or rules == self.rules else replace(self, rules=rules)
 
     # -- queries ----------------------------------------------------------
 
