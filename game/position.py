@@ -232,9 +232,12 @@ class Position:
         if not isinstance(turn, Color):
             return replace(self, turn=turn)  # validated: refused
         other = object.__new__(Position)  # the same checkers: valid already, not checked again
-        for name in ("variant", "points", "bar", "off", "rules"):
-            object.__setattr__(other, name, getattr(self, name))
-        object.__setattr__(other, "turn", turn)
+        _set(other, "variant", self.variant)
+        _set(other, "turn", turn)
+        _set(other, "points", self.points)
+        _set(other, "bar", self.bar)
+        _set(other, "off", self.off)
+        _set(other, "rules", self.rules)
         return other
 
     def pass_turn(self) -> Position:
