@@ -13,7 +13,7 @@ import enum
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from game.board import Color, Variant
 from game.cube import Cube
@@ -51,7 +51,7 @@ from game.play_reader import read_play
 from game.plays import Move, Play, WrittenPlay, format_moves
 from game.position import Position, ResultKind
 from game.rules import STANDARD, RuleOptions
-from game.values import Value
+from game.values import Record, Value
 from game.values import set_field as _set
 
 if TYPE_CHECKING:
@@ -159,7 +159,7 @@ class MatchOptions(Value):
 NO_OPTIONS = MatchOptions()
 
 
-class GameSummary(NamedTuple):
+class GameSummary(Record):
     """How one game ended. `winner` is None and `kind` "remi" for a Catchgammon Remi
     (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much)."""
 
@@ -171,7 +171,7 @@ class GameSummary(NamedTuple):
     score: Score  # (white, black) after the game
 
 
-class _Resignation(NamedTuple):
+class _Resignation(Record):
     """A resignation offered (a NamedTuple, not a dataclass: made at every start of `python -m game`,
     it costs about an eighth as much)."""
 

@@ -17,17 +17,17 @@ tried first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 
 from game.errors import AmbiguousPlayError, IllegalPlayError, IncompletePlayError
 from game.movegen import State, legal_states, play_allowed, single_move_walk
 from game.plays import Chain, Move, Play, WrittenPlay, format_moves
 from game.position import Position
+from game.values import Record
 
 Step = Callable[[State, int, int], list[tuple[State, Move]]]  # state, die, source point
 
 
-class Reading(NamedTuple):
+class Reading(Record):
     """One way to make a written play: the single-die moves and where they hit.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.

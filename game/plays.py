@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from game.board import BAR, OFF
 from game.errors import NotationError
-from game.values import Value
+from game.values import Record, Value
 from game.values import set_field as _set
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
 
 # -- reading ----------------------------------------------------------------------------
 
-class Chain(NamedTuple):
+class Chain(Record):
     """One checker's way as written: the points it names, in order, and which carry a star
     (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 
@@ -205,7 +205,7 @@ _TIMES = re.compile(r"\(([1-4])\)")
 _POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<star>\**)$")
 
 
-class WrittenPlay(NamedTuple):
+class WrittenPlay(Record):
     """A play as a transcript or a user writes it: its chains in the order written
     (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
 from game.rules import STANDARD, RuleOptions
-from game.values import Value
+from game.values import Record, Value
 from game.values import set_field as _set
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class ResultKind(enum.IntEnum):
     TRIPLE = 3  # backgammon, catchgammon or rungammon, by variant
 
 
-class GameResult(NamedTuple):
+class GameResult(Record):
     """Who won a game, and how it scores.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as

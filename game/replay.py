@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from game.board import Color, Variant
 from game.errors import GameError, MatchActionError, RecordError, ReplayError
@@ -21,6 +21,7 @@ from game.events import MatchEvent
 from game.match import Match, MatchOptions, Phase
 from game.plays import Move, Play
 from game.position import Position
+from game.values import Record
 
 ACTIONS = frozenset({"opening_roll", "roll", "play", "double", "take", "pass", "beaver", "resign",
                      "resign_accept", "resign_decline", "takeback", "forfeit"})
@@ -31,7 +32,7 @@ KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
 E = TypeVar("E", bound=Mapping[str, Any])
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     """Something in a record that the rules do not allow, and where it is.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as

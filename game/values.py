@@ -1,5 +1,5 @@
 """The base of the engine's immutable value types (`Position`, `Play`, `Move`, `Cube`,
-`RuleOptions`, `MatchOptions`).
+`RuleOptions`, `MatchOptions`), and `Record`, its named tuples' base.
 
 They were frozen dataclasses; they are plain classes with slots because every `python -m game`
 process makes them at start-up, and importing `dataclasses` alone (it imports inspect, ast, dis and
@@ -11,7 +11,10 @@ copies and pickles, and derives a changed copy with `replace` (python-chess styl
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from collections import namedtuple
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+__all__ = ["Record", "Value", "set_field"]
 
 set_field = object.__setattr__
 """How a value's own `__init__` (or a method making one without checking it again) sets a field:
@@ -70,3 +73,37 @@ class Value:
                             f"(its fields: {', '.join(self._fields)})")
         make: Any = type(self)
         return make(**{name: changes.get(name, getattr(self, name)) for name in self._fields})  # type: ignore[no-any-return]
+
+
+if TYPE_CHECKING:
+    from typing import NamedTuple as Record
+else:
+    def Record(typename, fields=None, /, **kwargs):  # a class's base, as typing.NamedTuple
+        """`typing.NamedTuple`, for the class syntax only (`class Chain(Record): ...`), as type checkers
+        read it. At run time a class made the same way but for its annotations, kept as written: under
+        `from __future__ import annotations` they are strings, which typing.NamedTuple compiles one by
+        one into forward references (about 1.5 M instructions a class: the ten named tuples
+        `python -m game validate` makes at every start cost it some 3% of a long match)."""
+        raise TypeError("Record is a base class: class Name(Record): field: type ...")
+
+    class _RecordMeta(type):
+        def __new__(cls, typename, bases, ns):
+            annotations = ns.get("__annotations__", {})
+            defaults = [name for name in annotations if name in ns]
+            if defaults != list(annotations)[len(annotations) - len(defaults):]:
+                raise TypeError(f"{typename}: a field without a default follows one with a default")
+            record = namedtuple(typename, annotations, defaults=[ns[name] for name in defaults],
+                                module=ns["__module__"])
+            record.__annotations__ = record.__new__.__annotations__ = dict(annotations)
+            for key, value in ns.items():
+                if key in _PROHIBITED:
+                    raise AttributeError(f"Cannot overwrite NamedTuple attribute {key}")
+                if key not in _SPECIAL and key not in record._fields:
+                    setattr(record, key, value)
+            return record
+
+    _Record = type.__new__(_RecordMeta, "Record", (), {})
+    Record.__mro_entries__ = lambda bases: (_Record,)
+    _PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults",
+                             "_make", "_replace", "_asdict", "_source"})
+    _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import NamedTuple
 
 from game.board import Color
 from game.errors import MatFormatError
+from game.values import Record
 
 LEFT, RIGHT = Color.BLACK, Color.WHITE
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -34,7 +34,7 @@ _RATING = re.compile(r"^(?P<name>.*?),\s*(?P<rating>-?\d+(?:[.,]\d+)?)$")
 LEFT_GAP = 6  # a row's first cell this close to its number is on the left
 
 
-class Cell(NamedTuple):
+class Cell(Record):
     """One cell: a roll and its play, a cube action, or a result, on one side of one line.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.

@@ -11,20 +11,21 @@ positions per reading, so no file can make it explode.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from game.errors import GameError, IllegalPlayError
 from game.play_reader import candidates, describe
 from game.plays import Play, WrittenPlay
 from game.position import Position
 from game.replay import MAT_WINS
+from game.values import Record
 
 MAX_PLAYS = 40
 MAX_BRANCHES = 32
 Entry = tuple[int, dict[str, Any]]
 
 
-class Choice(NamedTuple):
+class Choice(Record):
     """The reading chosen, and why, in words for the verdict's note.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import AmbiguousPlayError, GameError, IllegalPlayError, IncompletePlayError, PositionError
@@ -20,9 +21,10 @@ from game.transcripts.lookahead import choose
 from game.transcripts.reading import ILLEGAL_PLAY, Entry, Transcript, read_transcript
 from game.transcripts.results import TranscriptReplayer
 from game.transcripts.sgf import SGF_MOVES, read_sgf, resolve_moves
+from game.values import Record
 
 
-class TranscriptReplay(NamedTuple):
+class TranscriptReplay(Record):
     """A transcript and its replay: the replayer holds the match, the problems and the notes.
 
     A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much.
@@ -31,6 +33,8 @@ class TranscriptReplay(NamedTuple):
     transcript: Transcript
     replayer: Replayer
 
+
+_POINTS = attrgetter("points")  # a chain's named points
 
 def replay_transcript(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = False) -> TranscriptReplay:
     """Read and replay a transcript (strict: raise `ReplayError` at the first problem)."""
@@ -168,14 +172,16 @@ class _Driver:
                  f"(and no resignation follows)", line)
 
     def _observe(self, line: int, event: dict[str, Any], written: WrittenPlay, play: Play) -> None:
-        text = str(event.get("text", ""))
-        if len(play.moves) > len(written.steps):
-            self.dialect.saw("a step of several dice written as one (13/9)", line, text)
-        hits = frozenset(m.target for m in play.moves if m.hit)
-        if self.dialect.marks_hits and not hits <= written.stars:
-            self.dialect.saw("a hit left unmarked at times", line, text)
-        if written.stars - hits:
-            self.dialect.saw("a star where nothing was hit", line, text)
+        # at every play: the named steps counted and the stars gathered without building lists
+        chains, moves = written.chains, play.moves
+        if len(moves) > sum(map(len, map(_POINTS, chains))) - len(chains):
+            self.dialect.saw("a step of several dice written as one (13/9)", line, str(event.get("text", "")))
+        hits = frozenset([m.target for m in moves if m.hit])
+        stars = written.stars
+        if hits and self.dialect.marks_hits and not hits <= stars:
+            self.dialect.saw("a hit left unmarked at times", line, str(event.get("text", "")))
+        if stars and stars - hits:
+            self.dialect.saw("a star where nothing was hit", line, str(event.get("text", "")))
 
     def _illegal_play(self, line: int, event: dict[str, Any]) -> None:
         """Snowie's `Illegal play (...)`: the position after an illegal play that was let stand."""
