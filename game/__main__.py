@@ -1,6 +1,7 @@
 """`python -m game`: the rules engine's command line (game/cli.py)."""
 
 import gc
+import os
 import sys
 
 # Importing the command line makes tens of thousands of objects that live as long as the process
@@ -11,4 +12,15 @@ from game.cli import main  # noqa: E402
 
 gc.freeze()
 gc.enable()
-sys.exit(main())
+code = main()
+if sys.argv[1:2] == ["validate"]:
+    # A one-shot check, run once for each of many files: with its verdict written, the process ends
+    # without the interpreter's teardown (freeing every object of the match one by one: about 2% of
+    # validating a long match). A verdict that cannot be written is reported as ever.
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        sys.exit(code)
+    os._exit(code)
+sys.exit(code)

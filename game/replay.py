@@ -167,8 +167,11 @@ class EventReplayer(Generic[E]):
         stamp = recorded.get("t")
         if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and isinstance(expected, dict):
             expected["t"] = stamp  # the rules' event (a dict at run time, a TypedDict) keeps the record's time
-        wrong = []
         not_compared, lenient = self.not_compared, self.lenient
+        if lenient and all(key in not_compared or key not in expected or recorded[key] == expected[key]
+                           for key in recorded):
+            return  # a transcript's event has a few of the rules' fields: those looked at, not all (at every event)
+        wrong = []
         for key, value in expected.items():
             if key in not_compared:
                 continue
