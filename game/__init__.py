@@ -13,11 +13,16 @@ opponent on roll):
 `print(position)` draws the board as text; `read_match` reads a record or a `.mat` transcript.
 """
 
+from __future__ import annotations
+
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # not typing's: every `python -m game` imports this package before it pauses the collector
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from game.board import BAR, OFF, Color, Variant
     from game.cube import Cube
     from game.errors import (
