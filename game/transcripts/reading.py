@@ -157,7 +157,7 @@ def _game_events(game: GameText, entries: list[Entry]) -> None:
         except MatFormatError as exc:
             entries.append((cell.line, {"type": UNREADABLE, "rule": f"cannot read this line: {exc}"}))
             continue
-        if any(e["type"] == "opening_roll" for e in events):
+        if opening and any(e["type"] == "opening_roll" for e in events):  # asked until the first one
             opening = False
         for event in events:
             last = entries[-1][1]
