@@ -6,12 +6,20 @@ Run from the repository root:  python3 -m benchmarks.bench_controller [--seed S]
 CPU per frame. An emulated table (`EmulatedTable`: the board emulator behind the real
 driver, mock pins, two simulated players, a manual clock) plays a match of each variant at
 each sensing capability. Every sensor frame the controller receives is timed with
-`time.process_time()` over `handle(frame)` then `tick(now)`, as the table's loop runs them.
+`time.process_time()` over `handle(frame)` then `tick(now)`, as the table's loop runs them,
+plus the driver's work for it (`DriverPath`: its bytes split out of the stream and checked,
+decoded, made an event by `BoardSensor.receive`, taken off the queue; replayed apart, since the
+emulated table's link runs the emulator in the same call; the `driver` column).
 ZONE_CHANGE frames are the run's own. SNAPSHOT frames are timed in a second run of the same
 match where each zone change reaches the controller as the whole board, as a SNAPSHOT frame
 carries it (a board that sends only snapshots), beside the run's own snapshots. The per-turn
 set-up happens when a roll arrives, in `handle(DieState)`: shown alone (that call, and the
-`TurnReconciler` construction timed apart) and amortised over the sensor frames. A frame's
+`TurnReconciler` construction timed apart) and amortised over the sensor frames. So is the
+judging of a board the frames made: it happens in the `tick(now)` that finds the board settled
+(`settle_seconds` after its last change, with no frame), timed there (unless a done press waited
+for that board: then the tick commits the play, the press's work, like a press's `handle`,
+untimed). The collector sets aside what the table was built with, as `python -m firmware_host`
+does (`set_aside_from_the_collector`). A frame's
 wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
 `BAUD_RATE`; ratios are CPU time over wire time.
 
@@ -41,13 +49,26 @@ import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.events import DieState, SensorSnapshot, ZoneChanged
-from drivers.protocol import BAUD_RATE, SERIAL_SETTINGS, Message, Snapshot, ZoneChange, encode_message
+from drivers.board import BoardSensor
+from drivers.events import DieState, LinkUp, SensorSnapshot, ZoneChanged
+from drivers.link import SerialLink
+from drivers.protocol import (
+    BAUD_RATE,
+    SERIAL_SETTINGS,
+    FrameReader,
+    Hello,
+    Message,
+    Snapshot,
+    ZoneChange,
+    decode_message,
+    encode_message,
+)
 from firmware_host.controller import Controller
 from firmware_host.controller.prompts import Waiting
 from firmware_host.emulator.table import TICK, EmulatedTable
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
+from firmware_host.table_loop import set_aside_from_the_collector
 from game.board import Variant
 from game.movegen import describe_kernel
 from game.position import Position
@@ -65,21 +86,60 @@ def wire_seconds(message: Message) -> float:
     return len(encode_message(message, 1)) * BITS_PER_BYTE / BAUD_RATE
 
 
+class DriverPath:
+    """The host's driver work for one frame, replayed beside the emulated table (whose link reads
+    the emulator in the same call, so it cannot be timed there): the frame's bytes split out of
+    the stream and checked (COBS, CRC), decoded, judged plausible for the board that announced
+    itself and made an event (`BoardSensor.receive`), taken off the queue."""
+
+    def __init__(self, hello: Hello) -> None:
+        self.reader = FrameReader()
+        self.link = SerialLink("loop://")  # never opened: only the decoding path runs
+        self.sensor = BoardSensor(self.link)
+        self.link._up(hello, 0.0)  # the handshake's end, as the link reaches it
+        self._drain()
+        self.sequence = 0
+
+    def cpu(self, message: Snapshot | ZoneChange) -> float:
+        """CPU seconds of the driver's work for `message`'s frame."""
+        self.sequence = (self.sequence + 1) % 256
+        data = encode_message(message, self.sequence)
+        start = time.process_time()
+        for frame in self.reader.feed(data):
+            self.sensor.receive(decode_message(frame), 0.0)  # type: ignore[arg-type]  # a board's message
+        self._drain()
+        return time.process_time() - start
+
+    def _drain(self) -> None:
+        while not self.link.events.empty():
+            self.link.events.get_nowait()
+
+    def close(self) -> None:
+        self.sensor.close()
+        self.link.close()
+
+
 @dataclass
 class Frames:
     """CPU seconds and wire seconds of each frame of one kind."""
 
     cpu: list[float] = field(default_factory=list)
+    """The driver's work and the controller's."""
+    driver: list[float] = field(default_factory=list)
     wire: list[float] = field(default_factory=list)
     flagged: list[bool] = field(default_factory=list)
 
-    def add(self, cpu: float, wire: float, flagged: bool) -> None:
-        self.cpu.append(cpu)
+    def add(self, cpu: float, driver: float, wire: float, flagged: bool) -> None:
+        self.cpu.append(cpu + driver)
+        self.driver.append(driver)
         self.wire.append(wire)
         self.flagged.append(flagged)
 
     def mean(self) -> float:
         return sum(self.cpu) / len(self.cpu)
+
+    def mean_driver(self) -> float:
+        return sum(self.driver) / len(self.driver)
 
     def mean_wire(self) -> float:
         return sum(self.wire) / len(self.wire)
@@ -97,6 +157,8 @@ class Run:
     capability: Capability
     frames: Frames = field(default_factory=Frames)
     roll_arrivals: list[float] = field(default_factory=list)
+    judgements: list[float] = field(default_factory=list)
+    """CPU seconds of each tick between frames that judged a newly settled board."""
     reconcilers: list[float] = field(default_factory=list)
     plays: list[tuple[str, list[int], dict[str, object]]] = field(default_factory=list)
 
@@ -123,29 +185,34 @@ def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, di
     run = Run(variant, capability)
     name = f"{variant.value}-{capability.name.lower()}-{'snapshots' if snapshots else 'changes'}"
     table = EmulatedTable(Settings(variant=variant, length=length), directory / name, seed, capability)
+    set_aside_from_the_collector()  # as `python -m firmware_host` does once its table is built
     controller = table.controller
     board: list[ZoneReading] | None = None
+    path: DriverPath | None = None
     try:
         while not controller.match.is_over and table.clock.now() < 1000.0 + 6 * 3600:
             table.clock.advance(TICK)
             now = table.clock.now()
             table.table.poll()
             for event in table.table.drain():
-                if isinstance(event, ZoneChanged) and board is not None:
+                if isinstance(event, ZoneChanged) and board is not None and path is not None:
                     board[event.zone - 1] = event.reading
                     if snapshots:
                         whole = SensorSnapshot(source=event.source, timestamp=event.timestamp, capability=capability,
                                                zones=tuple(board), scan=event.scan)
+                        sent: Snapshot | ZoneChange = Snapshot(event.scan, capability, whole.zones)
                         cpu, flagged = timed(controller, whole, now)
-                        run.frames.add(cpu, wire_seconds(Snapshot(event.scan, capability, whole.zones)), flagged)
                     else:
+                        sent = ZoneChange(event.scan, event.zone, event.reading)
                         cpu, flagged = timed(controller, event, now)
-                        run.frames.add(cpu, wire_seconds(ZoneChange(event.scan, event.zone, event.reading)), flagged)
-                elif isinstance(event, SensorSnapshot):
+                    run.frames.add(cpu, path.cpu(sent), wire_seconds(sent), flagged)
+                elif isinstance(event, SensorSnapshot) and path is not None:
                     board = list(event.zones)
+                    sent = Snapshot(event.scan, capability, event.zones)
+                    driver = path.cpu(sent)
                     cpu, flagged = timed(controller, event, now)
                     if snapshots:
-                        run.frames.add(cpu, wire_seconds(Snapshot(event.scan, capability, event.zones)), flagged)
+                        run.frames.add(cpu, driver, wire_seconds(sent), flagged)
                 elif isinstance(event, DieState):
                     serial = controller.prompt.serial
                     cpu, _ = timed(controller, event, now)
@@ -157,14 +224,23 @@ def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, di
                         TurnReconciler(controller.match.position, dice, capability)
                         run.reconcilers.append(time.process_time() - start)
                 else:
+                    if isinstance(event, LinkUp) and event.hello.capability is not None:  # the board's link
+                        path = DriverPath(event.hello)
                     controller.handle(event)
+            stable, turn = controller.stable, controller.plays.turn
+            pressed = turn is not None and turn.done_pending  # the done press's work: not the frames'
+            start = time.process_time()
             controller.tick(now)
+            if controller.stable is not stable and not pressed:  # a board settled: judged now
+                run.judgements.append(time.process_time() - start)
             table.people.see(controller.prompt, now)
             table.people.act(now)
         assert controller.match.is_over, f"{name}: the match did not end"
         run.plays = plays(table.journal)
     finally:
         table.close()
+        if path is not None:
+            path.close()
     return run
 
 
@@ -177,20 +253,24 @@ def pct(part: float, whole: float) -> str:
 
 
 def print_frames(title: str, runs: list[Run]) -> float:
-    """One table of the runs' frames; returns the largest mean ratio, amortised set-up included."""
+    """One table of the runs' frames; returns the largest mean ratio, amortised set-up and judging included."""
     print(f"\n{title}")
-    print(f"{'variant':12} {'sensing':12} {'frames':>7} {'wire us':>8} {'mean us':>8} {'p99 us':>8} {'worst us':>9} "
-          f"{'mean/wire':>9} {'+setup/wire':>11} {'worst/wire':>10}")
+    print(f"{'variant':12} {'sensing':12} {'frames':>7} {'wire us':>8} {'mean us':>8} {'driver':>7} {'p99 us':>8} "
+          f"{'worst us':>9} {'mean/wire':>9} {'+setup/wire':>11} {'+judging/wire':>13} {'worst/wire':>10}")
     largest = 0.0
     for run in runs:
         frames = run.frames
-        amortised = sum(run.roll_arrivals) / len(frames.cpu)
+        setup = sum(run.roll_arrivals) / len(frames.cpu)
+        judging = sum(run.judgements) / len(frames.cpu)
         worst, worst_wire, flagged = frames.worst()
-        with_setup = (frames.mean() + amortised) / frames.mean_wire()
-        largest = max(largest, with_setup)
+        with_setup = (frames.mean() + setup) / frames.mean_wire()
+        with_judging = (frames.mean() + setup + judging) / frames.mean_wire()
+        largest = max(largest, with_judging)
         print(f"{run.variant.value:12} {run.capability.name:12} {len(frames.cpu):7d} {us(frames.mean_wire())} "
-              f"{us(frames.mean())} {us(frames.p99())} {us(worst)} {pct(frames.mean(), frames.mean_wire()):>9} "
-              f"{100 * with_setup:10.2f}% {pct(worst, worst_wire):>10}{'  (worst: a flag drawn)' if flagged else ''}")
+              f"{us(frames.mean())} {frames.mean_driver() * 1e6:7.1f} {us(frames.p99())} {us(worst)} "
+              f"{pct(frames.mean(), frames.mean_wire()):>9} "
+              f"{100 * with_setup:10.2f}% {100 * with_judging:12.2f}% {pct(worst, worst_wire):>10}"
+              f"{'  (worst: a flag drawn)' if flagged else ''}")
     return largest
 
 
@@ -232,6 +312,14 @@ def print_setup(runs: list[Run]) -> None:
         print(f"{run.variant.value:12} {run.capability.name:12} {n:6d} {1e3 * sum(run.roll_arrivals) / n:8.2f} "
               f"{1e3 * max(run.roll_arrivals):9.2f} {1e3 * sum(run.reconcilers) / n:26.2f} "
               f"{1e3 * max(run.reconcilers):9.2f} {us(sum(run.roll_arrivals) / len(run.frames.cpu)):>25}")
+    print("\njudging a settled board, in the tick that finds it settled (the reconciler's verdict, what it shows)")
+    print(f"{'variant':12} {'sensing':12} {'boards':>6} {'per turn':>8} {'mean us':>8} {'worst us':>9} "
+          f"{'amortised us/ZONE_CHANGE':>25}")
+    for run in runs:
+        n = len(run.judgements)
+        print(f"{run.variant.value:12} {run.capability.name:12} {n:6d} {n / len(run.roll_arrivals):8.1f} "
+              f"{us(sum(run.judgements) / n)} {us(max(run.judgements)):>9} "
+              f"{us(sum(run.judgements) / len(run.frames.cpu)):>25}")
 
 
 PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL); "
@@ -348,8 +436,8 @@ def main() -> None:
               f"{len(changes)} matches ({sum(len(run.plays) for run in changes)} plays in all)")
         for name, ratio in (("ZONE_CHANGE", worst_changes), ("SNAPSHOT", worst_snapshots)):
             verdict = "within" if ratio < TARGET else "OVER"
-            print(f"largest mean CPU per {name} frame with the set-up amortised: {100 * ratio:.2f}% of its wire "
-                  f"time ({verdict} the {100 * TARGET:.0f}% target)")
+            print(f"largest mean CPU per {name} frame with the set-up and the judging amortised: {100 * ratio:.2f}% "
+                  f"of its wire time ({verdict} the {100 * TARGET:.0f}% target)")
         memory(args.seed, args.memory_match_to, directory)
 
 

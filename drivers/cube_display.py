@@ -119,25 +119,34 @@ class CubeDisplay:
             dict(zip(LED_NAMES, (self._centre, self._white, self._black, self._crawford), strict=True))[what].on()
         return self.text, self.leds
 
-    def show(self, value: int, owner: Player | None, crawford: bool) -> None:
+    def show(self, value: int, owner: Player | None, crawford: bool, *, text: str = "") -> None:
         """Show the cube: its value on the digits and its place on the LEDs (centre, White's or Black's side),
-        and the Crawford LED."""
+        and the Crawford LED. A `text` not blank (`show_text`'s) is on the digits instead of the value."""
         if value == 1 and owner is not None:
             raise DisplayValueError(f"a cube at 1 is centred, not owned by {owner}")
         if owner not in (None, "white", "black"):
             raise DisplayValueError(f"cube owner {owner!r} is not 'white', 'black' or None")
-        self._digits.value = cube_digits(value)
-        self._centre.value = owner is None
-        self._white.value = owner == "white"
-        self._black.value = owner == "black"
-        self._crawford.value = crawford
+        self._set_digits(self._checked(text) if text.strip() else cube_digits(value))
+        for led, lit in ((self._centre, owner is None), (self._white, owner == "white"),
+                         (self._black, owner == "black"), (self._crawford, crawford)):
+            if led.is_lit != lit:
+                led.value = lit
 
     def show_text(self, text: str) -> None:
         """Show two characters of gpiozero's seven-segment font (space, digits and the
         letters ABCDEFGHIJLNOPQRSTUY) or "-", for codes such as "E1"."""
+        self._set_digits(self._checked(text))
+
+    def _checked(self, text: str) -> str:
         if len(text) != 2 or any(char not in self._font for char in text):
             raise DisplayValueError(f"{text!r} is not two characters the display can show")
-        self._digits.value = text
+        return text
+
+    def _set_digits(self, digits: tuple[str, str] | str) -> None:
+        """Digits that differ from those shown: each assignment restarts gpiozero's multiplexing
+        thread (a thread stopped, joined and started: most of the CPU of a prompt at the table)."""
+        if tuple(digits) != self._digits.value:
+            self._digits.value = digits
 
     def off(self) -> None:
         """Dark: the digits and every LED off."""

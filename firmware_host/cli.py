@@ -37,7 +37,7 @@ from firmware_host.record.journal import JOURNAL_NAME
 from firmware_host.record.recorder import ENDS
 from firmware_host.room import cli as room_cli
 from firmware_host.settings import ChouetteSettings, Profile, Settings
-from firmware_host.table_loop import write_mat
+from firmware_host.table_loop import set_aside_from_the_collector, write_mat
 from firmware_host.terminal import screen
 from game.arguments import OneLineParser
 from game.board import Color, Variant
@@ -185,8 +185,11 @@ def _table(args: argparse.Namespace) -> EmulatedTable:
         args.analyse = args.command != "simulate"
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     record = Path(args.record or f"records/{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
-    return EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()],
-                         broker=room_cli.table_broker(args))
+    table = EmulatedTable(_settings(args), record, seed, Capability[args.capability.upper()],
+                          broker=room_cli.table_broker(args))
+    if args.own_process:  # this process runs this one table
+        set_aside_from_the_collector()
+    return table
 
 
 def _table_seconds(args: argparse.Namespace) -> float:
@@ -319,7 +322,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     broker = room_cli.table_broker(args)
     if broker is not None:
         config = replace(config, broker=broker)
-    return run_hardware(config, quiet=args.quiet)
+    return run_hardware(config, quiet=args.quiet, own_process=args.own_process)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -388,9 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; bad input gets one line on stderr and exit status 2."""
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
+    """Run the command line; bad input gets one line on stderr and exit status 2. `own_process`:
+    the process runs this one command (`python -m firmware_host`), not a caller's many (tests)."""
     args = build_parser().parse_args(argv)
+    args.own_process = own_process
     if args.command == "simulate" and args.record is None:
         print("error: simulate needs --record DIR", file=sys.stderr)
         return 2

@@ -16,7 +16,7 @@ from firmware_host.errors import MisfitBoard
 from firmware_host.record.journal import Journal
 from firmware_host.record.signing import TableKey
 from firmware_host.table import Table
-from firmware_host.table_loop import TableLoop, write_mat
+from firmware_host.table_loop import TableLoop, set_aside_from_the_collector, write_mat
 from firmware_host.terminal import screen
 
 
@@ -32,10 +32,12 @@ def open_table(config: HardwareConfig) -> Table:
                       reply_timeout=config.reply_seconds)
 
 
-def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None) -> int:
+def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: float | None = None,
+                 own_process: bool = False) -> int:
     """Play a match (or a chouette) at a real table until it is over (or Ctrl-C); the journal resumes it.
     Exit status: 0 when it finished, 1 when it stopped first, 130 on Ctrl-C. A board that
-    lacks what the configuration needs (`firmware_host.controller.links`) raises `MisfitBoard` (one line)."""
+    lacks what the configuration needs (`firmware_host.controller.links`) raises `MisfitBoard` (one line).
+    `own_process`: this process runs only this table (`set_aside_from_the_collector`)."""
     logging.basicConfig(level=logging.INFO if quiet else logging.WARNING, format="%(asctime)s %(message)s")
     with open_table(config) as table, \
             Journal(config.record, key=TableKey.load_or_create(config.key_path)) as journal:  # no GPIO: nothing made
@@ -71,6 +73,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
 
             link = connect_table(controller, config.broker)
         loop = TableLoop(controller, next_events, SYSTEM_CLOCK.now, after_step=after_step)
+        if own_process:
+            set_aside_from_the_collector()
         try:
             finished = loop.run(max_seconds=max_seconds, on_frame=None if quiet else frame, frame_every=0.5)
         except KeyboardInterrupt:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from game.board import Variant
 from game.errors import DiceError, GameError, PositionError, UsageError
-from game.movegen import check_dice
+from game.movegen import State, check_dice, encode_document
 from game.position import Position
 
 if TYPE_CHECKING:
@@ -121,28 +121,48 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str | None]]:
                 yield number, line
 
 
-def run_batch(path: str, variant: Variant | None,
-              answer: Callable[[Position, tuple[int, int]], dict[str, Any] | str], out: TextIO) -> int:
+_JSON_WHITESPACE = " \t\n\r"  # what JSON allows around a value (str.strip would take more)
+
+
+Answer = dict[str, Any] | str
+
+
+def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tuple[int, int]], Answer], out: TextIO,
+              state_answer: Callable[[State, tuple[int, int]], Answer] | None = None) -> int:
     """Answer each line {"position": POS, "dice": [d1, d2]} of a batch file with one JSON line (an
     answer may be JSON text already), in order; a bad line gets {"error": ...} (and a line on
-    stderr) and the exit status becomes 2."""
+    stderr) and the exit status becomes 2. `state_answer`, when given, answers the same from the
+    position's state (Backgammon, standard rules) for a document in its usual form
+    (`game.movegen.encode_document`): no `Position` is built for it."""
     import json
 
+    scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
     status = 0
     for number, line in _batch_lines(path):
         try:
             if line is None:
                 raise UsageError("the line is not UTF-8 text")
-            item = read_json(line, "the line")
+            try:  # json.loads's own scanner without its wrapping (two regular expressions a line)
+                item, end = scan(line, 0)
+                if line[end:].strip(_JSON_WHITESPACE):
+                    raise ValueError("more after the JSON value")
+            except (StopIteration, ValueError, RecursionError):
+                item = read_json(line, "the line")  # which refuses it, saying why
             if type(item) is not dict or len(item) != 2 or "position" not in item or "dice" not in item:
                 raise UsageError('each line must be {"position": POS, "dice": [d1, d2]}')
             pos = item["position"]
-            position = (Position.from_document(pos) if isinstance(pos, dict)
-                        else read_position(str(pos), variant))
-            if variant is not None and position.variant is not variant:
-                raise PositionError(f"position is {position.variant.value}, not {variant.value}")
+            state = encode_document(pos) if state_answer is not None and type(pos) is dict else None
+            position = None if state is not None else (Position.from_document(pos) if isinstance(pos, dict)
+                                                       else read_position(str(pos), variant))
+            read_variant = Variant.BACKGAMMON if position is None else position.variant
+            if variant is not None and read_variant is not variant:
+                raise PositionError(f"position is {read_variant.value}, not {variant.value}")
             dice = check_dice(item["dice"] if isinstance(item["dice"], list) else [])
-            result = answer(position, dice)
+            if position is None:
+                assert state is not None and state_answer is not None
+                result = state_answer(state, dice)
+            else:
+                result = answer(position, dice)
         except GameError as exc:
             print(f"error: {path} line {number}: {exc}", file=sys.stderr)
             result = {"error": f"line {number}: {exc}"}

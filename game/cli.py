@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from game.arguments import OneLineParser, image_file, read_dice, read_position, read_setting, run_batch
 from game.board import Variant
 from game.errors import GameError, UsageError
-from game.movegen import count_plays, describe_kernel, legal_plays
+from game.movegen import State, describe_kernel, encode, legal_plays, state_count, state_plays
 from game.plays import format_roll
 from game.position import Position
+from game.rules import STANDARD, RuleOptions
+
+if TYPE_CHECKING:
+    import argparse  # imported by `build_parser`: a `validate FILE` process reads its two words itself
 
 
 def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
@@ -23,6 +25,8 @@ def _plays_json(position: Position, dice: tuple[int, int]) -> dict[str, Any]:
 
 def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
     """`plays`: the legal plays of one position and roll, or of every line of a batch."""
+    from game.arguments import read_dice, read_position
+
     variant = Variant(args.variant) if args.variant else None
     if args.batch:
         return _plays_batch(args.batch, args.count, variant, out, moves_only=args.moves)
@@ -61,18 +65,28 @@ _MOVES_JSON = _MovesJson()
 def _plays_batch(path: str, count_only: bool, variant: Variant | None, out: TextIO, *,
                  moves_only: bool = False) -> int:
     """One output line per input line, in order; a bad line gets an error object and exit 2."""
+    from game.arguments import run_batch
+
     def answer(position: Position, dice: tuple[int, int]) -> dict[str, Any] | str:
-        if count_only:
-            return {"count": count_plays(position, dice)}
-        if moves_only:  # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
-            return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, legal_plays(position, dice).raw_moves)) + "]}"
+        if count_only or moves_only:
+            return from_state(encode(position), dice, position.variant, position.rules)
         return _plays_json(position, dice)
 
-    return run_batch(path, variant, answer, out)
+    def from_state(state: State, dice: tuple[int, int], variant: Variant = Variant.BACKGAMMON,
+                   rules: RuleOptions = STANDARD) -> dict[str, Any] | str:
+        if count_only:
+            return {"count": state_count(state, variant, dice, rules)}
+        # each play's moves as JSON text, made once for each play the kernel gives (3 bytes a move)
+        raw_moves = state_plays(state, variant, dice, rules)[1]
+        return '{"plays": [' + ", ".join(map(_MOVES_JSON.__getitem__, raw_moves)) + "]}"
+
+    with _no_cyclic_collection():  # a line's JSON makes dozens of containers, and no cycles
+        return run_batch(path, variant, answer, out, from_state if count_only or moves_only else None)
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """`show`: a position drawn as text."""
+    from game.arguments import read_setting
     from game.text import draw
 
     variant = Variant(args.variant) if args.variant else None
@@ -83,13 +97,17 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Replay a record or .mat through the rules, and check the record's integrity."""
+    return _validate(args.file, args.trust, args.json, out)
+
+
+def _validate(file: str, trust: str | None, as_json: bool, out: TextIO) -> int:
     from game.validate import UNREADABLE
     from game.validate import main as validate
 
     with _no_cyclic_collection():
-        code = validate(args.file, out, read_trust(args.trust), as_json=args.json)
+        code = validate(file, out, read_trust(trust), as_json=as_json)
     if code == UNREADABLE:
-        print(f"error: cannot read {args.file!r} as a record, .mat or .sgf (see the verdict)", file=sys.stderr)
+        print(f"error: cannot read {file!r} as a record, .mat or .sgf (see the verdict)", file=sys.stderr)
     return code
 
 
@@ -131,6 +149,7 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     """`render`: a position (and a play on it) drawn as a picture file."""
+    from game.arguments import image_file, read_dice, read_setting
     from game.pictures import render_command
 
     variant = Variant(args.variant) if args.variant else None
@@ -148,6 +167,7 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     """The match sheet of a record; the record's verdict and integrity first, as validate says them.
     Exit 1 when the rules or the record's integrity have a problem (an unfinished match is none)."""
+    from game.arguments import image_file
     from game.chouette.replay import is_chouette_record
     from game.chouette.validate import ChouetteVerdict, validate_chouette
     from game.pictures import report_command
@@ -193,20 +213,26 @@ def version() -> str:
     return f"smartgammon {number}; legal plays: {describe_kernel()}"
 
 
-class VersionAction(argparse.Action):
+def _version_action() -> type[argparse.Action]:
     """`--version`: the version line as it is (argparse's own would wrap it to the terminal)."""
+    import argparse
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
-        print(version())
-        parser.exit()
+    class VersionAction(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                     option_string: str | None = None) -> None:
+            print(version())
+            parser.exit()
+
+    return VersionAction
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The `python -m game` command line: every command and its options (`only="validate"`: that
     command alone, as a process that validates one file is run for each of many)."""
+    from game.arguments import OneLineParser
+
     parser = OneLineParser(prog="python -m game", description=__doc__)
-    parser.add_argument("--version", action=VersionAction, nargs=0,
+    parser.add_argument("--version", action=_version_action(), nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
     # prog given: argparse would make a help formatter to find it, importing shutil (and zlib, bz2, lzma)
     commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
@@ -276,15 +302,24 @@ def _add_validate(commands: Any) -> None:
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     """Run one `python -m game` command; returns its exit status (2 for bad input)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) == 2 and argv[0] == "validate" and not argv[1].startswith("-"):
+        # `validate FILE`, run once for each of many files: read as argparse reads it, without argparse
+        # (with gettext and locale it costs such a process a few milliseconds)
+        return _guarded("validate", lambda: _validate(argv[1], None, False, out))
     args = build_parser(argv[0] if argv[:1] == ["validate"] else None).parse_args(argv)
     run: Callable[[argparse.Namespace, TextIO], int] = args.run
+    return _guarded(args.command, lambda: run(args, out))
+
+
+def _guarded(command: str, run: Callable[[], int]) -> int:
+    """Run a command: its exit status, or 2 with its error in one line, or 130 when interrupted."""
     try:
-        return run(args, out)
+        return run()
     except GameError as exc:
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"\ninterrupted: {args.command} stopped", file=sys.stderr)
+        print(f"\ninterrupted: {command} stopped", file=sys.stderr)
         return 130
 
 

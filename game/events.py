@@ -12,7 +12,7 @@ Each is a dict (a `TypedDict`, so it is written to JSON as it is) with its `type
 # No `from __future__ import annotations`: on Python 3.11 it hides NotRequired from TypedDict's
 # __optional_keys__.
 
-from typing import Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 PlayerName = Literal["white", "black"]
 
@@ -170,5 +170,15 @@ def _types() -> frozenset[str]:
     return frozenset(names)
 
 
-MATCH_EVENT_TYPES = _types()
-"""The `type` of every match event; a record's other lines are the controller's own."""
+if TYPE_CHECKING:
+    MATCH_EVENT_TYPES: frozenset[str]
+    """The `type` of every match event; a record's other lines are the controller's own."""
+
+
+def __getattr__(name: str) -> Any:
+    """`MATCH_EVENT_TYPES`, read from the event types above when first asked for: reading them (every
+    annotation evaluated) would cost every `python -m game` process a share of its start-up."""
+    if name == "MATCH_EVENT_TYPES":
+        globals()[name] = types = _types()
+        return types
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

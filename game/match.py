@@ -10,11 +10,11 @@ dict, see `game/RECORD.md`) to `Match.events`. Derived events (`game_start`,
 from __future__ import annotations
 
 import enum
-import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.board import Color, Variant
 from game.cube import Cube
@@ -53,16 +53,28 @@ from game.plays import Move, Play, WrittenPlay, format_moves
 from game.position import Position, ResultKind
 from game.rules import STANDARD, RuleOptions
 
+if TYPE_CHECKING:
+    from random import SystemRandom
+
 Score = tuple[int, int]
 Steps = Sequence[tuple[int, int]]
 
 RECORD_VERSION = 1
-_DICE = random.SystemRandom()
 
 
 def throw_dice() -> tuple[int, int]:
     """Two dice thrown by the operating system's randomness: what `roll()` rolls when it is given none."""
-    return _DICE.randint(1, 6), _DICE.randint(1, 6)
+    dice = _system_dice()
+    return dice.randint(1, 6), dice.randint(1, 6)
+
+
+@lru_cache(maxsize=1)
+def _system_dice() -> SystemRandom:
+    """The operating system's randomness, made when dice are first thrown here (never, when replaying a
+    record): importing `random` costs every `python -m game validate` process about a millisecond."""
+    from random import SystemRandom
+
+    return SystemRandom()
 
 
 class Phase(enum.Enum):
@@ -158,21 +170,27 @@ class _Resignation(NamedTuple):
     resume: Phase
 
 
-@dataclass
 class _State:
-    """Everything that changes while a game is played."""
+    """Everything that changes while a game is played.
 
-    position: Position
-    cube: Cube
-    phase: Phase = Phase.OPENING
-    dice: tuple[int, int] | None = None
-    move_number: int = 0
-    auto_doubled: bool = False
-    resignation: _Resignation | None = None
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    def __init__(self, position: Position, cube: Cube, phase: Phase = Phase.OPENING,
+                 dice: tuple[int, int] | None = None, move_number: int = 0, auto_doubled: bool = False,
+                 resignation: _Resignation | None = None) -> None:
+        self.position = position
+        self.cube = cube
+        self.phase = phase
+        self.dice = dice
+        self.move_number = move_number
+        self.auto_doubled = auto_doubled
+        self.resignation = resignation
 
     def copy(self) -> _State:
         """The same state, apart (a shallow copy: its fields are immutable), made after every play
-        for its takeback: `dataclasses.replace` costs several times as much."""
+        for its takeback."""
         other = _State.__new__(_State)
         other.__dict__.update(self.__dict__)
         return other
@@ -384,8 +402,10 @@ class Match:
         self._check_dice((d1, d2), "roll")
         self._s.dice = (d1, d2)
         self._s.phase = Phase.MOVE
-        self._emit(Roll(type="roll", t=self._clock(), game=self._game, player=_name(self._s.position.turn),
-                        dice=[d1, d2]))
+        # a literal, not Roll(...): the same dict at a third of the cost, at every roll of a replay
+        roll: Roll = {"type": "roll", "t": self._clock(), "game": self._game, "player": _name(self._s.position.turn),
+                      "dice": [d1, d2]}
+        self._emit(roll)
         return d1, d2
 
     def play(self, moves: Play | Steps | str, hits: Iterable[int] | None = None) -> Play | None:
@@ -451,8 +471,8 @@ class Match:
         assert s.dice is not None
         undo = s.copy()
         undo.move_number -= 1
-        event = PlayMade(type="play", t=self._clock(), game=self._game, player=_name(mover), dice=list(s.dice),
-                         moves=moves, position=after.to_document())
+        event: PlayMade = {"type": "play", "t": self._clock(), "game": self._game, "player": _name(mover),
+                           "dice": list(s.dice), "moves": moves, "position": after.to_document()}
         if accepted_illegal is not None:
             event["accepted_illegal"] = accepted_illegal
         self._emit(event)

@@ -24,7 +24,7 @@ from game.movegen import State, legal_states, play_allowed, single_move_walk
 from game.plays import Chain, Move, Play, WrittenPlay, format_moves
 from game.position import Position
 
-Step = Callable[[State, int, int], Iterator[tuple[State, Move]]]  # state, die, source point
+Step = Callable[[State, int, int], list[tuple[State, Move]]]  # state, die, source point
 
 
 class Reading(NamedTuple):

@@ -210,6 +210,9 @@ class WrittenPlay:
             points: list[int] = []
             stars: set[int] = set()
             for word in body.split("/"):
+                if len(word) <= 2 and word.isdigit() and word.isascii():  # most words: a point's number
+                    points.append(_point_value(word, text))
+                    continue
                 found = _POINT.match(word)
                 if not found:
                     raise NotationError(f"cannot read {word!r} in move {token!r} of {text!r}: not a point "

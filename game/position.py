@@ -78,15 +78,18 @@ class Position:
 
     def __init__(self, variant: Variant | str, turn: Color | None = None, points: tuple[str, ...] | None = None,
                  bar: Pair = (0, 0), off: Pair = (0, 0), rules: RuleOptions = STANDARD) -> None:
-        if isinstance(variant, str) and turn is None and points is None:
+        if turn is None or points is None:
+            if not (isinstance(variant, str) and turn is None and points is None):
+                raise PositionError("a position needs its variant, turn and points, or one notation")
             parsed = Position.parse(variant)
             variant, turn, points, bar, off = parsed.variant, parsed.turn, parsed.points, parsed.bar, parsed.off
             rules = parsed.rules
-        if turn is None or points is None:
-            raise PositionError("a position needs its variant, turn and points, or one notation")
-        for name, value in (("variant", variant), ("turn", turn), ("points", points), ("bar", bar), ("off", off),
-                            ("rules", rules)):
-            object.__setattr__(self, name, value)
+        _set(self, "variant", variant)  # made by the thousand (a batch of documents, a replay): no loop
+        _set(self, "turn", turn)
+        _set(self, "points", points)
+        _set(self, "bar", bar)
+        _set(self, "off", off)
+        _set(self, "rules", rules)
         _validate(self)
 
     # -- construction ---------------------------------------------------
@@ -117,13 +120,13 @@ class Position:
     @classmethod
     def from_document(cls, doc: Any) -> Position:
         """Read the JSON position document (already decoded)."""
-        if not isinstance(doc, Mapping):
+        if type(doc) is not dict and not isinstance(doc, Mapping):
             raise PositionError(f"a position document must be a JSON object, got {type(doc).__name__}")
-        unknown = set(doc) - {"variant", "turn", "points", "bar", "off", "rules"}
-        if unknown:
+        if not _DOCUMENT_KEYS.issuperset(doc):
+            unknown = set(doc) - _DOCUMENT_KEYS
             raise PositionError(f"position document has unknown keys: {sorted(unknown)}")
-        variant = _enum(Variant, doc.get("variant", "backgammon"), "variant")
-        turn = _enum(Color, doc.get("turn"), "turn")
+        variant = _member(_VARIANTS, Variant, doc.get("variant", "backgammon"), "variant")
+        turn = _member(_COLORS, Color, doc.get("turn"), "turn")
         raw_points = doc.get("points")
         if not isinstance(raw_points, list) or len(raw_points) != 24:
             raise PositionError("'points' must be a list of 24 stacks (index 0 = board point 1)")
@@ -141,7 +144,16 @@ class Position:
                         f"points[{index}] (board point {index + 1}) must be a list of \"w\"/\"b\", "
                         f"got {stack!r}")
         rules = RuleOptions.from_document(doc["rules"]) if "rules" in doc else STANDARD
-        return cls(variant, turn, points, _pair(doc, "bar"), _pair(doc, "off"), rules)
+        bar, off = _pair(doc, "bar"), _pair(doc, "off")
+        _check_board(variant, rules, points, "|".join(points), bar, off)  # the rest is checked above
+        position = object.__new__(cls)
+        _set(position, "variant", variant)
+        _set(position, "turn", turn)
+        _set(position, "points", points)
+        _set(position, "bar", bar)
+        _set(position, "off", off)
+        _set(position, "rules", rules)
+        return position
 
     @classmethod
     def parse(cls, text: str, variant: Variant | None = None) -> Position:
@@ -364,32 +376,41 @@ NACKGAMMON_START = ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4))
 
 
 def _validate(pos: Position) -> None:
-    if not isinstance(pos.variant, Variant) or not isinstance(pos.turn, Color):
+    variant, points = pos.variant, pos.points
+    if type(variant) is not Variant or type(pos.turn) is not Color:  # enum members: their class, exactly
         raise PositionError("variant and turn must be a Variant and a Color")
-    if not isinstance(pos.rules, RuleOptions):
-        raise PositionError(f"rules must be RuleOptions, got {pos.rules!r}")
-    pos.rules.check(pos.variant)
-    if len(pos.points) != 24:
-        raise PositionError(f"a position has 24 points, got {len(pos.points)}")
+    if len(points) != 24:
+        raise PositionError(f"a position has 24 points, got {len(points)}")
     # the stacks checked together in C (a stack holding both colours shows "wb" or "bw" between the
     # separators), one by one only where something is found: positions are made by the thousand
-    stacks = "|".join(pos.points)
+    stacks = "|".join(points)
     if stacks.replace("|", "").strip("wb"):
-        bad = next(i for i, stack in enumerate(pos.points) if stack.strip("wb"))
-        raise PositionError(f"board point {bad + 1}: stack {pos.points[bad]!r} holds other than w/b")
-    white = stacks.count("w")
-    counts = [pos.bar[0] + pos.off[0] + white, pos.bar[1] + pos.off[1] + stacks.count("b")]
+        bad = next(i for i, stack in enumerate(points) if stack.strip("wb"))
+        raise PositionError(f"board point {bad + 1}: stack {points[bad]!r} holds other than w/b")
+    _check_board(variant, pos.rules, points, stacks, pos.bar, pos.off)
+
+
+def _check_board(variant: Variant, rules: RuleOptions, points: tuple[str, ...], stacks: str, bar: Pair,
+                 off: Pair) -> None:
+    """What a position of 24 stacks of "w" and "b" (`stacks`: joined by "|") must be besides: rules
+    of its variant, one colour a point (a trapped checker under its trappers in Catchgammon), no bar
+    without one, fifteen checkers a side."""
+    if rules is not STANDARD:
+        if not isinstance(rules, RuleOptions):
+            raise PositionError(f"rules must be RuleOptions, got {rules!r}")
+        rules.check(variant)
     if "wb" in stacks or "bw" in stacks:
-        for index, stack in enumerate(pos.points):
+        for index, stack in enumerate(points):
             if "w" in stack and "b" in stack:
-                _check_mixed(pos.variant, index + 1, stack)
-    if min(*pos.bar, *pos.off) < 0:
-        raise PositionError(f"negative count in bar {pos.bar} or off {pos.off}")
-    if (pos.bar[0] or pos.bar[1]) and not pos.variant.has_bar:
-        raise PositionError(f"{pos.variant.value} has no bar, got bar {pos.bar}")
-    if counts[0] != CHECKERS or counts[1] != CHECKERS:
-        color = Color.WHITE if counts[0] != CHECKERS else Color.BLACK
-        raise PositionError(f"{color.value} has {counts[color.index]} checkers, expected {CHECKERS}")
+                _check_mixed(variant, index + 1, stack)
+    if min(*bar, *off) < 0:
+        raise PositionError(f"negative count in bar {bar} or off {off}")
+    if (bar[0] or bar[1]) and not variant.has_bar:
+        raise PositionError(f"{variant.value} has no bar, got bar {bar}")
+    white, black = bar[0] + off[0] + stacks.count("w"), bar[1] + off[1] + stacks.count("b")
+    if white != CHECKERS or black != CHECKERS:
+        color, count = (Color.WHITE, white) if white != CHECKERS else (Color.BLACK, black)
+        raise PositionError(f"{color.value} has {count} checkers, expected {CHECKERS}")
 
 
 def _check_mixed(variant: Variant, point: int, stack: str) -> None:
@@ -407,6 +428,20 @@ def _enum(kind: Any, value: Any, name: str) -> Any:
     except ValueError:
         choices = "|".join(m.value for m in kind)
         raise PositionError(f"'{name}' must be one of {choices}, got {value!r}") from None
+
+
+_VARIANTS = {variant.value: variant for variant in Variant}
+_COLORS = {color.value: color for color in Color}
+_DOCUMENT_KEYS = frozenset({"variant", "turn", "points", "bar", "off", "rules"})
+_set = object.__setattr__
+
+
+def _member(table: dict[str, Any], kind: Any, value: Any, name: str) -> Any:
+    """The member of enum `kind` whose value is `value`, looked up in `table` (its members by value:
+    an enum's own call costs more than the rest of reading a position document); `_enum` for anything
+    else, which it takes or refuses."""
+    member = table.get(value) if type(value) is str else None
+    return _enum(kind, value, name) if member is None else member
 
 
 _ABSENT = object()

@@ -30,6 +30,7 @@ MAT_WINS = "mat_wins"  # a .mat "Wins N points" line (game.transcripts reads it)
 UNREADABLE = "unreadable"  # a line of a .mat that cannot be read: a problem at that line
 KNOWN = ACTIONS | DERIVED | {"match_start", MAT_WINS, UNREADABLE}
 E = TypeVar("E", bound=Mapping[str, Any])
+_Document = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,7 @@ class EventReplayer(Generic[E]):
 
     def feed(self, event: Mapping[str, Any], line: int | None = None) -> None:
         """Replay one event of the record (`line`: where it stands, for the problems found)."""
-        kind = event.get("type") if isinstance(event, Mapping) else None
+        kind = event.get("type") if type(event) is dict or isinstance(event, Mapping) else None
         if not isinstance(kind, str) or kind not in self.event_types:
             self.unknown[str(kind)] += 1
             return
@@ -161,16 +162,17 @@ class EventReplayer(Generic[E]):
 
     def _compare(self, expected: E, recorded: Mapping[str, Any]) -> None:
         """The rules' event against the record's, every field but the time stamp, which it takes."""
+        rules_event = cast(_Document, expected)  # a dict at run time (a TypedDict)
         stamp = recorded.get("t")
         if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-            # the rules' event is a dict at run time (a TypedDict); it keeps the record's time
-            cast(dict[str, Any], expected)["t"] = stamp
+            rules_event["t"] = stamp  # the rules' event keeps the record's time
         wrong = []
-        for key, value in cast(Mapping[str, Any], expected).items():
-            if key in self.not_compared:
+        not_compared, lenient = self.not_compared, self.lenient
+        for key, value in rules_event.items():
+            if key in not_compared:
                 continue
             if key not in recorded:
-                if not self.lenient:
+                if not lenient:
                     wrong.append(f"lacks '{key}' (rules: {_short(value)})")
                 continue
             if recorded[key] != value:
@@ -431,10 +433,14 @@ def _short(value: Any) -> str:
 
 def event_color(event: Mapping[str, Any], key: str) -> Color:
     """The colour an event names under `key`; `RecordError` when it names none."""
-    try:
-        return Color(event.get(key))
-    except ValueError:
-        raise RecordError(f"'{key}' must be \"white\" or \"black\", got {event.get(key)!r}") from None
+    named = event.get(key)
+    color = _COLORS.get(named) if type(named) is str else named if isinstance(named, Color) else None
+    if color is None:  # looked up by value: Color(...) costs more, at every event
+        raise RecordError(f"'{key}' must be \"white\" or \"black\", got {named!r}")
+    return color
+
+
+_COLORS = {color.value: color for color in Color}
 
 
 def _int(event: Mapping[str, Any], key: str) -> int:

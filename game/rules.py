@@ -69,7 +69,7 @@ class RuleOptions:
 
     def check(self, variant: Variant) -> None:
         """Refuse an option that belongs to another variant."""
-        if self == STANDARD:
+        if self is STANDARD or self == STANDARD:
             return  # every position made is checked: the common case costs one comparison
         for name in self._on():
             if _VARIANT[name] is not variant:

@@ -188,8 +188,11 @@ class ZoneReading:
 
     def at(self, capability: Capability) -> ZoneReading:
         """This reading as a sensor of `capability` (no more than this one knows) reports it."""
-        if capability > self.capability:
-            raise ZoneError(f"a {self.capability.name} reading cannot be told at {capability.name}")
+        own = self.capability
+        if capability is own:
+            return self  # as a board of that capability sent it: every judged board, 28 times
+        if capability > own:
+            raise ZoneError(f"a {own.name} reading cannot be told at {capability.name}")
         if capability is Capability.COUNTS:
             return ZoneReading(self.count)
         if capability is Capability.COLOR_COUNTS:

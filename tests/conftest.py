@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from needs import require
+from played import session_key
 from pty_tables import boards, terminals  # noqa: F401 (fixtures of the tables run in a pseudo-terminal)
 from tables import scripted  # noqa: F401 (the fixture of the tables a test drives by hand)
 
@@ -23,8 +24,9 @@ settings.load_profile("ci")
 
 @pytest.fixture(autouse=True)
 def session_table_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """`SMARTGAMMON_TABLE_KEY` points into the session's temporary directory."""
-    path = tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"
+    """`SMARTGAMMON_TABLE_KEY` points into the session's temporary directory (one key for every worker,
+    so that the whole matches `played.played_once` shares are the session's own everywhere)."""
+    path = session_key(tmp_path_factory)
     monkeypatch.setenv(KEY_ENV, str(path))
     yield path
 

@@ -6,17 +6,20 @@ back by agreement (hardware_docs/referee.md).
 
 A STACKS board cannot sense the order within a pile: whenever it must show a known position and
 its colours are right on every zone, the table tells it that position's order (SET_STACKS,
-hardware_docs/protocol.md), at a new game, a resume, and after a stack set by hand.
+hardware_docs/protocol.md), at a new game, a resume, and after a stack set by hand. That order is
+told at once (the board answers later, as its own events); what the people are told is handed back
+as effects (firmware_host/controller/effects.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from firmware_host.controller.dialogue import DialogueHost
-from firmware_host.controller.prompts import Waiting
+from firmware_host.controller.effects import Advance, Effects, Light, Note, Publish, RaiseFlag, Restate
+from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.sensed_board import SensedBoard
+from firmware_host.controller.session import Session
 from game.codes import Code, FlagKind
 from game.position import Position
 from game.reconcile import Misplaced, TurnReconciler
@@ -27,12 +30,12 @@ StackSetter = Callable[[Layout], bool]
 
 
 class BoardChecks:
-    """Compares the settled sensed board with what it should show outside a play; `stacks` tells
-    a STACKS board the order it cannot sense."""
+    """Compares the settled sensed `board` with what it should show outside a play of `session`;
+    `stacks` tells a STACKS board the order it cannot sense."""
 
-    def __init__(self, controller: DialogueHost, board: SensedBoard, takeback: Takeback,
+    def __init__(self, session: Session, board: SensedBoard, takeback: Takeback,
                  stacks: StackSetter | None = None) -> None:
-        self.controller = controller
+        self.session = session
         self.board = board
         self.takeback = takeback
         self.stacks = stacks
@@ -44,69 +47,74 @@ class BoardChecks:
         assert self.board.capability is not None
         return sensed_view(position, self.board.capability)
 
-    def set_board(self, expected: Position) -> None:
+    def set_board(self, expected: Position) -> Effects:
         """The board must show `expected`: go on when it does (or, resuming mid-turn, shows a play
         on the way), else say which zones differ and light them."""
-        board, played = self.board, self.controller.played
+        board, played = self.board, self.session
         assert board.capability is not None and board.zones is not None
         if played.dice is not None and expected == played.position:
             verdict = TurnReconciler(expected, played.dice, board.capability).judge(board.zones)
             if not isinstance(verdict, Misplaced):  # resuming mid-turn: a partial play may stand
-                self.controller.advance()
-                return
+                return [Advance()]
         diffs = zone_diff(expected, board.zones, board.capability)
         if not diffs:
-            self.controller.outputs.note("the board is set")
             self.tell_order(expected, diffs)  # a new game or a resume: the board learns the order it stands in
-            self.controller.advance()
-            return
-        if self.tell_order(expected, diffs):
-            self.controller.restate("telling the board the order of its stacks: " + _zones(diffs))
-            return
-        self.controller.restate("; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else ""))
-        self.controller.outputs.light(frozenset(d.zone for d in diffs))
+            return [Note("the board is set"), Advance()]
+        told = self.tell_order(expected, diffs)
+        if told is not None:
+            return [*told, Restate("telling the board the order of its stacks: " + _zones(diffs))]
+        return [Restate("; ".join(d.describe() for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")),
+                Light(frozenset(d.zone for d in diffs))]
 
-    def tell_order(self, expected: Position, diffs: Sequence[ZoneDiff]) -> bool:
+    def setting(self, view: View, prompt: Prompt) -> Effects:
+        """A settled board while the table waits for the board set as the prompt says."""
+        assert prompt.position is not None
+        return self.set_board(prompt.position)
+
+    def tell_order(self, expected: Position, diffs: Sequence[ZoneDiff]) -> Effects | None:
         """When the board is a STACKS board whose colours are right on every zone (`diffs` differ only
-        in order), tell it `expected`'s order; False when there is nothing to tell or it cannot be told
-        (another capability, a board without STACK_ORDER, or told already for this very board)."""
+        in order), tell it `expected`'s order, and what to say of it; None when there is nothing to
+        tell or it cannot be told (another capability, a board without STACK_ORDER, or told already
+        for this very board)."""
         board = self.board
         if self.stacks is None or board.capability is not Capability.STACKS or board.zones is None:
-            return False
+            return None
         if any(sorted(d.sensed.stack or "") != sorted(d.expected.stack or "") for d in diffs):
-            return False
+            return None
         order, now = layout(expected), tuple(board.zones)
         if diffs and self._told == (now, order):
-            return False  # told already, and the board still reads the same: the players must see it
+            return None  # told already, and the board still reads the same: the players must see it
         if not self.stacks(order):
-            return False
+            return None
         self._told = (now, order)
-        if diffs:
-            self.controller.outputs.note(f"told the board the order of its stacks ({_zones(diffs)})")
-        return True
+        return [Note(f"told the board the order of its stacks ({_zones(diffs)})")] if diffs else []
 
-    def still(self, view: View) -> None:
+    def still(self, view: View, prompt: Prompt | None = None) -> Effects:
         """Between plays the board must not change; a return to the last position asks for a takeback.
         A STACKS board that reads the position in another order (its MCU restarted, say) is told it."""
-        played = self.controller.played
-        expected = self.expected_view(played.position)
-        if view == expected:
-            return
+        played = self.session
+        if view == self.expected_view(played.position):
+            return []
         last = self.takeback.before
         if last is not None and played.can_take_back and view == self.expected_view(last):
-            self.takeback.ask()
-            return
+            return self.takeback.ask()
         assert self.board.capability is not None
         diffs = zone_diff(played.position, view, self.board.capability)
-        if self.tell_order(played.position, diffs):
-            return
+        told = self.tell_order(played.position, diffs)
+        if told is not None:
+            return told
         perspective = (played.position.variant, played.position.turn)
         wrong = "; ".join(d.describe(perspective) for d in diffs)
-        self.controller.flag(FlagKind.SET_BOARD, played.position.turn, f"checkers moved between turns: {wrong}",
-                             Code.SET_CHECKERS, played.position)
-        self.controller.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
-                                message="checkers moved between turns: set them back",
-                                zones=frozenset(d.zone for d in diffs))
+        return [RaiseFlag(FlagKind.SET_BOARD, played.position.turn, f"checkers moved between turns: {wrong}",
+                          Code.SET_CHECKERS, played.position),
+                Publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
+                        message="checkers moved between turns: set them back", zones=frozenset(d.zone for d in diffs))]
+
+    def withdrawn(self, view: View, prompt: Prompt | None = None) -> Effects:
+        """A settled board while a takeback is asked: back as the play left it, the request is withdrawn."""
+        if view != self.expected_view(self.session.position):
+            return []
+        return [Note("takeback withdrawn: the board is back as it was"), Advance()]
 
 
 def _zones(diffs: Sequence[ZoneDiff]) -> str:

@@ -11,7 +11,8 @@ play too) is a flag (`AE`) with the usual difference, and the zones to set right
 board is the bot's play. Its answers to the person's cube and resignations are flashed (`AT`,
 `AP`, `AB`, `AA`, `AD`). In the casual profile a person's **take** press during their own play
 asks for a hint (`HI`: the bot's best play lit and in the view); elsewhere it is refused (`NH`).
-Codes and buttons: hardware_docs/referee.md.
+Codes and buttons: hardware_docs/referee.md. Each moment hands back its effects
+(firmware_host/controller/effects.py) for the controller to apply.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.effects import Act, Effects, Flash, Light, Note, Publish, RaiseFlag, Restate, Show, Write
 from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.controller.sensed_board import SensedBoard
+from firmware_host.controller.session import Session
 from firmware_host.settings import Settings
 from game.board import Color, Variant
 from game.bot.context import CubeAction, MatchContext
@@ -45,6 +47,14 @@ ANSWERS = {CubeAction.TAKE: Code.BOT_TAKES, CubeAction.PASS: Code.BOT_PASSES, Cu
 T = TypeVar("T")
 Roll = Callable[[], object]
 """Throws the host's virtual dice (a roll-button board); the throw arrives as the dice's events."""
+
+
+class Standing(Protocol):
+    """Where the standing prompt is read (the table's `Prompter`)."""
+
+    @property
+    def prompt(self) -> Prompt:
+        """What the table waits for now."""
 
 
 def make_bots(settings: Settings) -> dict[Color, Bot]:
@@ -124,17 +134,16 @@ class CarryOut:
 
 
 class BotSeat:
-    """The sides a bot plays at one table, seen by the controller through `controller`; `prompt` reads
-    the standing prompt, `commit` plays a play as the table commits any, `roll` (a roll-button
+    """The sides a bot plays in `session` at one table, on the sensed `board`; `prompts` is where the
+    standing prompt is read, `commit` plays a play as the table commits any, `roll` (a roll-button
     board) throws the host's dice for the bot, `casual` gives hints."""
 
-    def __init__(self, controller: DialogueHost, bots: Mapping[Color, Bot], board: SensedBoard, *,
-                 prompt: Callable[[], Prompt], commit: Callable[[Play], None], roll: Roll | None = None,
-                 casual: bool = False) -> None:
-        self.controller = controller
+    def __init__(self, session: Session, bots: Mapping[Color, Bot], board: SensedBoard, *, prompts: Standing,
+                 commit: Callable[[Play], Effects], roll: Roll | None = None, casual: bool = False) -> None:
+        self.session = session
         self.bots = dict(bots)
         self.board = board
-        self._prompt = prompt
+        self.prompts = prompts
         self._commit = commit
         self.roll = roll
         self.casual = casual
@@ -150,183 +159,169 @@ class BotSeat:
 
     # -- the cube, resignations and the dice ------------------------------------------------
 
-    def asked(self, prompt: Prompt) -> None:
+    def asked(self, prompt: Prompt) -> Effects:
         """The contest's prompt stands: when it asks a bot's side, the bot answers it now."""
-        match = self.controller.played
+        match = self.session
         player = prompt.player
         if not isinstance(match, Match) or player is None or player not in self.bots:
-            return
+            return []
         bot, context = self.bots[player], MatchContext.of(match)
         if prompt.waiting is Waiting.ROLL_OR_DOUBLE:
-            self._before_rolling(bot, player, match, context, prompt.can_double)
-        elif prompt.waiting is Waiting.CUBE_RESPONSE:
+            return self._before_rolling(bot, player, match, context, prompt.can_double)
+        if prompt.waiting is Waiting.CUBE_RESPONSE:
             action = self._timed("cube", lambda: bot.cube_action(match.position, context))
-            self.controller.outputs.note(f"{bot.name} answers the double: {action.value}")
             answer = {CubeAction.TAKE: match.take, CubeAction.BEAVER: match.beaver}.get(action, match.pass_)
-            self.controller.act(lambda: answer(player))
-            self.controller.flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))
-        elif prompt.waiting is Waiting.RESIGN_RESPONSE and match.resignation is not None:
+            return [Note(f"{bot.name} answers the double: {action.value}"), Act(lambda: answer(player)),
+                    Flash(ANSWERS.get(action, ANSWERS[CubeAction.PASS]))]
+        if prompt.waiting is Waiting.RESIGN_RESPONSE and match.resignation is not None:
             resigner, kind = match.resignation
             accept = self._timed("resignation", lambda: bot.accept_resignation(match.position, context, resigner, kind))
-            self.controller.outputs.note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation")
-            self.controller.act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player))
-            self.controller.flash(Code.BOT_ACCEPTS if accept else Code.BOT_DECLINES)
+            return [Note(f"{bot.name} {'accepts' if accept else 'declines'} the resignation"),
+                    Act(lambda: (match.accept_resignation if accept else match.decline_resignation)(player)),
+                    Flash(Code.BOT_ACCEPTS if accept else Code.BOT_DECLINES)]
+        return []
 
-    def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext, can_double: bool) -> None:
+    def _before_rolling(self, bot: Bot, player: Color, match: Match, context: MatchContext,
+                        can_double: bool) -> Effects:
         position = match.position
         kind = None if _declined_this_game(match) else self._timed("resignation",
                                                                     lambda: bot.offer_resignation(position, context))
         if kind is not None:
-            self.controller.outputs.note(f"{bot.name} resigns {_result(kind, match.variant)}")
-            self.controller.act(lambda: match.resign(player, kind))
-            self._tell(Waiting.RESIGN_RESPONSE, f"{bot.name} resigns {_result(kind, match.variant)}: "
-                                                "take accepts, pass declines")
-            return
+            said = f"{bot.name} resigns {_result(kind, match.variant)}"
+            return [Note(said), Act(lambda: match.resign(player, kind), then=lambda: self._tell(
+                Waiting.RESIGN_RESPONSE, f"{said}: take accepts, pass declines"))]
         if can_double and self._timed("cube", lambda: bot.cube_action(position, context)) is CubeAction.DOUBLE:
-            self.controller.outputs.note(f"{bot.name} doubles to {2 * match.cube.value}")
-            self.controller.act(lambda: match.double(player))
-            self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass")
-            return
+            return [Note(f"{bot.name} doubles to {2 * match.cube.value}"),
+                    Act(lambda: match.double(player),
+                        then=lambda: self._tell(Waiting.CUBE_RESPONSE, f"{bot.name} doubles: take or pass"))]
         who = "the host rolls" if self.roll is not None else "throw the dice"
-        self.controller.publish(Waiting.BOT_ROLL, player=player, position=position, code=Code.BOT_ROLLS,
-                                message=f"{who} for {bot.name}")
         if self.roll is not None:
-            self.roll()
+            self.roll()  # the throw comes back as the dice's events, after the prompt below
+        return [Publish(Waiting.BOT_ROLL, player=player, position=position, code=Code.BOT_ROLLS,
+                        message=f"{who} for {bot.name}")]
 
-    def _tell(self, waiting: Waiting, message: str) -> None:
+    def _tell(self, waiting: Waiting, message: str) -> Effects:
         """Say the bot's action in the prompt it led to (a person's to answer)."""
-        prompt = self._prompt()
+        prompt = self.prompts.prompt
         if prompt.waiting is waiting and not self.plays(prompt.player):
-            self.controller.restate(message)
+            return [Restate(message)]
+        return []
 
     # -- the bot's play, carried out by a person ------------------------------------------------
 
-    def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> bool:
+    def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> Effects | None:
         """`player` is to play `dice`: when a bot plays that side and the roll can be played, its play
-        is chosen and shown (True); otherwise the turn is a person's (False)."""
-        match = self.controller.played
+        is chosen and shown; otherwise the turn is a person's (None)."""
+        match = self.session
         self.carry = None
         if not isinstance(match, Match) or player not in self.bots or capability is None or not match.legal_plays():
-            return False
+            return None
         bot, before = self.bots[player], match.position
         play = self._timed("play", lambda: bot.choose_play(before, dice, MatchContext.of(match)))
         if play is None:
-            return False
+            return None
         carry = self.carry = CarryOut(bot, before, dice, play, capability)
-        self.controller.outputs.note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
-                                     f"({self.seconds['play'][-1]:.3f} s to choose)")
-        self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))
-        return True
+        return [Note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
+                     f"({self.seconds['play'][-1]:.3f} s to choose)"),
+                self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))]
 
-    def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> None:
-        self.controller.publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before,
-                                code=code, message=message, zones=zones, play=carry.play)
+    def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> Publish:
+        return Publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before,
+                       code=code, message=message, zones=zones, play=carry.play)
 
-    def settled(self, view: View) -> None:
+    def settled(self, view: View, prompt: Prompt | None = None) -> Effects:
         """A settled board while the bot's play is carried out: the turn passes when it is the play;
         the next move lit when it is a board of the way; a flag when it is any other complete board."""
         carry = self.carry
         if carry is None:
-            return
+            return []
         if carry.is_the_play(view):
-            self._committed(carry)
-            return
+            return self._committed(carry)
         step = carry.reached(view)
         if step is not None:
+            shown: Effects = []
             if carry.flagged:  # back on the way: the flag's code and zones give way to the next move
                 carry.flagged = False
-                self.controller.show(Code.BOT_PLAY)
-            self.controller.outputs.light(carry.zones(step))
-            return
+                shown.append(Show(Code.BOT_PLAY))
+            return [*shown, Light(carry.zones(step))]
         if carry.flagged:
-            self.controller.outputs.light(frozenset(d.zone for d in view_diff(view, carry.final)))
-            return
+            return [Light(frozenset(d.zone for d in view_diff(view, carry.final)))]
         verdict = carry.wrong(view)
-        if verdict is not None:
-            self._flag(carry, view, verdict)
+        return self._flag(carry, view, verdict) if verdict is not None else []
 
-    def done(self, player: Color) -> None:
+    def done(self, player: Color) -> Effects:
         """Done pressed while the bot's play is carried out: the board is judged now."""
         carry, zones = self.carry, self.board.zones
         if carry is None or zones is None or not self.board.settled:
-            return
+            return []
         view = normalised(zones, carry.capability)
         if carry.is_the_play(view):
-            self._committed(carry)
-        else:
-            self._flag(carry, view, None)
+            return self._committed(carry)
+        return self._flag(carry, view, None)
 
-    def _committed(self, carry: CarryOut) -> None:
+    def _committed(self, carry: CarryOut) -> Effects:
         self.carry = None
-        self._commit(carry.play)
+        return self._commit(carry.play)
 
-    def _flag(self, carry: CarryOut, view: View, verdict: Verdict | None) -> None:
+    def _flag(self, carry: CarryOut, view: View, verdict: Verdict | None) -> Effects:
         carry.flagged = True
         diffs = view_diff(view, carry.final)
         perspective = (carry.play.after_moves.variant, carry.player)
         wrong = "; ".join(d.describe(perspective) for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         what = f" ({verdict.describe()})" if verdict is not None else ""
         name, notation = carry.bot.name, carry.play.notation()
-        self.controller.flag(FlagKind.BOT_PLAY, carry.player,
-                             f"the board is not {name}'s play {notation}{what}: {wrong}",
-                             Code.NOT_THE_BOT_PLAY, carry.play.after_moves)
-        self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
-                   frozenset(d.zone for d in diffs))
+        return [RaiseFlag(FlagKind.BOT_PLAY, carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
+                          Code.NOT_THE_BOT_PLAY, carry.play.after_moves),
+                self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
+                           frozenset(d.zone for d in diffs))]
 
     # -- takebacks ---------------------------------------------------------------------------
 
-    def takeback_votes(self, asker: Color) -> dict[Color, bool]:
+    def takeback_votes(self, asker: Color) -> tuple[dict[Color, bool], Effects]:
         """The bots' answers when `asker` wants their last play back (the board set back to before
         it): a bot opposite the person agrees in the casual profile, as a friendly opponent does,
-        and refuses in the others; a bot whose own play it was keeps it."""
+        and refuses in the others; a bot whose own play it was keeps it. With them, what each says."""
         votes: dict[Color, bool] = {}
+        said: Effects = []
         for color, bot in self.bots.items():
             votes[color] = color is not asker and self.casual
-            self.controller.outputs.note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback")
-        return votes
+            said.append(Note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback"))
+        return votes, said
 
     # -- hints ------------------------------------------------------------------------------
 
-    def hint(self, player: Color) -> None:
+    def hint(self, player: Color) -> Effects:
         """`player`, playing a roll, asks for the bot's best play: lit and in the view (casual profile
         only; refused elsewhere, and where no bot can be made)."""
-        match = self.controller.played
-        prompt = self._prompt()
+        match = self.session
+        prompt = self.prompts.prompt
         if not self.casual:
-            self._no_hint(player, "hints are given in the casual profile only")
-            return
+            return self._no_hint(player, "hints are given in the casual profile only")
         if not isinstance(match, Match) or prompt.dice is None:
-            self._no_hint(player, "no roll to hint")
-            return
+            return self._no_hint(player, "no roll to hint")
         bot = self._hint_bot(match.variant)
         if bot is None:
-            self._no_hint(player, "no bot at this table (install the bot extra)")
-            return
+            return self._no_hint(player, "no bot at this table (install the bot extra)")
         position, dice = match.position, prompt.dice
         ranked = self._timed("hint", lambda: bot.rank_plays(position, dice, MatchContext.of(match)))
         if not ranked:
-            self._no_hint(player, "the roll cannot be played")
-            return
+            return self._no_hint(player, "the roll cannot be played")
         from game.bot.hint import entries as hint_entries  # here: the bot's modules load with a bot
 
         best = ranked[0]
         zones = frozenset(z for step in hand_moves(position, best.play.moves) for z in (step.source, step.target))
-        self.controller.outputs.write({"type": "hint", "player": player.value, "game": match.game_number,
-                                       "dice": list(dice), "play": best.play.notation(), "engine": bot.name,
-                                       "ranking": hint_entries(ranked)})
-        self.controller.outputs.note(f"hint for {player.value}: {best.describe()} ({bot.name})")
-        self.controller.restate(f"hint: {best.play.notation()}")
-        self.controller.outputs.light(zones)
-        self.controller.flash(Code.HINT)
+        return [Write({"type": "hint", "player": player.value, "game": match.game_number, "dice": list(dice),
+                       "play": best.play.notation(), "engine": bot.name, "ranking": hint_entries(ranked)}),
+                Note(f"hint for {player.value}: {best.describe()} ({bot.name})"),
+                Restate(f"hint: {best.play.notation()}"), Light(zones), Flash(Code.HINT)]
 
     def close(self) -> None:
         """Release the bots' engines (GNU Backgammon's worker processes)."""
         for bot in {id(b): b for b in (*self.bots.values(), self._hinter) if b is not None}.values():
             bot.close()
 
-    def _no_hint(self, player: Color, why: str) -> None:
-        self.controller.outputs.note(f"{player.value} asked for a hint: {why}")
-        self.controller.flash(Code.NO_HINT)
+    def _no_hint(self, player: Color, why: str) -> Effects:
+        return [Note(f"{player.value} asked for a hint: {why}"), Flash(Code.NO_HINT)]
 
     def _hint_bot(self, variant: Variant) -> Bot | None:
         if self._hinter is None:

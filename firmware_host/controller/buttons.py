@@ -22,11 +22,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from drivers.events import ButtonKind
+from firmware_host.controller.effects import Effects
 from firmware_host.controller.prompts import Waiting
 from game.board import Color
 
-Action = Callable[[Color], None]
-"""What a press does, given who pressed."""
+Action = Callable[[Color], Effects]
+"""What a press does, given who pressed: the effects for the controller to apply."""
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,17 @@
 """The board controller: driver events in, rules applied, the match (or chouette) run, the record kept.
 
-Data flows one way. The drivers' events (`handle`) become a settled sensed board
-(`SensedBoard`), judged against the rules for the roll (`Turn`, with the reconciler); a throw
-of the dice is collected by `DiceCollector`; a button press is looked up in the `ButtonMap`.
-Committed plays and cube actions drive what is played (`Session`: a `Match`, or a chouette
-session), which the controller owns; what differs between the two (the cube's dialogues, the
+Data flows one way. Each kind of driver event (`handle`) goes to its owner, looked up once by its
+type: a zone change or snapshot to the `SensedBoard`, whose settled board goes, by what the table
+waits for, to the part that judges it then (`BoardChecks`, `PlayFlow`, `BotSeat`); a die's report
+to `Throws`; a press to the part the `ButtonMap` names for the moment; a link's news to `Outage`
+and `LinkHealth`. The part returns what should happen as effects (firmware_host/controller/effects.py),
+which the controller applies in one place (`_apply`): prompts and codes through the `Prompter`,
+the rest through `Outputs` (journal, cube display, zone LEDs, flags, log), and actions on what is
+played (`Session`: a `Match`, or a chouette session), which the controller owns and journals, then
+publishes what follows. What differs between a match and a chouette (the cube's dialogues, the
 display's cube, how the record's ends are told) is the `CubeDialogue`'s (firmware_host/controller/session.py).
-The results go out through `Outputs` (journal, cube display, zone LEDs, flags, log) and the
-published `Prompt` (what the table is waiting for). Time comes from the caller (`tick(now)` and
-the events' timestamps), so the controller is deterministic under a manual clock.
+Time comes from the caller (`tick(now)` and the events' timestamps), so the controller is
+deterministic under a manual clock.
 
 How a play is judged, the referee profiles (`Profile`), the buttons and every display code:
 hardware_docs/referee.md.
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,16 +44,32 @@ from firmware_host.controller.board_checks import BoardChecks, StackSetter
 from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
 from firmware_host.controller.buttons import ButtonMap
 from firmware_host.controller.chess_clock import GameClock
-from firmware_host.controller.dice import Cocked, DiceCollector, EarlyRoll, Thrown, opening_dice
+from firmware_host.controller.effects import (
+    Act,
+    Advance,
+    Effect,
+    Effects,
+    Flash,
+    Light,
+    Note,
+    Publish,
+    RaiseFlag,
+    Refuse,
+    Republish,
+    Restate,
+    Show,
+    Told,
+    Write,
+)
 from firmware_host.controller.links import LinkHealth, Needs, Outage
 from firmware_host.controller.outputs import Outputs, ZoneLeds
 from firmware_host.controller.play_flow import PlayFlow
-from firmware_host.controller.prompts import THROWS, Prompt, Prompter, Waiting
+from firmware_host.controller.prompts import Prompt, Prompter, Waiting
 from firmware_host.controller.resign_takeback import Takeback
 from firmware_host.controller.rulings import refusal
 from firmware_host.controller.sensed_board import SensedBoard
 from firmware_host.controller.session import Session
-from firmware_host.controller.turn import Turn
+from firmware_host.controller.throws import Throws
 from firmware_host.errors import JournalError, NotAMatch
 from firmware_host.record.dice_stats import DiceStats
 from firmware_host.record.journal import Journal
@@ -58,14 +77,11 @@ from firmware_host.record.match_report import MatchReport
 from firmware_host.record.recorder import Recorder
 from firmware_host.settings import Profile, Settings
 from game.board import Color
-from game.bot.context import MatchContext
-from game.codes import Code, FlagKind
+from game.codes import Code
 from game.errors import MatchActionError
 from game.match import Match
-from game.plays import Play, format_roll
-from game.position import Position
 from game.reconcile import Verdict
-from game.zones import Layout, View, ZoneReading, zone_diff
+from game.zones import View, ZoneReading, zone_diff
 
 if TYPE_CHECKING:
     from game.bot.base import Bot
@@ -90,31 +106,41 @@ class Controller:
         self.clock = clock
         """The chess clock (None when the table plays untimed)."""
         self.resumed = history is not None
-        self.dialogue = cube.dialogue_for(self, played, settings)
+        self.dialogue = cube.dialogue_for(played, settings)
         """The part that differs by what is played: the cube's dialogues, the display's cube."""
         describe = self.dialogue.describe
         self.recorder = (Recorder(outputs, describe) if history is None
                          else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
         self.board = SensedBoard(settings.settle_seconds)
-        self.dice = DiceCollector(rethrow_cocked=settings.profile is not Profile.CASUAL)
-        self.prompter = Prompter(outputs, self.dialogue.cube, clock,
-                                 lambda: MatchContext.of(played) if isinstance(played, Match) else None)
+        self.throws = Throws(played, self.dialogue.throws(), rethrow_cocked=settings.profile is not Profile.CASUAL)
+        """What a throw of the dice does now."""
+        self.prompter = Prompter(outputs, self.dialogue.cube, clock, self.dialogue.context)
         self.link_up = False
         self.outage = Outage()
         self.links = LinkHealth(outputs, needs)
-        self.turn: Turn | None = None
-        """The play in progress (while the prompt is PLAY, CORRECT or ACCEPT_ILLEGAL)."""
         self._now = 0.0
-        self.takeback = Takeback(self)
-        self.plays = PlayFlow(self, self.takeback, traditional=settings.profile is Profile.TRADITIONAL)
-        self.checks = BoardChecks(self, self.board, self.takeback, stacks)
-        self.seat = BotSeat(self, bots or {}, self.board, prompt=lambda: self.prompt, commit=self.plays.commit,
+        self.takeback = Takeback(played)
+        self.plays = PlayFlow(played, self.board, self.takeback, traditional=settings.profile is Profile.TRADITIONAL,
+                              casual=settings.profile is Profile.CASUAL)
+        self.checks = BoardChecks(played, self.board, self.takeback, stacks)
+        self.seat = BotSeat(played, bots or {}, self.board, prompts=self.prompter, commit=self.plays.commit,
                             roll=roll, casual=settings.profile is Profile.CASUAL)
         """The sides a bot plays (none at a table of people), and the hints."""
         self.takeback.voters = self.seat.takeback_votes
         self.report = MatchReport(outputs.note)
         """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
         self._buttons = self._button_map()
+        self._routes: Mapping[type[Event], Callable[[Any], None]] = {
+            SensorSnapshot: self._snapshot, ZoneChanged: self._zone_changed, DieState: self._die,
+            ButtonPressed: self._pressed, LinkUp: self._link_up, LinkDown: self._link_down,
+            FrameRejected: self.links.observe, LinkStatistics: self.links.observe, CommandFailed: self.links.observe}
+        """Where each kind of driver event goes."""
+        still = self.checks.still
+        self._boards: Mapping[Waiting, Callable[[View, Prompt], Effects]] = {
+            Waiting.SET_BOARD: self.checks.setting, Waiting.ROLL_OR_DOUBLE: still, Waiting.OPENING_ROLL: still,
+            Waiting.BOT_ROLL: still, Waiting.TAKEBACK: self.checks.withdrawn,
+            Waiting.PLAY: self.plays.settled, Waiting.CORRECT: self.plays.settled, Waiting.BOT_PLAY: self.seat.settled}
+        """Which part judges a settled board, by what the table waits for (nobody's, at the other moments)."""
 
     # -- construction ----------------------------------------------------------------
 
@@ -173,10 +199,10 @@ class Controller:
 
     def _start(self) -> None:
         if self.played.is_over:
-            self.advance()
+            self._advance()
         else:  # first, the physical board must show the position of the match (or a play on the way)
-            self.publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
-                         message="checking the board")
+            self._publish(Publish(Waiting.SET_BOARD, position=self.played.position, code=Code.SET_CHECKERS,
+                                  message="checking the board"))
 
     # -- what others read ------------------------------------------------------------
 
@@ -231,7 +257,8 @@ class Controller:
     @property
     def verdict(self) -> Verdict | None:
         """The verdict on the last settled board of the play in progress."""
-        return self.turn.verdict if self.turn is not None else None
+        turn = self.plays.turn
+        return turn.verdict if turn is not None else None
 
     # -- events in ---------------------------------------------------------------------
 
@@ -249,25 +276,9 @@ class Controller:
 
     def _handle(self, event: Event) -> None:
         self._now = max(self._now, event.timestamp)
-        if isinstance(event, SensorSnapshot):
-            self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
-        elif isinstance(event, ZoneChanged):
-            self._settled(self.board.change(event.zone, event.reading, event.timestamp))
-        elif isinstance(event, DieState):
-            self._die(event)
-        elif isinstance(event, ButtonPressed):
-            self._button(Color(event.player), event.button)
-        elif isinstance(event, LinkUp):
-            self.link_up = True
-            self.board.announce(event.hello.capability)
-            self.links.up(event)
-            self._back_in_reach(event.source)
-        elif isinstance(event, LinkDown):
-            self.link_up = False
-            self.links.down(event)
-            self._out_of_reach(event.source)
-        elif isinstance(event, FrameRejected | LinkStatistics | CommandFailed):
-            self.links.observe(event)
+        route = self._routes.get(type(event))
+        if route is not None:
+            route(event)
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
@@ -287,11 +298,7 @@ class Controller:
         if self.outage.out:
             return  # nothing is judged and the clocks stand while the board is out of reach
         self._settled(self.board.poll(now))
-        turn = self.turn
-        if turn is not None and turn.done_pending and self.board.settled:
-            # the board went back to the stable one it was (a flicker): judge that
-            turn.done_pending = False
-            self._done(self.prompt.player or self.played.position.turn)
+        self._apply(self.plays.pending(self.prompt))  # the board went back to the stable one it was (a flicker)
         if self.clock is not None and not self.played.is_over:
             loser = self.clock.check(now)
             if loser is not None:
@@ -299,13 +306,29 @@ class Controller:
 
     # -- the board ------------------------------------------------------------------------
 
+    def _snapshot(self, event: SensorSnapshot) -> None:
+        self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
+
+    def _zone_changed(self, event: ZoneChanged) -> None:
+        self._settled(self.board.change(event.zone, event.reading, event.timestamp))
+
+    def _link_up(self, event: LinkUp) -> None:
+        self.link_up = True
+        self.board.announce(event.hello.capability)
+        self.links.up(event)
+        self._back_in_reach(event.source)
+
+    def _link_down(self, event: LinkDown) -> None:
+        self.link_up = False
+        self.links.down(event)
+        self._out_of_reach(event.source)
+
     def _out_of_reach(self, source: str) -> None:
         """A link is down: stand the clocks and say so; nothing is judged until it is back."""
         if not self.outage.lose(source, self.clock, self._now):
             return
-        if self.turn is not None:
-            self.turn.done_pending = False
-        self.show(Code.CABLE_DOWN)
+        self.plays.forget_done()
+        self.prompter.show(Code.CABLE_DOWN)
         self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
 
     def _back_in_reach(self, source: str) -> None:
@@ -317,35 +340,19 @@ class Controller:
         if held is None:
             return
         self.board.forget()
-        self.show(self.prompt.code)
+        self.prompter.show(self.prompt.code)
         self.outputs.note("the board is back: reading it afresh")
         for state in held:
             self._die(state)
 
     def _settled(self, view: View | None) -> None:
+        """A board that has settled, to the part that judges it now."""
         if view is None or self.board.capability is None:
             return
-        waiting = self.prompt.waiting
-        if waiting is Waiting.SET_BOARD:
-            assert self.prompt.position is not None
-            self.checks.set_board(self.prompt.position)
-        elif waiting in (Waiting.PLAY, Waiting.CORRECT) and self.turn is not None:
-            verdict = self.turn.judge(view)
-            if self.settings.profile is Profile.CASUAL and not self.turn.choices:
-                self.show(verdict.short_code())
-                self.outputs.light(verdict.zones())
-            elif waiting is Waiting.CORRECT:
-                self.plays.correcting(verdict)
-            if self.turn.done_pending:
-                self.turn.done_pending = False
-                self._done(self.prompt.player or self.played.position.turn)
-        elif waiting is Waiting.BOT_PLAY:
-            self.seat.settled(view)
-        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.OPENING_ROLL, Waiting.BOT_ROLL):
-            self.checks.still(view)
-        elif waiting is Waiting.TAKEBACK and view == self.checks.expected_view(self.played.position):
-            self.outputs.note("takeback withdrawn: the board is back as it was")
-            self.advance()
+        prompt = self.prompt
+        owner = self._boards.get(prompt.waiting)
+        if owner is not None:
+            self._apply(owner(view, prompt))
 
     # -- dice ---------------------------------------------------------------------------
 
@@ -353,58 +360,25 @@ class Controller:
         if self.outage.out:  # dice on a link of their own: read once the board is back
             self.outage.hold(state)
             return
-        waiting, played = self.prompt.waiting, self.played
-        outcome = self.dice.report(state, throw_expected=waiting in THROWS,
-                                   moving=waiting in (Waiting.PLAY, Waiting.CORRECT))
-        if isinstance(outcome, EarlyRoll):
-            roller = (self.prompt.player or Color.WHITE).opponent
-            self.flag(FlagKind.EARLY_ROLL, roller, f"{roller.value} rolled before the opponent pressed done: "
-                       "the roll does not count", Code.EARLY_ROLL, played.position)
-        elif isinstance(outcome, Cocked):
-            if outcome.rethrow:  # first: the new prompt would take the display from the flag's code
-                self._republish("cocked die: roll both dice again")
-            self.flag(FlagKind.COCKED, self.prompt.player,
-                      "a cocked die" + (": roll both dice again" if outcome.rethrow else ": lay it flat"),
-                      Code.COCKED_DIE, None)
-        elif waiting in (Waiting.OPENING_ROLL, Waiting.SEATING) and not isinstance(outcome, Thrown):
-            self._opening_dice(restate=waiting is Waiting.OPENING_ROLL)
-        elif isinstance(outcome, Thrown):
-            first, second = outcome.faces
-            own = self.dialogue.throws().get(waiting)
-            if own is not None:
-                own(first, second)
-            elif waiting is Waiting.OPENING_ROLL:  # one die a player: faces, not a roll
-                self.act(lambda: played.opening_roll(first, second))
-                if played.dice is None and not played.is_over:
-                    self._republish(f"equal dice {format_roll((first, second))}: roll again")
-                self.flash(f"{first}{second}")  # White's die on the left, Black's on the right, for a moment
-            else:
-                self.act(lambda: played.roll(first, second))
-
-    def _opening_dice(self, *, restate: bool) -> None:
-        """While each player throws a die: whose die is whose, and each face as it lands."""
-        shown = opening_dice(self.dice)
-        if shown is not None:
-            code, message = shown
-            self.show(code)
-            if restate:
-                self.restate(message)
+        self._apply(self.throws.report(state, self.prompt))
 
     # -- buttons -------------------------------------------------------------------------
 
     def _button_map(self) -> ButtonMap:
-        play = {ButtonKind.DONE: self._done, ButtonKind.DOUBLE: self._next_choice}
+        play = {ButtonKind.DONE: self.plays.done, ButtonKind.DOUBLE: self.plays.next_choice}
         return ButtonMap({
             **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
             Waiting.CORRECT: play,
             Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
-            Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: lambda p: self._accept_illegal(),
-                                     ButtonKind.PASS: lambda p: self._require_correction()},
+            Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: self.plays.accept_illegal,
+                                     ButtonKind.PASS: self.plays.require_correction},
             Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},
         }, anyone=frozenset({Waiting.TAKEBACK, Waiting.BOT_PLAY}))
 
-    def _button(self, player: Color, button: ButtonKind) -> None:
+    def _pressed(self, event: ButtonPressed) -> None:
+        """A press, to what its button does now (`ButtonMap`); refused when it does nothing now."""
+        player, button = Color(event.player), event.button
         if self.outage.out:
             self.outputs.note(f"{player.value} pressed {button.value}: the board is out of reach, nothing is taken "
                               "until it is back")
@@ -412,74 +386,87 @@ class Controller:
         prompt = self.prompt
         action = self._buttons.action(prompt.waiting, prompt.player, player, button)
         if action is None:
-            self.refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
+            self._refuse(player, button, self._buttons.refusal(prompt.waiting, prompt.player, player, button))
             return
-        action(player)
+        self._apply(action(player))
 
-    def refuse(self, player: Color, button: ButtonKind, why: str) -> None:
+    def _refuse(self, player: Color, button: ButtonKind, why: str) -> None:
         """A press the table cannot use: `NO` on the display for a moment, and why in the log."""
         self.outputs.note(f"{player.value} pressed {button.value}: NO, {why}")
-        self.flash(Code.NOT_ALLOWED)
-
-    def _next_choice(self, player: Color) -> None:
-        if self.turn is None or self.turn.next_choice() is None:
-            self.refuse(player, ButtonKind.DOUBLE, "there are no look-alike plays to choose from")
-            return
-        self.plays.show_choice(self.turn)
-
-    # -- the play ------------------------------------------------------------------------
-
-    def _done(self, player: Color) -> None:
-        turn = self.turn
-        if turn is None or self.board.zones is None:
-            return
-        if not self.board.settled:
-            turn.done_pending = True  # judge once the board has settled
-            return
-        self.plays.done(player, turn, self.board.zones)
-
-    def _accept_illegal(self) -> None:
-        assert self.turn is not None
-        self.plays.accept_illegal(self.turn)
-
-    def _require_correction(self) -> None:
-        assert self.turn is not None
-        self.plays.require_correction(self.turn)
+        self._flash(Code.NOT_ALLOWED)
 
     # -- what is played ---------------------------------------------------------------------
 
-    def act(self, action: Callable[[], object]) -> None:
+    def _apply(self, effects: Iterable[Effect]) -> None:
+        """Do what a part handed back, in order (firmware_host/controller/effects.py)."""
+        for effect in effects:
+            match effect:
+                case Act(action=action, then=then):
+                    self._act(action)
+                    if then is not None:
+                        self._apply(then())
+                case Advance():
+                    self._advance()
+                case _:
+                    self._tell(effect)
+
+    def _tell(self, effect: Told) -> None:
+        match effect:
+            case Publish():
+                self._publish(effect)
+            case Republish(message=message):
+                self.prompter.republish(message, self._now)
+            case Restate(message=message):
+                self.prompter.restate(message)
+            case Show(code=code):
+                self.prompter.show(code)
+            case Flash(code=code):
+                self._flash(code)
+            case Light(zones=zones):
+                self.outputs.light(zones)
+            case Note(text=text):
+                self.outputs.note(text)
+            case Write(event=event):
+                self.outputs.write(event)
+            case RaiseFlag():
+                self._flag(effect)
+            case Refuse(player=player, button=button, why=why):
+                self._refuse(player, button, why)
+
+    def _act(self, action: Callable[[], object]) -> None:
         """Run one action on what is played; a refusal is logged and shown, never crashes the table."""
         try:
             action()
         except MatchActionError as exc:
             self.outputs.note(f"refused: {exc}")
-            self.flash(Code.NOT_ALLOWED)
+            self._flash(Code.NOT_ALLOWED)
             return
         self._sync()
-        self.advance()
+        self._advance()
 
     def _sync(self) -> list[str]:
         """Journal the new events of what is played (and the clocks after each play); returns their types."""
         return self.recorder.sync(self.played, self.clock, self._now)
 
-    def advance(self) -> None:
+    def _advance(self) -> None:
         """Publish the prompt that follows from the state of what is played: the end, a play, the
         contest's own moments (the cube), or a game's opening (the board set, the opening roll)."""
         played = self.played
-        self.turn = None
-        self.dice.expect()
+        self.plays.turn = None
+        self.throws.expect()
         if played.is_over:
             self.links.match_over()
             if self.settings.analyse and isinstance(played, Match):
                 self.report.match_over(played.variant, self.journal.path)
             over = Waiting.MATCH_OVER if isinstance(played, Match) else Waiting.SESSION_OVER
-            self.publish(over, message=self.dialogue.over())
+            self._publish(Publish(over, message=self.dialogue.over()))
         elif played.dice is not None:
-            if not self.seat.begin(played.position.turn, played.dice, self.board.capability):
-                self.turn = self.plays.begin(played.position.turn, played.dice, self.board.capability)
-        elif self.dialogue.prompt():
-            self.seat.asked(self.prompt)  # a bot's side answers at once
+            bot_play = self.seat.begin(played.position.turn, played.dice, self.board.capability)
+            self._apply(bot_play if bot_play is not None else
+                       self.plays.begin(played.position.turn, played.dice, self.board.capability))
+        elif (asked := self.dialogue.prompt()) is not None:
+            self._apply(asked)
+            self._apply(self.seat.asked(self.prompt))  # a bot's side answers at once
         else:
             self._opening()
 
@@ -487,17 +474,16 @@ class Controller:
         played, board = self.played, self.board
         if board.zones is None or board.capability is None or zone_diff(played.position, board.zones,
                                                                         board.capability):
-            self.publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
-                         message=f"set up game {played.game_number}")
+            self._publish(Publish(Waiting.SET_BOARD, position=played.position, code=Code.SET_CHECKERS,
+                                  message=f"set up game {played.game_number}"))
             if board.zones is not None:
-                self.checks.set_board(played.position)
+                self._apply(self.checks.set_board(played.position))
             return
-        code, message = opening_dice(self.dice) or ("", "each player throws one die: White's has the lower id")
-        self.publish(Waiting.OPENING_ROLL, code=code, message=message)
+        self._apply(self.throws.opening())
 
     def _time_loss(self, loser: Color) -> None:
         self.outputs.note(f"{loser.value} has run out of time")
-        self.dialogue.time_loss(loser)
+        self._apply(self.dialogue.time_loss(loser))
 
     # -- a referee's ruling, from the room's director --------------------------------------
 
@@ -515,50 +501,47 @@ class Controller:
         self.outputs.write(event)
         self.outputs.note(f"referee {name}: {action}" + (f" flag {flag}" if flag else "") + f": {event['outcome']}")
         if not self.outage.out:  # else CA stands
-            self.flash(Code.NOT_ALLOWED if why else Code.RULING)
-        if why is None and action == "correct" and self.turn is not None and self.turn.illegal is not None:
-            self._require_correction()
+            self._flash(Code.NOT_ALLOWED if why else Code.RULING)
+        turn = self.plays.turn
+        if why is None and action == "correct" and turn is not None and turn.illegal is not None:
+            self._apply(self.plays.require_correction())
         elif why is None and action == "accept":
-            self._accept_illegal()
+            self._apply(self.plays.accept_illegal())
         elif why is None and action == "time_penalty" and self.clock is not None and player is not None:
             self.clock.reserve[player] -= seconds
             self.recorder.write_clock(self.clock)
         return event
 
+    # -- a member's decision, from a phone --------------------------------------------------
+
+    def decide(self, answer: str, **record: Any) -> str | None:
+        """A chouette member's `answer`, from their phone, to the decision asked now
+        (`ChouetteDialogue.decide`): applied as the member's press would be, None; else why not."""
+        decided = self.dialogue.decide(answer, **record)
+        if isinstance(decided, str):
+            return decided
+        self._apply(decided)
+        return None
+
     # -- out: prompts and the display ---------------------------------------------------
 
-    def publish(self, waiting: Waiting, *, player: Color | None = None, dice: tuple[int, int] | None = None,
-                position: Position | None = None, code: str = "", message: str = "",
-                can_double: bool = False, can_beaver: bool = False, zones: frozenset[int] = frozenset(),
-                asked: str = "", member: str = "", answers: frozenset[str] = frozenset(),
-                play: Play | None = None) -> None:
+    def _publish(self, prompt: Publish) -> None:
         """Publish a prompt (`Prompter.publish`) at the table's time."""
-        self.prompter.publish(waiting, self._now, player=player, dice=dice, position=position, code=code,
-                              message=message, can_double=can_double, can_beaver=can_beaver, zones=zones,
-                              asked=asked, member=member, answers=answers, play=play)
+        self.prompter.publish(prompt.waiting, self._now, player=prompt.player, dice=prompt.dice,
+                              position=prompt.position, code=prompt.code, message=prompt.message,
+                              can_double=prompt.can_double, can_beaver=prompt.can_beaver, zones=prompt.zones,
+                              asked=prompt.asked, member=prompt.member, answers=prompt.answers, play=prompt.play)
 
-    def _republish(self, message: str) -> None:
-        self.prompter.republish(message, self._now)
-
-    def restate(self, message: str) -> None:
-        """The standing prompt's request said more precisely (`Prompter.restate`)."""
-        self.prompter.restate(message)
-
-    def show(self, code: str) -> None:
-        """Two characters on the cube display (blank: the cube), standing until something else is shown."""
-        self.prompter.show(code)
-
-    def flash(self, code: str) -> None:
+    def _flash(self, code: str) -> None:
         """A code that tells of a moment, on the display for a few seconds (`Prompter.flash`)."""
         self.prompter.flash(code, self._now)
 
-    def flag(self, kind: FlagKind, player: Color | None, message: str, code: str, expected: Position | None,
-             board: Layout | None = None, because: str = "") -> None:
+    def _flag(self, flag: RaiseFlag) -> None:
         """A referee flag, with the sensed board as its evidence; its code on the display (for a
         moment, unless the prompt that follows shows it as long as it stands)."""
         zones: list[ZoneReading] | None = self.board.zones
-        self.outputs.flag(kind, player=player, message=message, code=code, game=self.played.game_number,
-                          move=self.played.move_number + 1, sensed=zones, expected=expected,
-                          dice=self.prompt.dice, board=board, because=because)
-        self.flash(code)
+        self.outputs.flag(flag.kind, player=flag.player, message=flag.message, code=flag.code,
+                          game=self.played.game_number, move=self.played.move_number + 1, sensed=zones,
+                          expected=flag.expected, dice=self.prompt.dice, board=flag.board, because=flag.because)
+        self._flash(flag.code)
 

@@ -76,9 +76,8 @@ class Outputs:
         if display is None:
             return
         owner = None if cube.owner is None else cube.owner.value
-        display.show(cube.value, owner, crawford)  # type: ignore[arg-type]  # the LEDs: where the cube stands
-        if code.strip():
-            display.show_text(code)
+        # the LEDs: where the cube stands; the digits: the code, or the cube's value
+        display.show(cube.value, owner, crawford, text=code)  # type: ignore[arg-type]
         self.code = code.strip()
         self._showing = ("".join(display.text), display.leds)  # read back once here, not at every settle
 

@@ -6,8 +6,9 @@ another; that much is the same whether two players play a match or three to nine
 and `game.chouette.ChouetteSession` both are one, unchanged. What is not the same (who decides
 the cube and how, what the cube display shows, how a game's end is told, when it is all over)
 is a `CubeDialogue`: `MatchDialogue` (firmware_host/controller/cube/match.py) or `ChouetteDialogue`
-(firmware_host/controller/cube/chouette.py), each a dialogue that takes a `DialogueHost`. The controller routes
-to the one that fits what is played (`firmware_host/controller/cube/__init__.py`).
+(firmware_host/controller/cube/chouette.py), each a dialogue that hands back the effects of its moments
+(firmware_host/controller/effects.py). The controller routes to the one that fits what is played
+(`firmware_host/controller/cube/__init__.py`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from typing import Any, Protocol
 
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
+from firmware_host.controller.effects import Effects
 from firmware_host.controller.prompts import Waiting
 from game.board import Color, Variant
+from game.bot.context import MatchContext
 from game.cube import Cube
 from game.plays import Play
 from game.position import Position
@@ -85,12 +88,15 @@ class CubeDialogue(Protocol):
     def buttons(self) -> Mapping[Waiting, Mapping[ButtonKind, Action]]:
         """What each button does at the contest's own moments (the table adds the checker play's)."""
 
-    def throws(self) -> Mapping[Waiting, Callable[[int, int], None]]:
+    def throws(self) -> Mapping[Waiting, Callable[[int, int], Effects]]:
         """What a throw of both dice does at the contest's own moments (lower die id first)."""
 
-    def prompt(self) -> bool:
-        """Publish what the table waits for when it is the contest's to say (the cube, an answer,
-        the throws for the order); False at a game's opening, which the table handles alike."""
+    def prompt(self) -> Effects | None:
+        """What the table waits for when it is the contest's to say (the cube, an answer, the throws
+        for the order); None at a game's opening, which the table handles alike."""
+
+    def context(self) -> MatchContext | None:
+        """A match's score and cube, told with every prompt (None: a chouette)."""
 
     def cube(self) -> tuple[Cube, bool]:
         """What the cube display shows when no code stands: a cube, and the Crawford LED."""
@@ -107,5 +113,9 @@ class CubeDialogue(Protocol):
     def describe(self, event: Mapping[str, Any]) -> str | None:
         """The log's line for a record event worth one (a game's end, the end of it all); None for the others."""
 
-    def time_loss(self, loser: Color) -> None:
+    def time_loss(self, loser: Color) -> Effects:
         """`loser`'s clock ran out."""
+
+    def decide(self, answer: str, **record: Any) -> Effects | str:
+        """A member's `answer`, from their phone, to the decision asked now: the effects of the
+        member's press; else why not (`record` goes into the journal's `decision` event)."""

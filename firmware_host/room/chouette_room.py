@@ -143,7 +143,7 @@ class PhoneDecisions:
                                 "answer again when it is back")
         assert isinstance(contest, ChouetteDialogue)
         seq = controller.journal.sequence + 1  # the decision event is the first line it writes
-        why = contest.decide(decision.answer, id=decision.id)
+        why = controller.decide(decision.answer, id=decision.id)
         if why is not None:
             return self._refuse(controller, decision, "answer", why)
         self.applied += 1

@@ -46,9 +46,9 @@ from game.rules import STANDARD, RuleOptions
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
-    "decoder", "describe_kernel", "encode", "kernel", "kernel_gather", "kernel_steps", "legal_plays", "legal_states",
-    "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves", "state_count", "state_plays",
-    "state_steps", "use_kernel",
+    "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_steps",
+    "legal_plays", "legal_states", "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves",
+    "state_count", "state_plays", "state_steps", "use_kernel",
 ]
 
 ENV = "SMARTGAMMON_KERNEL"
@@ -61,6 +61,9 @@ class Kernel(Protocol):
 
     def encode(self, position: Position, /) -> bytes:
         """The position from the mover's side."""
+
+    def encode_document(self, doc: object, /) -> bytes | None:
+        """A position document in its usual form as a state; None for any other (`encode_document`)."""
 
     def plays(self, state: bytes, rules: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
         """Each legal play's resulting state and its moves, in the order found."""
@@ -81,6 +84,10 @@ def _load_compiled() -> tuple[Kernel | None, str]:
         compiled = importlib.import_module("game.movegen._kernel")
     except ImportError as exc:
         return None, f"the compiled kernel is not built ({exc})"
+    missing = [name for name in ("encode_document",) if not hasattr(compiled, name)]
+    if missing:  # a build older than _kernel.c: taken as it is, it would fail where it is used
+        return None, (f"the compiled kernel was built from an older _kernel.c (it has no {', '.join(missing)}): "
+                      "build it again (pip install -e .)")
     compiled.configure(*pure.configure_args())
     return cast(Kernel, compiled), ""
 
@@ -99,6 +106,9 @@ class _Refused:
         self.reason = reason
 
     def encode(self, position: Position, /) -> bytes:
+        raise KernelError(self.reason)
+
+    def encode_document(self, doc: object, /) -> bytes | None:
         raise KernelError(self.reason)
 
     def plays(self, state: bytes, rules: int, d1: int, d2: int, /) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
@@ -204,19 +214,21 @@ def single_moves(position: Position, die: int) -> tuple[Play, ...]:
                  for state, move in _active.steps(encode(position), rules, die))
 
 
-Walk = tuple[State, Callable[..., Iterator[tuple[State, Move]]], Callable[[State], Position]]
+Walk = tuple[State, Callable[..., list[tuple[State, Move]]], Callable[[State], Position]]
 
 
 def single_move_walk(position: Position) -> Walk:
-    """For walking many single moves fast: the position as a state, a function giving each legal
+    """For walking many single moves fast: the position as a state, a function listing each legal
     single move of a die from a state (the new state and the Move; `moves(state, die, source)`
     only those from own point `source`), and one turning a state back into a position."""
     rules = kernel_rules(position.variant, position.rules)
+    steps = _active.steps
 
-    def moves(state: State, die: int, source: int = 0) -> Iterator[tuple[State, Move]]:
-        for new, raw in _active.steps(state, rules, die):
-            if not source or raw[0] == source:
-                yield new, MOVES[raw]
+    def moves(state: State, die: int, source: int = 0) -> list[tuple[State, Move]]:
+        # a list, not a generator: a transcript's plays walk tens of thousands of these, a few moves each
+        if source:
+            return [(new, MOVES[raw]) for new, raw in steps(state, rules, die) if raw[0] == source]
+        return [(new, MOVES[raw]) for new, raw in steps(state, rules, die)]
 
     return encode(position), moves, decoder(position)
 
@@ -268,6 +280,15 @@ def legal_states(position: Position, dice: Sequence[int]) -> dict[State, tuple[M
 def encode(position: Position) -> State:
     """The position as a state, from the side of the player on roll."""
     return _active.encode(position)
+
+
+def encode_document(doc: object) -> State | None:
+    """A position document (JSON, decoded) as a state, without building its `Position`, when it is
+    in its usual form: a Backgammon position under the standard rules, each stack a list of one
+    colour, `bar` and `off` as {"white": n, "black": n} or left out. None for any other document,
+    which `Position.from_document` reads (or refuses, saying why). A batch of documents
+    (`python -m game plays --batch --moves`) spent more on building positions than on their plays."""
+    return _active.encode_document(doc)
 
 
 def decoder(template: Position) -> Callable[[State], Position]:

@@ -22,6 +22,8 @@
  *             variants, colours, own_to_index)          for encode(): the Variant and Color
  *                                                       members, and where each own point is
  *   encode(position) -> state
+ *   encode_document(doc) -> state or None            a position document in its usual form
+ *                                                       (game.movegen.state.encode_document)
  *   plays(state, rules, d1, d2) -> (states, moves)      tuples of bytes, one item a play
  *   count(state, rules, d1, d2) -> int
  *   steps(state, rules, die) -> ((state, move), ...)
@@ -523,6 +525,110 @@ static int encode_into(PyObject *const *field, unsigned char *state)
     return 0;
 }
 
+/* -- a position document (JSON, decoded) as a state ----------------------------------------------
+ * The same as game.movegen.state.encode_document: a Backgammon position under the standard rules in
+ * its usual form, or 0 ("not here": the caller reads it the long way). -1 only for an error raised. */
+
+static int usual_key(PyObject *key)
+{
+    static const char *keys[5] = {"variant", "turn", "points", "bar", "off"};
+    if (!PyUnicode_CheckExact(key))
+        return 0;
+    for (int i = 0; i < 5; i++)
+        if (PyUnicode_CompareWithASCIIString(key, keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* `bar` or `off`: left out (0, 0), or exactly {"white": n, "black": n} with n 0-15: 1; else 0. */
+static int usual_pair(PyObject *doc, const char *key, long pair[2])
+{
+    PyObject *value = PyDict_GetItemString(doc, key); /* borrowed */
+    pair[0] = pair[1] = 0;
+    if (value == NULL)
+        return 1;
+    if (!PyDict_CheckExact(value) || PyDict_GET_SIZE(value) != 2)
+        return 0;
+    static const char *sides[2] = {"white", "black"};
+    for (int i = 0; i < 2; i++) {
+        PyObject *count = PyDict_GetItemString(value, sides[i]);
+        if (count == NULL || !PyLong_CheckExact(count))
+            return 0;
+        int overflow;
+        pair[i] = PyLong_AsLongAndOverflow(count, &overflow);
+        if (overflow || pair[i] < 0 || pair[i] > CHECKERS)
+            return 0;
+    }
+    return 1;
+}
+
+/* One stack: a list of "w" or of "b" (1-15 of them) or empty; its colour (0 white, 1 black, -1 none)
+ * and size. 1, or 0 for anything else. */
+static int usual_stack(PyObject *stack, int *colour, Py_ssize_t *n)
+{
+    if (!PyList_CheckExact(stack))
+        return 0;
+    *n = PyList_GET_SIZE(stack);
+    *colour = -1;
+    if (*n > CHECKERS)
+        return 0;
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        PyObject *checker = PyList_GET_ITEM(stack, i);
+        if (!PyUnicode_CheckExact(checker) || PyUnicode_GET_LENGTH(checker) != 1)
+            return 0;
+        Py_UCS4 c = PyUnicode_READ_CHAR(checker, 0);
+        int this = c == 'w' ? 0 : c == 'b' ? 1 : -1;
+        if (this < 0 || (*colour >= 0 && this != *colour))
+            return 0;
+        *colour = this;
+    }
+    return 1;
+}
+
+static int usual_document(PyObject *doc, unsigned char *state)
+{
+    PyObject *key, *value, *turn, *points, *variant;
+    Py_ssize_t at = 0;
+    if (!PyDict_CheckExact(doc))
+        return 0;
+    while (PyDict_Next(doc, &at, &key, &value))
+        if (!usual_key(key))
+            return 0;
+    variant = PyDict_GetItemString(doc, "variant");
+    if (variant != NULL && (!PyUnicode_CheckExact(variant) || PyUnicode_CompareWithASCIIString(variant, "backgammon")))
+        return 0;
+    turn = PyDict_GetItemString(doc, "turn");
+    if (turn == NULL || !PyUnicode_CheckExact(turn))
+        return 0;
+    int me = PyUnicode_CompareWithASCIIString(turn, "white") == 0 ? 0
+             : PyUnicode_CompareWithASCIIString(turn, "black") == 0 ? 1 : -1;
+    long bar[2], off[2];
+    if (me < 0 || !usual_pair(doc, "bar", bar) || !usual_pair(doc, "off", off))
+        return 0;
+    points = PyDict_GetItemString(doc, "points");
+    if (points == NULL || !PyList_CheckExact(points) || PyList_GET_SIZE(points) != 24)
+        return 0;
+    long held[2] = {bar[0] + off[0], bar[1] + off[1]};
+    memset(state, 0, SIZE);
+    for (int p = 1; p <= 24; p++) {
+        int colour;
+        Py_ssize_t n;
+        if (!usual_stack(PyList_GET_ITEM(points, OWN_TO_INDEX[BACKGAMMON][me][p]), &colour, &n))
+            return 0;
+        if (n) {
+            held[colour] += n;
+            state[p] = (unsigned char)(n + (colour == me ? 0 : THEIRS));
+        }
+    }
+    if (held[0] != CHECKERS || held[1] != CHECKERS)
+        return 0;
+    state[MY_BAR] = (unsigned char)bar[me];
+    state[THEIR_BAR] = (unsigned char)bar[1 - me];
+    state[MY_OFF] = (unsigned char)off[me];
+    state[THEIR_OFF] = (unsigned char)off[1 - me];
+    return 1;
+}
+
 /* -- the Python functions -------------------------------------------------------------------- */
 
 static int int_arg(PyObject *arg, const char *what, long low, long high, int *out)
@@ -592,6 +698,21 @@ static PyObject *kernel_encode(PyObject *Py_UNUSED(module), PyObject *position)
     for (int i = 0; i < 5; i++)
         Py_XDECREF(field[i]);
     return result;
+}
+
+static PyObject *kernel_encode_document(PyObject *Py_UNUSED(module), PyObject *doc)
+{
+    unsigned char state[SIZE];
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "game.movegen._kernel: configure() has not been called");
+        return NULL;
+    }
+    if (!usual_document(doc, state)) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    return PyBytes_FromStringAndSize((const char *)state, SIZE);
 }
 
 static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
@@ -740,6 +861,9 @@ static PyMethodDef methods[] = {
      "colours, own_to_index): the pure kernel's per-code tables, 64 bytes each (255 for none), and what "
      "encode() needs to read a Position."},
     {"encode", (PyCFunction)kernel_encode, METH_O, "encode(position) -> state: the position from the mover's side."},
+    {"encode_document", (PyCFunction)kernel_encode_document, METH_O,
+     "encode_document(doc) -> state or None: a position document in its usual form (a Backgammon position, "
+     "standard rules) as a state; None for any other."},
     {"plays", (PyCFunction)(void (*)(void))kernel_plays, METH_FASTCALL,
      "plays(state, variant, d1, d2) -> (states, moves): each legal play's resulting state and its moves."},
     {"count", (PyCFunction)(void (*)(void))kernel_count, METH_FASTCALL,

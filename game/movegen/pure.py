@@ -12,6 +12,7 @@ The kernel interface, the same in both kernels (rules: the variant, 0 Backgammon
 `game.movegen.state.kernel_rules`):
 
     encode(position) -> state                          the position from the mover's side
+    encode_document(doc) -> state or None              a position document in its usual form
     plays(state, rules, d1, d2) -> (states, moves)     each legal play's resulting state and
                                                         its moves, in the order found
     count(state, rules, d1, d2) -> int                 how many legal plays
@@ -42,9 +43,10 @@ from game.movegen.state import (
     VARIANT_BITS,
     State,
     encode,
+    encode_document,
 )
 
-__all__ = ["configure_args", "count", "encode", "gather", "plays", "steps"]
+__all__ = ["configure_args", "count", "encode", "encode_document", "gather", "plays", "steps"]
 RawMove = bytes
 """One move, 3 bytes: source (25 = bar), target (0 = off), 1 for a hit or a trap, else 0."""
 Found = dict[State, bytes]  # resulting state -> the moves that made it, in the order found

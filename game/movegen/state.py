@@ -23,7 +23,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
+from game.board import BOARD_TO_OWN, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.position import Position
 from game.rules import RuleOptions
 
@@ -74,6 +74,64 @@ def encode(position: Position) -> State:
     code = _CODE_OF[position.turn.char].__getitem__
     stacks = _OWN_ORDER[position.variant, position.turn](position.points)
     return bytes((position.off[me], *map(code, stacks), position.bar[me], position.bar[1 - me], position.off[1 - me]))
+
+
+def encode_document(doc: Any) -> State | None:
+    """The state of a position document (JSON, decoded) in its usual form: a Backgammon position
+    under the standard rules, an object of `turn`, the 24 `points` (lists of "w" and "b", one colour
+    a point) and, when not left out, `variant` "backgammon" and `bar` and `off` as {"white": n,
+    "black": n}, fifteen checkers a side. None for any other document (another variant, rule
+    options, any other form, anything `Position.from_document` refuses), which the caller reads the
+    long way. For a batch of documents, where building each `Position` would cost more than
+    listing its plays; the compiled kernel has the same, in C."""
+    if type(doc) is not dict or not _USUAL_KEYS.issuperset(doc):
+        return None
+    variant, turn, points = doc.get("variant", "backgammon"), doc.get("turn"), doc.get("points")
+    if type(variant) is not str or variant != "backgammon" or type(turn) is not str or turn not in _SIDES:
+        return None
+    bar, off = _usual_pair(doc, "bar"), _usual_pair(doc, "off")
+    if bar is None or off is None or type(points) is not list or len(points) != 24:
+        return None
+    me = _SIDES[turn]
+    mine = "w" if me == 0 else "b"
+    state = bytearray(28)
+    held = [bar[0] + off[0], bar[1] + off[1]]
+    for own in range(1, 25):
+        stack = points[_BACKGAMMON_INDEX[me][own]]
+        if type(stack) is not list:
+            return None
+        for checker in stack:
+            if type(checker) is not str or checker != stack[0] or checker not in ("w", "b"):
+                return None
+        if stack:
+            n = len(stack)
+            held[stack[0] == "b"] += n
+            if n > CHECKERS:
+                return None
+            state[own] = n if stack[0] == mine else THEIRS + n
+    if held != [CHECKERS, CHECKERS]:
+        return None
+    state[MY_BAR], state[THEIR_BAR], state[MY_OFF], state[THEIR_OFF] = bar[me], bar[1 - me], off[me], off[1 - me]
+    return bytes(state)
+
+
+def _usual_pair(doc: dict[str, Any], key: str) -> tuple[int, int] | None:
+    """`bar` or `off` in its usual form, {"white": n, "black": n} with n from 0 to 15, or left out."""
+    if key not in doc:
+        return (0, 0)
+    pair = doc[key]
+    if type(pair) is not dict or len(pair) != 2:
+        return None
+    white, black = pair.get("white"), pair.get("black")
+    if type(white) is not int or type(black) is not int or not (0 <= white <= CHECKERS and 0 <= black <= CHECKERS):
+        return None  # (a bool is no count)
+    return (white, black)
+
+
+_USUAL_KEYS = frozenset({"variant", "turn", "points", "bar", "off"})
+_SIDES = {"white": 0, "black": 1}
+_BACKGAMMON_INDEX = tuple(tuple(OWN_TO_BOARD[Variant.BACKGAMMON, color][own] - 1 if own else 0 for own in range(25))
+                          for color in (Color.WHITE, Color.BLACK))  # each own point's index in `points`
 
 
 Gather = Callable[[State, tuple[tuple[Any, ...], ...], bytes], tuple[Any, ...]]

@@ -278,26 +278,10 @@ def board_background(variant: Variant, numbering: Color, geometry: Geometry) -> 
 @lru_cache(maxsize=16)
 def _background(variant: Variant, numbering: Color, geometry: Geometry) -> Image.Image:
     width, height = geometry.size
-    k = style.SUPERSAMPLE
-    big = Image.new("RGB", (width * k, height * k), style.PAPER)
-    draw = ImageDraw.Draw(big)
-
-    def box(b: Box) -> Box:
-        return b[0] * k, b[1] * k, b[2] * k - 1, b[3] * k - 1
-
-    draw.rounded_rectangle(box(geometry.frame()), radius=geometry.px(6) * k, fill=style.FRAME)
-    for right in (False, True):
-        draw.rectangle(box(geometry.half(right)), fill=style.FIELD)
-    for tray in (False, True):
-        draw.rectangle(box(geometry.side_column(tray)), fill=style.TRAY)
-    x0, y0, x1, y1 = geometry.side_column(tray=True)
-    middle = (y0 + y1) // 2
-    draw.line((x0 * k, middle * k, x1 * k, middle * k), fill=style.FRAME, width=geometry.px(4) * k)
-    for point in range(1, 25):
-        colour = style.POINT_DARK if point % 2 else style.POINT_LIGHT
-        draw.polygon([(x * k, y * k) for x, y in geometry.triangle(point)], fill=colour)
-    image = big.reduce(k)
-
+    image = Image.new("RGB", (width, height), style.PAPER)
+    for top in range(0, height, _BAND):  # a whole board drawn SUPERSAMPLE times larger took 20 MB at once
+        band = _supersampled_band(geometry, top, min(_BAND, height - top))
+        image.paste(band, (0, top))
     draw = ImageDraw.Draw(image)
     sides = (numbering, numbering.opponent) if geometry.both_sides else (numbering,)
     for row, color in enumerate(sides):
@@ -314,6 +298,37 @@ def _background(variant: Variant, numbering: Color, geometry: Geometry) -> Image
                 cx0, _, cx1, _ = geometry.side_column(tray=False)
                 _paste_checker(image, color, ((cx0 + cx1) // 2, (y0 + y1) // 2), geometry.px(14))
     return image
+
+
+_BAND = 64
+"""Rows of the final picture drawn at a time, supersampled: 2.5 MB at the default size."""
+
+
+def _supersampled_band(geometry: Geometry, top: int, rows: int) -> Image.Image:
+    """Rows `top` to `top + rows` of the empty board's shapes, drawn `SUPERSAMPLE` times larger and
+    reduced: the same pixels as those rows of the whole board drawn so (each shape moved up by a
+    whole number of pixels rasterises alike)."""
+    width = geometry.size[0]
+    k = style.SUPERSAMPLE
+    big = Image.new("RGB", (width * k, rows * k), style.PAPER)
+    draw = ImageDraw.Draw(big)
+    shift = top * k
+
+    def box(b: Box) -> Box:
+        return b[0] * k, b[1] * k - shift, b[2] * k - 1, b[3] * k - 1 - shift
+
+    draw.rounded_rectangle(box(geometry.frame()), radius=geometry.px(6) * k, fill=style.FRAME)
+    for right in (False, True):
+        draw.rectangle(box(geometry.half(right)), fill=style.FIELD)
+    for tray in (False, True):
+        draw.rectangle(box(geometry.side_column(tray)), fill=style.TRAY)
+    x0, y0, x1, y1 = geometry.side_column(tray=True)
+    middle = (y0 + y1) // 2 * k - shift
+    draw.line((x0 * k, middle, x1 * k, middle), fill=style.FRAME, width=geometry.px(4) * k)
+    for point in range(1, 25):
+        colour = style.POINT_DARK if point % 2 else style.POINT_LIGHT
+        draw.polygon([(x * k, y * k - shift) for x, y in geometry.triangle(point)], fill=colour)
+    return big.reduce(k)
 
 
 def _paste_checker(image: Image.Image, color: Color | None, centre: Centre, diameter: int) -> None:

@@ -8,7 +8,6 @@ outline and a label, trapped checkers a cross, hits a burst and a word.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
@@ -55,16 +54,13 @@ def font_path(name: str) -> str:
     return str(resources.files("game").joinpath("fonts", name))
 
 
-@lru_cache(maxsize=4)
-def _font_bytes(name: str) -> bytes:
-    return resources.files("game").joinpath("fonts", name).read_bytes()
-
-
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu Sans at `size` pixels, so pictures look the same everywhere."""
+    """The bundled DejaVu Sans at `size` pixels, so pictures look the same everywhere. Opened by
+    its path, FreeType reads the file as it needs it: a font made from the file's bytes keeps a
+    copy of them (700 KB) for each size."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(io.BytesIO(_font_bytes(name)), max(size, 1))
+    return ImageFont.truetype(font_path(name), max(size, 1))
 
 
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:

@@ -27,8 +27,10 @@ display's seven-segment font (see game.explain); `zones()` names the zones to li
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import ne
+from typing import cast
 
 from game import codes
 from game.board import Color, Variant
@@ -151,17 +153,47 @@ class Illegal(Verdict):
         return self.explanation.zones()
 
 
-@dataclass(frozen=True, slots=True)
 class Misplaced(Verdict):
-    """No sequence of the roll makes this board: checkers must be set right."""
+    """No sequence of the roll makes this board: checkers must be set right.
 
-    diffs: tuple[ZoneDiff, ...]
-    nearest: Explanation
-    """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on
-    a tie, during the turn the least played, at "done" the one breaking fewest rules. The diffs
-    are to it."""
-    perspective: Perspective | None = None
-    """Whose numbers name the points (the mover's, as the play's notation does); None: the board's."""
+    `diffs` and `nearest` may be given, or found when first read (`Misplaced.found_later`): a
+    board judged during a turn is seldom shown (a checker held in the hand), and finding the
+    nearest board passes over every board the roll's moves make."""
+
+    __slots__ = ("_find", "_found", "perspective")
+
+    def __init__(self, diffs: tuple[ZoneDiff, ...], nearest: Explanation, perspective: Perspective | None = None,
+                 ) -> None:
+        self._found: tuple[tuple[ZoneDiff, ...], Explanation] | None = (diffs, nearest)
+        self._find: Callable[[], tuple[tuple[ZoneDiff, ...], Explanation]] | None = None
+        self.perspective = perspective
+        """Whose numbers name the points (the mover's, as the play's notation does); None: the board's."""
+
+    @classmethod
+    def found_later(cls, find: Callable[[], tuple[tuple[ZoneDiff, ...], Explanation]],
+                    perspective: Perspective | None = None) -> Misplaced:
+        """The verdict whose diffs and nearest board `find()` gives, called when first read."""
+        verdict = cls.__new__(cls)
+        verdict._found, verdict._find, verdict.perspective = None, find, perspective
+        return verdict
+
+    def _resolved(self) -> tuple[tuple[ZoneDiff, ...], Explanation]:
+        if self._found is None:
+            assert self._find is not None
+            self._found, self._find = self._find(), None
+        return self._found
+
+    @property
+    def diffs(self) -> tuple[ZoneDiff, ...]:
+        """The zones that differ from the nearest board."""
+        return self._resolved()[0]
+
+    @property
+    def nearest(self) -> Explanation:
+        """The board of the roll (start, on the way, legal or illegal result) fewest zones away: on
+        a tie, during the turn the least played, at "done" the one breaking fewest rules. The diffs
+        are to it."""
+        return self._resolved()[1]
 
     def short_code(self) -> str:
         return Code.SET_CHECKERS
@@ -172,6 +204,17 @@ class Misplaced(Verdict):
 
     def zones(self) -> frozenset[int]:
         return frozenset(diff.zone for diff in self.diffs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Misplaced):
+            return NotImplemented
+        return (self.diffs, self.nearest, self.perspective) == (other.diffs, other.nearest, other.perspective)
+
+    def __hash__(self) -> int:
+        return hash((self.diffs, self.nearest, self.perspective))
+
+    def __repr__(self) -> str:
+        return f"Misplaced(diffs={self.diffs!r}, nearest={self.nearest!r}, perspective={self.perspective!r})"
 
 
 # -- one turn -----------------------------------------------------------------
@@ -190,7 +233,7 @@ class TurnReconciler:
         self.dice = check_dice(dice)
         self.capability = capability
         self.plays = position.legal_plays(self.dice)
-        self._explainer = Explainer(position, self.dice, self.plays)
+        self._explaining: Explainer | None = None
         self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = board_key(layout(position), capability)
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
@@ -202,6 +245,11 @@ class TurnReconciler:
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
         self._outcomes: dict[Key, list[Explanation]] | None = None
+        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
+        """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
+        self._misplaced_views: dict[tuple[View, bool], Misplaced] = {}
+        """The verdicts on misplaced boards judged already: a checker held in the hand makes the
+        same board again and again, and each costs a pass over every board of the roll."""
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
@@ -217,6 +265,14 @@ class TurnReconciler:
             unfinished = self._explainer.explain(verdict.board if isinstance(verdict, Partial) else self.position)
             return Illegal(unfinished) if unfinished else self._misplaced(view, key, done)
         return verdict
+
+    @property
+    def _explainer(self) -> Explainer:
+        """The search that explains an illegal or misplaced board: made when a board first needs it
+        (most turns see only boards on the way to a legal play)."""
+        if self._explaining is None:
+            self._explaining = Explainer(self.position, self.dice, self.plays)
+        return self._explaining
 
     def _key(self, board: Layout) -> Key:
         return board_key(board, self.capability)
@@ -244,22 +300,46 @@ class TurnReconciler:
         if self.capability is Capability.STACKS:  # search toward the one board sensed
             explanation = self._explainer.explain(tuple(reading.stack or "" for reading in view))
             return explanation if explanation and not explanation.legal else None
+        if self._census(key) != self._census(self._start):
+            return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
         return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
+
+    def _census(self, key: Key) -> object:
+        """How many checkers a key has (of each colour, where the sensors tell colours)."""
+        if self.capability is Capability.COUNTS:
+            return sum(cast(int, count) for count in key)
+        pairs = cast(tuple[tuple[int, int], ...], key)
+        return sum(white for white, _ in pairs), sum(black for _, black in pairs)
 
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
-        def rank(explanation: Explanation) -> tuple[int, int]:
-            return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
+        verdict = self._misplaced_views.get((view, done))
+        if verdict is None:
+            def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
+                def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
+                    return sum(map(ne, key, item[0])), *item[1]
 
-        def distance(item: tuple[Key, list[Explanation]]) -> tuple[int, int, int]:
-            differing = sum(a != b for a, b in zip(key, item[0], strict=True))
-            return differing, *rank(min(item[1], key=rank))
+                nearest = min(self._nearest_boards(done), key=distance)[2]
+                return view_diff(view, view_of(nearest.result, self.capability)), nearest
 
-        _, explanations = min(self._outcomes_by_key().items(), key=distance)
-        nearest = min(explanations, key=rank)
-        return Misplaced(view_diff(view, view_of(nearest.result, self.capability)), nearest,
-                         (self.position.variant, self.position.turn))
+            verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
+            self._misplaced_views[view, done] = verdict
+        return verdict
+
+    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:
+        """Each board of the roll (by key) with the explanation `_misplaced` names for it, ranked
+        as `done` says, and that rank; listed when first needed."""
+        boards = self._nearest.get(done)
+        if boards is None:
+            def rank(explanation: Explanation) -> tuple[int, int]:
+                return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
+
+            boards = self._nearest[done] = []
+            for key, explanations in self._outcomes_by_key().items():
+                best = min(explanations, key=rank)
+                boards.append((key, rank(best), best))
+        return boards
 
     def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
         """What the referee expected instead of a flagged board, and in words the play that makes

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from game.transcripts.layout import Layout
@@ -26,18 +25,26 @@ _SITES = {  # a Site header, lower case without blanks, and the producer it name
     "fibs": "FIBS",
 }
 _TOKEN = re.compile(r"\S+")
+_OFF_AS_ZERO = re.compile(r"/0\b")
 _HAND_WORDS = frozenset({"double", "doubled", "take", "taken", "drop", "dropped", "win"})
 
 
-@dataclass(slots=True)
 class Dialect:
     """How a transcript is written: its producer (a guess from the file), whether a missing star
-    means no hit, and the features seen with a count and the first line of each."""
+    means no hit, and the features seen with a count and the first line of each.
 
-    producer: str
-    marks_hits: bool
-    features: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, tuple[int, str]] = field(default_factory=dict)
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    __slots__ = ("producer", "marks_hits", "features", "examples")
+
+    def __init__(self, producer: str, marks_hits: bool, features: Counter[str] | None = None,
+                 examples: dict[str, tuple[int, str]] | None = None) -> None:
+        self.producer = producer
+        self.marks_hits = marks_hits
+        self.features: Counter[str] = Counter() if features is None else features
+        self.examples: dict[str, tuple[int, str]] = {} if examples is None else examples
 
     def saw(self, feature: str, line: int, text: str) -> None:
         """Count a feature, keeping the first line that shows it."""
@@ -72,7 +79,7 @@ def detect(layout: Layout) -> Dialect:
             word = cell.text.split(" ", 1)[0].lower()
             if word == "losses":
                 dialect.saw("results written on the loser's side (Losses N point)", cell.line, cell.text)
-            elif _RESIGNED.match(cell.text):
+            elif word.startswith("resign") and _RESIGNED.match(cell.text):
                 dialect.saw("a resignation said in words before its result (Resigned Game, Resigned Match, Resigns)",
                             cell.line, cell.text)
             elif word in _HAND_WORDS:
@@ -117,7 +124,7 @@ def _move_features(dialect: Dialect, line: int, text: str, token: str) -> None:
         dialect.saw("entering written from 25", line, text)
     if "/off" in token or token.endswith("/o"):
         dialect.saw("bearing off written to 'off'", line, text)
-    elif re.search(r"/0\b", token):
+    elif "/0" in token and _OFF_AS_ZERO.search(token):
         dialect.saw("bearing off written to 0", line, text)
     if "(" in token:
         dialect.saw("identical moves counted (13/7(2))", line, text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -44,30 +43,45 @@ class Cell(NamedTuple):
     text: str
 
 
-@dataclass(slots=True)
 class GameText:
-    """One game as written: its header, the score line, and its cells in order."""
+    """One game as written: its header, the score line, and its cells in order.
 
-    number: int
-    line: int
-    names: tuple[str, str]  # (left, right), as written
-    score: tuple[int, int]  # (left, right)
-    score_line: int
-    cells: list[Cell] = field(default_factory=list)
-    stray: list[tuple[int, str]] = field(default_factory=list)  # text that is in no cell
-    set_position: tuple[int, str] | None = None  # `; Set Pos=<board>`: the line and the board it starts from
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    __slots__ = ("number", "line", "names", "score", "score_line", "cells", "stray", "set_position")
+
+    def __init__(self, number: int, line: int, names: tuple[str, str], score: tuple[int, int], score_line: int,
+                 cells: list[Cell] | None = None, stray: list[tuple[int, str]] | None = None,
+                 set_position: tuple[int, str] | None = None) -> None:
+        self.number = number
+        self.line = line
+        self.names = names  # (left, right), as written
+        self.score = score  # (left, right)
+        self.score_line = score_line
+        self.cells: list[Cell] = [] if cells is None else cells
+        self.stray: list[tuple[int, str]] = [] if stray is None else stray  # text that is in no cell
+        self.set_position = set_position  # `; Set Pos=<board>`: the line and the board it starts from
 
 
-@dataclass(slots=True)
 class Layout:
-    """A whole transcript's layout."""
+    """A whole transcript's layout.
 
-    headers: dict[str, str]
-    length: int
-    length_line: int
-    games: list[GameText]
-    features: Counter[str] = field(default_factory=Counter)  # layout features seen, each with a count
-    examples: dict[str, tuple[int, str]] = field(default_factory=dict)  # one line of each feature
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    __slots__ = ("headers", "length", "length_line", "games", "features", "examples")
+
+    def __init__(self, headers: dict[str, str], length: int, length_line: int, games: list[GameText],
+                 features: Counter[str] | None = None, examples: dict[str, tuple[int, str]] | None = None) -> None:
+        self.headers = headers
+        self.length = length
+        self.length_line = length_line
+        self.games = games
+        self.features: Counter[str] = Counter() if features is None else features  # each layout feature's count
+        self.examples: dict[str, tuple[int, str]] = {} if examples is None else examples  # one line of each
 
     def saw(self, feature: str, line: int, text: str) -> None:
         """Count a feature of the layout, keeping the first line that shows it."""

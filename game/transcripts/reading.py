@@ -12,7 +12,7 @@ who plays it had the higher die.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from game.board import Color, Variant
@@ -35,15 +35,22 @@ ILLEGAL_PLAY = "snowie_illegal_play"  # Snowie's record of an illegal play that 
 Entry = tuple[int, dict[str, Any]]
 
 
-@dataclass(slots=True)
 class Transcript:
-    """A transcript read: its layout, its dialect, and its events with their line numbers."""
+    """A transcript read: its layout, its dialect, and its events with their line numbers.
 
-    layout: Layout
-    dialect: Dialect
-    entries: list[Entry] = field(default_factory=list)
-    game_starts: list[int] = field(default_factory=list)  # index in entries of each game_start
-    notes: list[tuple[int, str]] = field(default_factory=list)  # (line, note): how the file as a whole was read
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    __slots__ = ("layout", "dialect", "entries", "game_starts", "notes")
+
+    def __init__(self, layout: Layout, dialect: Dialect, entries: list[Entry] | None = None,
+                 game_starts: list[int] | None = None, notes: list[tuple[int, str]] | None = None) -> None:
+        self.layout = layout
+        self.dialect = dialect
+        self.entries: list[Entry] = [] if entries is None else entries
+        self.game_starts: list[int] = [] if game_starts is None else game_starts  # each game_start's index in entries
+        self.notes: list[tuple[int, str]] = [] if notes is None else notes  # (line, note): how the file was read
 
 
 def read_transcript(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript:

@@ -136,6 +136,25 @@ def test_codes_show_as_text_and_leave_the_leds(factory: MockFactory,
         PINS.crawford))
 
 
+def test_a_code_shown_with_the_cube_takes_the_digits_and_the_leds_say_where_the_cube_is(
+        factory: MockFactory, display: CubeDisplay) -> None:
+    assert_shows(factory, display, ("E", "1"), lambda: display.show(4, "white", True, text="E1"))
+    assert [factory.pin(pin).state for pin in (PINS.centre, PINS.white, PINS.black, PINS.crawford)] == [
+        False, True, False, True]
+    assert_shows(factory, display, (" ", "4"), lambda: display.show(4, "white", True, text="  "))
+
+
+def test_showing_what_is_shown_again_leaves_the_multiplexing_running(display: CubeDisplay) -> None:
+    display.show_text("E1")
+    running = display._digits._plex_thread
+    assert running is not None and running.is_alive()
+    display.show(2, None, False, text="E1")
+    display.show_text("E1")
+    assert display._digits._plex_thread is running and running.is_alive()
+    display.show_text("E2")
+    assert display._digits._plex_thread is not running and not running.is_alive()
+
+
 @pytest.mark.parametrize(("call", "complaint"), [
     (lambda d: d.show(3, None, False), "cube value 3 is not a power of two"),
     (lambda d: d.show(0, None, False), "cube value 0"),
@@ -144,6 +163,7 @@ def test_codes_show_as_text_and_leave_the_leds(factory: MockFactory,
     (lambda d: d.show(2, "red", False), "cube owner 'red'"),
     (lambda d: d.show_text("E"), "'E' is not two characters"),
     (lambda d: d.show_text("E~"), "'E~' is not two characters"),
+    (lambda d: d.show(2, None, False, text="E~"), "'E~' is not two characters"),
     (lambda d: d.light_one("segment h"), "'segment h' is not one of segment a"),
 ])
 def test_what_cannot_be_shown_is_refused(display: CubeDisplay, call: object,

@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 from needs import require
+from played import played_once, session_key
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
 from firmware_host.hardware import run_hardware
+from firmware_host.record.signing import KEY_ENV
 from game.chouette.events import EVENT_TYPES
 from game.cli import main as game_main
 
@@ -33,17 +35,18 @@ def events(record: Path) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """`simulate --chouette 4 --games 3`: its record directory and what it printed."""
-    record = tmp_path_factory.mktemp("chouette") / "record"
-    with pytest.MonkeyPatch.context() as patch:  # the test session's key (conftest.py), before its fixture runs
-        from firmware_host.record.signing import KEY_ENV
-
-        patch.setenv(KEY_ENV, str(tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"))
-        out = subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--chouette", "4", "--games", "3",
-                              "--seed", "6", "--record", str(record), "--quiet"], capture_output=True, text=True,
-                             check=False, timeout=600)
-    assert out.returncode == 0, out.stdout + out.stderr
-    return record, out.stdout
+    """`simulate --chouette 4 --games 3`, run once in the test session: its record directory and what it
+    printed."""
+    def play(folder: Path) -> None:
+        with pytest.MonkeyPatch.context() as patch:  # the test session's key (conftest.py), before its fixture runs
+            patch.setenv(KEY_ENV, str(session_key(tmp_path_factory)))
+            out = subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--chouette", "4", "--games",
+                                  "3", "--seed", "6", "--record", str(folder / "record"), "--quiet"],
+                                 capture_output=True, text=True, check=False, timeout=600)
+        assert out.returncode == 0, out.stdout + out.stderr
+        (folder / "printed.txt").write_text(out.stdout, encoding="utf-8")
+    folder = played_once(tmp_path_factory, "simulated-chouette", play)
+    return folder / "record", (folder / "printed.txt").read_text(encoding="utf-8")
 
 
 def test_simulate_plays_the_whole_session_and_its_record_validates_and_draws(

@@ -12,8 +12,9 @@ import pytest
 from game.board import Variant
 from game.cli import main
 from game.errors import PositionError
-from game.movegen import legal_plays
+from game.movegen import encode_document, legal_plays
 from game.position import Position
+from game.selfplay import random_positions
 from game.xgid import Xgid
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -96,6 +97,44 @@ def test_batch_in_order_with_counts_and_a_bad_line(tmp_path: Path, capsys: pytes
     assert status == 2 and "in.jsonl line 3" in capsys.readouterr().err
     status, text = run("plays", "--batch", str(path))
     assert len(json.loads(text.splitlines()[0])["plays"]) == 16
+
+
+def test_batch_reads_each_line_as_json_loads_does(tmp_path: Path) -> None:
+    """Blanks JSON allows around a line's object are taken; anything else after it, or a line that is no
+    JSON, is refused with json's own reason (the batch reads lines with json's scanner, not json.loads)."""
+    good = json.dumps({"position": Position.initial().to_document(), "dice": [3, 1]})
+    lines = ["  \t" + good + " \t\r", good + " {}", good + "\f", "{\"position\": ", "\ufeff" + good, good]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, text = run("plays", "--batch", str(path), "--count")
+    out = [json.loads(line) for line in text.splitlines()]
+    assert status == 2 and len(out) == 6
+    assert out[0] == out[5] == {"count": 16}
+    for line, answer in zip(lines[1:5], out[1:5], strict=True):
+        with pytest.raises(json.JSONDecodeError) as refused:
+            json.loads(line)
+        assert answer["error"].startswith("line ") and refused.value.msg in answer["error"]
+
+
+def test_batch_answers_a_document_read_from_its_state_as_one_read_as_a_position(tmp_path: Path) -> None:
+    """A document in its usual form is answered from its state alone (`encode_document`); the same
+    position written otherwise (rule options none, a count left out) is read as a Position: the same answers."""
+    path = tmp_path / "in.jsonl"
+    lines = []
+    for position, dice in random_positions(Variant.BACKGAMMON, 40, seed=3):
+        usual = position.to_document()
+        assert encode_document(usual) is not None
+        other = {**usual, "rules": {}, "off": {"white": position.off[0]} if not position.off[1] else usual["off"]}
+        assert encode_document(other) is None
+        lines += [{"position": usual, "dice": list(dice)}, {"position": other, "dice": list(dice)}]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    for flag in ("--moves", "--count"):
+        status, text = run("plays", "--batch", str(path), flag)
+        answers = text.splitlines()
+        assert status == 0 and len(answers) == len(lines)
+        assert answers[0::2] == answers[1::2]
+    status, text = run("plays", "--batch", str(path), "--moves", "--variant", "catchgammon")
+    assert status == 2 and all("position is backgammon, not catchgammon" in line for line in text.splitlines())
 
 
 def test_batch_moves_gives_each_plays_moves_as_the_full_output_has_them(tmp_path: Path) -> None:

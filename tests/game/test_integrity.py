@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from played import played_once
 
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import JournalError, KeyFileError
@@ -22,18 +22,13 @@ from game.record import encode_event, line_hash
 from game.validate import validate_file
 
 
-@cache
-def signed_match(root: Path) -> Path:
-    """A whole 1-point match, signed with the session's table key."""
-    record = root / "signed"
-    with EmulatedTable(Settings(length=1, images=False), record, seed=11) as table:
-        assert table.run()
-    return record / JOURNAL_NAME
-
-
-@pytest.fixture(scope="module")
-def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("integrity")
+@pytest.fixture
+def signed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole 1-point match, signed with the session's table key, played once in the test session."""
+    def play(record: Path) -> None:
+        with EmulatedTable(Settings(length=1, images=False), record, seed=11) as table:
+            assert table.run()
+    return played_once(tmp_path_factory, "signed-1-point", play) / JOURNAL_NAME
 
 
 def events_of(path: Path) -> list[dict[str, Any]]:
@@ -59,9 +54,9 @@ def trust_file(tmp_path: Path, key_path: Path) -> Path:
     return trust
 
 
-def test_the_tables_record_is_signed_covered_complete_and_trusted(root: Path, tmp_path: Path,
+def test_the_tables_record_is_signed_covered_complete_and_trusted(signed: Path, tmp_path: Path,
                                                                    session_table_key: Path) -> None:
-    path = signed_match(root)
+    path = signed
     events = events_of(path)
     assert events[0]["type"] == "table_key" and events[-1]["type"] == "signature"
     trusted = frozenset({TableKey.load_or_create(session_table_key).public})
@@ -73,8 +68,8 @@ def test_the_tables_record_is_signed_covered_complete_and_trusted(root: Path, tm
 
 
 @pytest.mark.parametrize("edit", ["a player's name", "a time stamp", "a clock reserve", "a flag's text"])
-def test_an_edit_that_recomputes_every_hash_is_detected(root: Path, tmp_path: Path, edit: str) -> None:
-    events = events_of(signed_match(root))
+def test_an_edit_that_recomputes_every_hash_is_detected(signed: Path, tmp_path: Path, edit: str) -> None:
+    events = events_of(signed)
     target = {"a player's name": "match_start", "a time stamp": "play", "a clock reserve": "clock",
               "a flag's text": "flag"}[edit]
     event = next((e for e in events if e["type"] == target), None)
@@ -93,9 +88,9 @@ def test_an_edit_that_recomputes_every_hash_is_detected(root: Path, tmp_path: Pa
     assert "does not verify" in verdict.render()
 
 
-def test_a_record_stripped_of_its_chain_and_signatures_is_never_called_intact(root: Path, tmp_path: Path,
+def test_a_record_stripped_of_its_chain_and_signatures_is_never_called_intact(signed: Path, tmp_path: Path,
                                                                               session_table_key: Path) -> None:
-    events = [e for e in events_of(signed_match(root)) if e["type"] not in ("signature", "table_key")]
+    events = [e for e in events_of(signed) if e["type"] not in ("signature", "table_key")]
     stripped = rewrite(tmp_path / "stripped.jsonl", events, chain=False)
     verdict = validate_file(str(stripped))
     assert verdict.integrity is not None and not verdict.integrity.intact
@@ -103,7 +98,7 @@ def test_a_record_stripped_of_its_chain_and_signatures_is_never_called_intact(ro
     assert game_main(["validate", str(stripped), "--trust", str(trust_file(tmp_path, session_table_key))]) == 1
 
 
-def test_a_match_of_another_table_is_not_trusted(root: Path, tmp_path: Path, session_table_key: Path) -> None:
+def test_a_match_of_another_table_is_not_trusted(signed: Path, tmp_path: Path, session_table_key: Path) -> None:
     other = tmp_path / "other"
     with EmulatedTable(Settings(length=1, images=False), other, seed=12, key_path=tmp_path / "other.pem") as table:
         assert table.run()
@@ -112,8 +107,8 @@ def test_a_match_of_another_table_is_not_trusted(root: Path, tmp_path: Path, ses
     assert game_main(["validate", str(other / JOURNAL_NAME), "--trust", str(trust)]) == 1
 
 
-def test_a_record_cut_at_a_line_boundary_is_reported_cut(root: Path, tmp_path: Path) -> None:
-    lines = signed_match(root).read_bytes().splitlines(keepends=True)
+def test_a_record_cut_at_a_line_boundary_is_reported_cut(signed: Path, tmp_path: Path) -> None:
+    lines = signed.read_bytes().splitlines(keepends=True)
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(b"".join(lines[:-3]))
     verdict = validate_file(str(cut))
@@ -135,9 +130,9 @@ def test_the_key_is_kept_for_its_owner_only(tmp_path: Path) -> None:
         TableKey.load_or_create(path)
 
 
-def test_a_journal_signed_by_another_table_is_not_resumed_here(root: Path, tmp_path: Path) -> None:
+def test_a_journal_signed_by_another_table_is_not_resumed_here(signed: Path, tmp_path: Path) -> None:
     record = tmp_path / "theirs"
     record.mkdir()
-    (record / JOURNAL_NAME).write_bytes(signed_match(root).read_bytes())
+    (record / JOURNAL_NAME).write_bytes(signed.read_bytes())
     with pytest.raises(JournalError, match="resume it at the table that began it"):
         Journal(record, key=TableKey.load_or_create(tmp_path / "mine.pem"))

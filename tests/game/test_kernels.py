@@ -150,6 +150,64 @@ def test_a_build_without_a_compiler_goes_on_and_says_so_in_one_line(tmp_path: Pa
     assert not list((tmp_path / "lib").rglob("_kernel*"))
 
 
+def _unusual(doc: dict[str, Any]) -> list[object]:
+    """A document in its usual form, and forms beside it that each kernel leaves to `Position.from_document`
+    (valid ones, read the long way, and invalid ones, which it refuses saying why)."""
+    points = doc["points"]
+    first = next(i for i, stack in enumerate(points) if stack)
+    checker = points[first][0]
+
+    def first_stack(stack: object) -> dict[str, Any]:
+        return {**doc, "points": [*points[:first], stack, *points[first + 1:]]}
+
+    return [
+        {**doc, "rules": {}}, {**doc, "rules": {"nackgammon": True}}, {**doc, "variant": "catchgammon"},
+        {**doc, "variant": b"backgammon"}, {**doc, "turn": "White"}, {**doc, "turn": None}, {**doc, "extra": 1},
+        {k: v for k, v in doc.items() if k != "turn"}, {**doc, "bar": {"white": 0}},
+        {**doc, "bar": {"white": 0, "black": False}}, {**doc, "off": {"white": 0, "black": 0, "grey": 0}},
+        {**doc, "off": {"white": -1, "black": 0}}, {**doc, "off": {"white": 2**70, "black": 0}},
+        {**doc, "bar": [0, 0]}, {**doc, "points": points[:23]}, {**doc, "points": tuple(points)},
+        first_stack("".join(points[first])), first_stack([*points[first], "wb"[checker == "w"]]),
+        first_stack([*points[first][1:], checker.upper()]), first_stack([*points[first][1:], checker * 2]),
+        first_stack(points[first][1:]), first_stack([*points[first], checker]), first_stack([checker] * 16),
+        [doc], None, "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    ]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_kernels_read_a_position_document_alike(variant: Variant, compiled: Any) -> None:
+    """A document in its usual form is the state of the position `Position.from_document` reads from it
+    (Backgammon, standard rules); any other is None from both kernels, left to `from_document`."""
+    for position, _ in random_positions(variant, 150, seed=7):
+        doc = position.to_document()
+        state = pure.encode_document(doc)
+        assert compiled.encode_document(doc) == state
+        assert state == (pure.encode(position) if variant is Variant.BACKGAMMON else None)
+        assert pure.encode_document(json_copy(doc)) == state  # as a batch line decodes it
+        for other in _unusual(doc):
+            assert pure.encode_document(other) is None and compiled.encode_document(other) is None, other
+
+
+def json_copy(doc: dict[str, Any]) -> Any:
+    import json
+
+    return json.loads(json.dumps(doc))
+
+
+def test_a_compiled_kernel_built_from_an_older_source_is_not_used_and_says_why() -> None:
+    stale = ("import sys, types\n"
+             "old = types.ModuleType('game.movegen._kernel')\n"
+             "old.configure = lambda *args: None\n"
+             "sys.modules['game.movegen._kernel'] = old\n"
+             "from game.movegen import describe_kernel, kernel\n"
+             "print(kernel(), describe_kernel())\n")
+    done = subprocess.run([sys.executable, "-c", stale], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, ENV: ""}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("pure pure-Python kernel (the compiled kernel was built from an older _kernel.c "
+                                  "(it has no encode_document): build it again (pip install -e .))")
+
+
 def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
     start = pure.encode(Position.initial())
     calls: list[tuple[Callable[[], object], type[Exception]]] = [
@@ -164,6 +222,7 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         (lambda: compiled.plays(start, 0, 3), TypeError),
         (lambda: compiled.encode("not a position"), AttributeError),
         (lambda: compiled.encode(object.__new__(Position)), AttributeError),
+        (lambda: compiled.encode_document(), TypeError),
         (lambda: compiled.configure(b"", b"", b"", b"", b"", b"", b"", b"", (), (), b""), ValueError),
         (lambda: compiled.gather(start, (STACKS[:10],) * 24, BOARD_ORDER), IndexError),
         (lambda: compiled.gather(start, (STACKS,), b"\x1c"), IndexError),

@@ -175,6 +175,29 @@ def test_a_lifted_checker_is_misplaced_nearest_the_start(capability: Capability)
 
 
 @pytest.mark.parametrize("capability", CAPABILITIES)
+def test_a_checker_held_in_the_hand_mid_play_is_misplaced_nearest_the_board_on_the_way(
+        capability: Capability) -> None:
+    start = Position.initial(BG)
+    reconciler = TurnReconciler(start, (6, 1), capability)
+    emulator = emulated(start, capability)
+    emulator.move(13, 7)
+    assert isinstance(reconciler.judge(read(emulator)), Partial)
+    emulator.lift(8)
+    held = read(emulator)
+    verdicts = [reconciler.judge(held) for _ in range(3)]  # the hand holds it over several settled boards
+    assert all(isinstance(v, Misplaced) for v in verdicts) and verdicts[0] == verdicts[1] == verdicts[2]
+    verdict = verdicts[0]
+    assert isinstance(verdict, Misplaced)
+    # the board on the way, its one move made and the other die not yet played
+    assert verdict.nearest.notation() == "13/7" and verdict.zones() == {8}
+    assert [rule.breach for rule in verdict.nearest.broken] == [Breach.DIE_UNUSED]
+    assert verdict.describe() == verdicts[2].describe()
+    emulator.place(7)  # set down beside the checker moved: the play is made
+    made = reconciler.judge(read(emulator))
+    assert isinstance(made, Legal) and made.play.notation() == "13/7 8/7"
+
+
+@pytest.mark.parametrize("capability", CAPABILITIES)
 def test_done_with_dice_left_is_an_illegal_play(capability: Capability) -> None:
     start = Position.initial(BG)
     reconciler = TurnReconciler(start, (6, 1), capability)

@@ -10,7 +10,6 @@ from typing import Any
 
 from firmware_host.controller.cube.chouette import ChouetteDialogue, resume_chouette, start_chouette
 from firmware_host.controller.cube.match import MatchDialogue, resume_match, start_match
-from firmware_host.controller.dialogue import DialogueHost
 from firmware_host.controller.session import CubeDialogue, Session
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
@@ -40,9 +39,9 @@ def resume(settings: Settings, journal: Journal, history: list[dict[str, Any]], 
     return played
 
 
-def dialogue_for(controller: DialogueHost, played: Session, settings: Settings) -> CubeDialogue:
+def dialogue_for(played: Session, settings: Settings) -> CubeDialogue:
     """The part of the table that fits what is played."""
     if isinstance(played, ChouetteSession):
-        return ChouetteDialogue(controller, played, settings.chouette.games if settings.chouette is not None else 0)
+        return ChouetteDialogue(played, settings.chouette.games if settings.chouette is not None else 0)
     assert isinstance(played, Match), f"a table plays a match or a chouette, not {type(played).__name__}"
-    return MatchDialogue(controller, played)
+    return MatchDialogue(played)

@@ -19,7 +19,8 @@ counts, and a `decision` event in the journal says where each came from (`button
 
 The seating comes first: the players throw one die each for the order, two at a time (the die
 with the lower id is the first named player's). The session stops by itself after the games the
-settings ask for. Checker play, board checks, dice, flags and the record are the table's.
+settings ask for. Checker play, board checks, dice, flags and the record are the table's. Each
+moment hands back its effects (firmware_host/controller/effects.py) for the controller to apply.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, Literal
 
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
-from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.effects import Act, Advance, Effects, Flash, Note, Publish, Refuse, Write
 from firmware_host.controller.prompts import Waiting
 from firmware_host.errors import JournalError
 from firmware_host.record.journal import Journal
@@ -66,13 +67,11 @@ class Asked:
 
 
 class ChouetteDialogue:
-    """A chouette session's own moments at the table, through `controller`; it stops after `games`
-    games (0: never by itself)."""
+    """A chouette session's own moments at the table; it stops after `games` games (0: never by itself)."""
 
     event_types = frozenset(EVENT_TYPES)
 
-    def __init__(self, controller: DialogueHost, session: ChouetteSession, games: int = 0) -> None:
-        self.controller = controller
+    def __init__(self, session: ChouetteSession, games: int = 0) -> None:
         self.session = session
         self.games = games
         self._turn: tuple[int, int, Side] | None = None
@@ -103,24 +102,26 @@ class ChouetteDialogue:
         answer = {button: self._answer_with(verb) for button, verb in _VERBS.items()}
         return {Waiting.ROLL_OR_DOUBLE: turn, Waiting.TURN_CUBE: turn, Waiting.CUBE_RESPONSE: answer}
 
-    def throws(self) -> Mapping[Waiting, Callable[[int, int], None]]:
+    def throws(self) -> Mapping[Waiting, Callable[[int, int], Effects]]:
         """The throws for the order."""
         return {Waiting.SEATING: self._seat}
 
-    def prompt(self) -> bool:
+    def prompt(self) -> Effects | None:
         """The seating, the cubes to turn or let be, their answers, the captain's or the box's roll;
-        the session's stop after its games; False at a game's opening."""
+        the session's stop after its games; None at a game's opening."""
         s = self.session
         self._asked, self._answers, self.asked = None, frozenset(), None
         if s.phase is Phase.SEATING:
-            self._seating()
-        elif s.phase is Phase.OPENING:
+            return self._seating()
+        if s.phase is Phase.OPENING:
             if s.stakes is not None or not self.games or len(s.games) < self.games:
-                return False
-            self.controller.act(s.stop)
-        else:
-            self._cubes()
-        return True
+                return None
+            return [Act(s.stop)]
+        return self._cubes()
+
+    def context(self) -> None:
+        """A chouette tells no match's score with its prompts."""
+        return None
 
     def cube(self) -> tuple[Cube, bool]:
         """The highest cube in play and its owner's side (a chouette has no Crawford game)."""
@@ -169,20 +170,20 @@ class ChouetteDialogue:
             return f"session over after {_games(event['games'])}: {_totals(event['totals'])}"
         return None
 
-    def time_loss(self, loser: Color) -> None:
+    def time_loss(self, loser: Color) -> Effects:
         """Never: a chouette is played without the clock (`Settings` refuses one)."""
         raise AssertionError(f"a chouette has no clock to run out ({loser.value})")
 
     # -- the throws for the order -----------------------------------------------------
 
-    def _seating(self) -> None:
+    def _seating(self) -> Effects:
         pending = self.session.seating.pending
         first, second = pending[0], pending[1] if len(pending) > 1 else ""
         others = f", {second} the other" if second else " (the other die does not count)"
-        self.controller.publish(Waiting.SEATING, asked=first,
-                                message=f"for the order: {first} throws the die with the lower id{others}")
+        return [Publish(Waiting.SEATING, asked=first,
+                        message=f"for the order: {first} throws the die with the lower id{others}")]
 
-    def _seat(self, first: int, second: int) -> None:
+    def _seat(self, first: int, second: int) -> Effects:
         s = self.session
         pending = s.seating.pending
 
@@ -191,13 +192,12 @@ class ChouetteDialogue:
             if len(pending) > 1:
                 s.throw(pending[1], second)
 
-        self.controller.act(throw)
-        self.controller.flash(f"{first}{second}" if len(pending) > 1 else f"{first}-")
+        return [Act(throw), Flash(f"{first}{second}" if len(pending) > 1 else f"{first}-")]
 
     # -- the cubes ------------------------------------------------------------------------
 
-    def _cubes(self) -> None:
-        s, controller = self.session, self.controller
+    def _cubes(self) -> Effects:
+        s = self.session
         wait = s.awaiting()
         side = s.on_roll  # who may turn cubes (wait.side is who answers, once one is turned)
         assert side is not None and s.stakes is not None
@@ -205,18 +205,17 @@ class ChouetteDialogue:
             self._turn, self._let_be = (s.game_number, s.move_number, side), set()
         ask = next((m for m in wait.doublers if m not in self._let_be), None)
         if ask is not None:
-            self._ask_to_turn(side, ask, first=s.phase is Phase.ROLL)
-        elif s.phase is Phase.DOUBLED:
+            return self._ask_to_turn(side, ask, first=s.phase is Phase.ROLL)
+        if s.phase is Phase.DOUBLED:
             assert wait.member is not None and wait.side is not None and wait.player is not None
-            self._ask_to_answer(wait.side, wait.member, wait.player,
-                                frozenset(a.removeprefix("box_").rstrip("_") for a in wait.actions
-                                          if "double" not in a))
-        else:
-            roller = f"the captain {s.captain}" if side is Side.TEAM else f"the box {s.box}"
-            controller.publish(Waiting.ROLL_OR_DOUBLE, player=side.color, position=s.position, asked=s.roller(),
-                               message=f"{roller} rolls")
+            return self._ask_to_answer(wait.side, wait.member, wait.player,
+                                       frozenset(a.removeprefix("box_").rstrip("_") for a in wait.actions
+                                                 if "double" not in a))
+        roller = f"the captain {s.captain}" if side is Side.TEAM else f"the box {s.box}"
+        return [Publish(Waiting.ROLL_OR_DOUBLE, player=side.color, position=s.position, asked=s.roller(),
+                        message=f"{roller} rolls")]
 
-    def _ask_to_turn(self, side: Side, member: str, *, first: bool) -> None:
+    def _ask_to_turn(self, side: Side, member: str, *, first: bool) -> Effects:
         s = self.session
         code, value = self.code(member), 2 * s.cube(member).value
         self._asked = (side, member)
@@ -230,11 +229,10 @@ class ChouetteDialogue:
             shown = codes.box(self.number(member))
         self.asked = Asked(side, who, member, shown, "turn", ("double", "pass"), s.cube(member).value,
                            s.game_number, s.move_number)
-        self.controller.publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
-                                position=s.position, code=shown, message=text, asked=who, member=member,
-                                can_double=True)
+        return [Publish(Waiting.ROLL_OR_DOUBLE if first else Waiting.TURN_CUBE, player=side.color,
+                        position=s.position, code=shown, message=text, asked=who, member=member, can_double=True)]
 
-    def _ask_to_answer(self, side: Side, member: str, who: str, answers: frozenset[str]) -> None:
+    def _ask_to_answer(self, side: Side, member: str, who: str, answers: frozenset[str]) -> Effects:
         s = self.session
         cube = s.cube(member)
         number = self.number(member)
@@ -250,14 +248,14 @@ class ChouetteDialogue:
             code = codes.box(number)
         ordered = tuple(a for a in ("take", "pass", "beaver") if a in answers)
         self.asked = Asked(side, who, member, code, "answer", ordered, 2 * cube.value, s.game_number, s.move_number)
-        self.controller.publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
-                                asked=who, member=member, answers=answers, can_beaver="beaver" in answers)
+        return [Publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
+                        asked=who, member=member, answers=answers, can_beaver="beaver" in answers)]
 
     # -- a member's decision from a phone --------------------------------------------------
 
-    def decide(self, answer: str, **record: Any) -> str | None:
+    def decide(self, answer: str, **record: Any) -> Effects | str:
         """A member's `answer` to the decision asked now, from their phone (the room's director
-        checked who sent it): applied as the member's press would be, None; else why not.
+        checked who sent it): the effects of the member's press; else why not.
         `record` goes into the journal's `decision` event (the director's id for it)."""
         asked = self.asked
         if asked is None or asked.side is not Side.TEAM:
@@ -266,57 +264,54 @@ class ChouetteDialogue:
             return f"{asked.player} may answer {' or '.join(asked.answers)} now, not {answer}"
         white = Side.TEAM.color
         if asked.kind == "turn":
-            (self._turn_cube if answer == "double" else self._let_it_be)(white, "phone", record)
-        else:
-            self._answer_with(answer, "phone", record)(white)
-        return None
+            return (self._turn_cube if answer == "double" else self._let_it_be)(white, "phone", record)
+        return self._answer_with(answer, "phone", record)(white)
 
-    def _decided(self, answer: str, source: str, record: Mapping[str, Any]) -> None:
+    def _decided(self, answer: str, source: str, record: Mapping[str, Any]) -> Effects:
         """A member's decision, into the journal with where it came from (the box's are its buttons')."""
         asked = self.asked
-        if asked is not None and asked.side is Side.TEAM:
-            self.controller.outputs.write({"type": "decision", "source": source, "player": asked.player,
-                                           "member": asked.member, "kind": asked.kind, "answer": answer,
-                                           "game": asked.game, "move": asked.move, **record})
+        if asked is None or asked.side is not Side.TEAM:
+            return []
+        return [Write({"type": "decision", "source": source, "player": asked.player, "member": asked.member,
+                       "kind": asked.kind, "answer": answer, "game": asked.game, "move": asked.move, **record})]
 
     # -- presses ----------------------------------------------------------------------------
 
-    def _turn_cube(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
+    def _turn_cube(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> Effects:
         asked = self._asked
         if asked is None:
-            self.controller.refuse(player, ButtonKind.DOUBLE, "no cube may be turned now: the side on roll rolls")
-            return
+            return [Refuse(player, ButtonKind.DOUBLE, "no cube may be turned now: the side on roll rolls")]
         side, member = asked
         s = self.session
-        self._decided("double", source, record or {})
-        self.controller.act(lambda: (s.double if side is Side.TEAM else s.box_double)(member))
+        return [*self._decided("double", source, record or {}),
+                Act(lambda: (s.double if side is Side.TEAM else s.box_double)(member))]
 
-    def _let_it_be(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> None:
+    def _let_it_be(self, player: Color, source: str = "button", record: Mapping[str, Any] | None = None) -> Effects:
         asked = self._asked
         if asked is None:
-            self.controller.refuse(player, ButtonKind.PASS, "no cube is asked about now: the side on roll rolls")
-            return
-        self._decided("pass", source, record or {})
+            return [Refuse(player, ButtonKind.PASS, "no cube is asked about now: the side on roll rolls")]
+        decided = self._decided("pass", source, record or {})
         self._let_be.add(asked[1])
-        self.controller.outputs.note(f"{asked[1]}'s cube is let be this turn")
-        self.controller.advance()
+        return [*decided, Note(f"{asked[1]}'s cube is let be this turn"), Advance()]
 
     def _answer_with(self, verb: str, source: str = "button", record: Mapping[str, Any] | None = None) -> Action:
-        def answer(player: Color) -> None:
+        def answer(player: Color) -> Effects:
             asked = self._asked
             button = next(b for b, v in _VERBS.items() if v == verb)
             if asked is None or verb not in self._answers:
                 allowed = ", ".join(sorted(self._answers)) or "nothing"
-                self.controller.refuse(player, button, f"the house rules allow {allowed} now, not {verb}")
-                return
+                return [Refuse(player, button, f"the house rules allow {allowed} now, not {verb}")]
             side, member = asked
             s = self.session
             captain = s.captain
             method = getattr(s, (_TEAM_ANSWERS if side is Side.TEAM else _BOX_ANSWERS)[verb])
-            self._decided(verb, source, record or {})
-            self.controller.act(lambda: method(member))
-            if s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE) and s.captain != captain:
-                self.controller.flash(self.code(s.captain))  # the new captain, for a moment: they move the checkers now
+
+            def new_captain() -> Effects:  # for a moment: the new captain moves the checkers now
+                if s.phase in (Phase.ROLL, Phase.DOUBLED, Phase.MOVE) and s.captain != captain:
+                    return [Flash(self.code(s.captain))]
+                return []
+
+            return [*self._decided(verb, source, record or {}), Act(lambda: method(member), then=new_captain)]
         return answer
 
 

@@ -2,7 +2,8 @@
 a loss on time, and how the record's ends are told (hardware_docs/referee.md).
 
 The checker play, the board checks, the dice and the outputs are the table's, alike for every
-contest (`firmware_host.controller.session`); this part holds only what a match adds to them.
+contest (`firmware_host.controller.session`); this part holds only what a match adds to them, and
+hands back the effects of each moment (firmware_host/controller/effects.py) for the controller to apply.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from typing import Any
 
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
-from firmware_host.controller.dialogue import DialogueHost
+from firmware_host.controller.effects import Act, Advance, Effects, Publish, Write
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Resignation
 from firmware_host.errors import JournalError
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from game.board import Color
+from game.bot.context import MatchContext
 from game.codes import Code
 from game.cube import Cube
 from game.events import MATCH_EVENT_TYPES
@@ -26,52 +28,55 @@ from game.match import Match, Phase
 
 
 class MatchDialogue:
-    """The match's own moments at the table, through `controller`."""
+    """The match's own moments at the table."""
 
     event_types = frozenset(MATCH_EVENT_TYPES)
 
-    def __init__(self, controller: DialogueHost, match: Match) -> None:
-        self.controller = controller
+    def __init__(self, match: Match) -> None:
         self.match = match
-        self.resignation = Resignation(controller, match)
+        self.resignation = Resignation(match)
 
     def buttons(self) -> Mapping[Waiting, Mapping[ButtonKind, Action]]:
         """double, take, pass (and beaver) on the cube; choosing, offering and answering a resignation."""
-        match, act, back = self.match, self.controller.act, self.controller.advance
+        match = self.match
+
+        def act(action: Callable[[Color], object]) -> Action:
+            return lambda player: [Act(lambda: action(player))]
+
         return {
-            Waiting.ROLL_OR_DOUBLE: {ButtonKind.DOUBLE: lambda p: act(lambda: match.double(p)),
-                                     ButtonKind.PASS: self.resignation.choose},
-            Waiting.RESIGN_KIND: {ButtonKind.PASS: self.resignation.more, ButtonKind.TAKE: lambda p: back(),
+            Waiting.ROLL_OR_DOUBLE: {ButtonKind.DOUBLE: act(match.double), ButtonKind.PASS: self.resignation.choose},
+            Waiting.RESIGN_KIND: {ButtonKind.PASS: self.resignation.more, ButtonKind.TAKE: lambda p: [Advance()],
                                   ButtonKind.DONE: self.resignation.offer},
-            Waiting.CUBE_RESPONSE: {ButtonKind.TAKE: lambda p: act(lambda: match.take(p)),
-                                    ButtonKind.PASS: lambda p: act(lambda: match.pass_(p)),
-                                    ButtonKind.DOUBLE: lambda p: act(lambda: match.beaver(p))},
-            Waiting.RESIGN_RESPONSE: {ButtonKind.TAKE: lambda p: act(lambda: match.accept_resignation(p)),
-                                      ButtonKind.PASS: lambda p: act(lambda: match.decline_resignation(p))},
+            Waiting.CUBE_RESPONSE: {ButtonKind.TAKE: act(match.take), ButtonKind.PASS: act(match.pass_),
+                                    ButtonKind.DOUBLE: act(match.beaver)},
+            Waiting.RESIGN_RESPONSE: {ButtonKind.TAKE: act(match.accept_resignation),
+                                      ButtonKind.PASS: act(match.decline_resignation)},
         }
 
-    def throws(self) -> Mapping[Waiting, Callable[[int, int], None]]:
+    def throws(self) -> Mapping[Waiting, Callable[[int, int], Effects]]:
         """A match has no throws of its own (the opening roll and the rolls are the table's)."""
         return {}
 
-    def prompt(self) -> bool:
-        """Roll or double, a double or a resignation to answer; False at a game's opening."""
-        match, controller = self.match, self.controller
+    def prompt(self) -> Effects | None:
+        """Roll or double, a double or a resignation to answer; None at a game's opening."""
+        match = self.match
         player = match.expected
         if match.phase is Phase.ROLL:
             assert player is not None
-            controller.publish(Waiting.ROLL_OR_DOUBLE, player=player, position=match.position,
-                               can_double=match.may_double(player))
-        elif match.phase in (Phase.DOUBLED, Phase.BEAVERED):
-            controller.publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
-                               can_beaver=match.phase is Phase.DOUBLED and match.options.beavers,
-                               code=Code.DOUBLE_OFFERED)
-        elif match.phase is Phase.RESIGNED:
-            controller.publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position,
-                               code=Code.RESIGNATION_OFFERED)
-        else:
-            return False
-        return True
+            return [Publish(Waiting.ROLL_OR_DOUBLE, player=player, position=match.position,
+                            can_double=match.may_double(player))]
+        if match.phase in (Phase.DOUBLED, Phase.BEAVERED):
+            return [Publish(Waiting.CUBE_RESPONSE, player=player, position=match.position,
+                            can_beaver=match.phase is Phase.DOUBLED and match.options.beavers,
+                            code=Code.DOUBLE_OFFERED)]
+        if match.phase is Phase.RESIGNED:
+            return [Publish(Waiting.RESIGN_RESPONSE, player=player, position=match.position,
+                            code=Code.RESIGNATION_OFFERED)]
+        return None
+
+    def context(self) -> MatchContext:
+        """The score, the length, the cube and the Crawford game, told with every prompt."""
+        return MatchContext.of(self.match)
 
     def cube(self) -> tuple[Cube, bool]:
         """The match's cube, and whether this is the Crawford game."""
@@ -111,11 +116,15 @@ class MatchDialogue:
         winner = event["winner"] or "nobody (remi)"
         return f"game {event['game']} over: {winner} wins {event['points']} ({event['kind']}), score {points}"
 
-    def time_loss(self, loser: Color) -> None:
+    def decide(self, answer: str, **record: Any) -> Effects | str:
+        """A match has no members to decide from their phones."""
+        return f"a match asks no member's decision (not {answer})"
+
+    def time_loss(self, loser: Color) -> Effects:
         """`loser` forfeits the match on time."""
-        game = self.match.game_number
-        self.controller.act(lambda: self.match.forfeit(loser, "time"))
-        self.controller.outputs.write({"type": "time_loss", "player": loser.value, "game": game})
+        match = self.match
+        return [Act(lambda: match.forfeit(loser, "time")),
+                Write({"type": "time_loss", "player": loser.value, "game": match.game_number})]
 
 
 def _resigned(kind: object) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from builders import precondition
+from played import played_once, session_key
 from test_controller_restart import events_of, kill_at, run
 
 from firmware_host.controller import Controller
@@ -261,14 +262,15 @@ def test_killed_mid_exchange_then_the_same_command_resumes_and_finishes(tmp_path
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The journal of a whole two-game chouette of three, played once by the simulated people (signed
-    with the test session's key, as conftest.py gives every test: this fixture comes before it)."""
-    record = tmp_path_factory.mktemp("whole") / "record"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(KEY_ENV, str(tmp_path_factory.getbasetemp() / "table-key" / "table-ed25519.pem"))
-        with EmulatedTable(settings(FIVE[:3], games=2), record, seed=3, habits=QUICK) as table:
-            assert table.run(max_seconds=2 * 1800)
-    return record / JOURNAL_NAME
+    """The journal of a whole two-game chouette of three, played once in the test session by the
+    simulated people (signed with the session's key, as conftest.py gives every test: this fixture
+    comes before it)."""
+    def play(record: Path) -> None:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(KEY_ENV, str(session_key(tmp_path_factory)))
+            with EmulatedTable(settings(FIVE[:3], games=2), record, seed=3, habits=QUICK) as table:
+                assert table.run(max_seconds=2 * 1800)
+    return played_once(tmp_path_factory, "chouette-of-three", play) / JOURNAL_NAME
 
 
 SHOWN = ("display", "zone_leds")

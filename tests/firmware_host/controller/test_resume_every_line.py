@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from played import played_once
 
 from firmware_host.controller import Controller
 from firmware_host.emulator.table import EmulatedTable
@@ -28,13 +28,13 @@ def settings(variant: Variant) -> Settings:
     return Settings(variant=variant, length=2, images=False)
 
 
-@cache
-def whole_match(variant: Variant, root: Path) -> Path:
-    """The journal of a whole 2-point match of `variant`, played once by the simulated people."""
-    record = root / f"whole-{variant.value}"
-    with EmulatedTable(settings(variant), record, SEEDS[variant]) as table:
-        assert table.run(), "the simulated match must finish"
-    return record / JOURNAL_NAME
+def whole_match(variant: Variant, factory: pytest.TempPathFactory) -> Path:
+    """The journal of a whole 2-point match of `variant`, played once in the test session by the
+    simulated people."""
+    def play(record: Path) -> None:
+        with EmulatedTable(settings(variant), record, SEEDS[variant]) as table:
+            assert table.run(), "the simulated match must finish"
+    return played_once(factory, f"whole-{variant.value}", play) / JOURNAL_NAME
 
 
 def lines_of(path: Path) -> list[bytes]:
@@ -52,8 +52,9 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", list(Variant))
-def test_the_journal_cut_after_any_line_resumes_to_the_same_match(variant: Variant, root: Path) -> None:
-    whole = whole_match(variant, root)
+def test_the_journal_cut_after_any_line_resumes_to_the_same_match(variant: Variant, root: Path,
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    whole = whole_match(variant, tmp_path_factory)
     lines = lines_of(whole)
     full = match_types([json.loads(line) for line in lines])
     for cut in range(1, len(lines)):
@@ -85,11 +86,11 @@ BOUNDARIES: dict[str, Callable[[list[dict[str, Any]], int], bool]] = {
 
 
 @pytest.mark.parametrize("boundary", sorted(BOUNDARIES))
-def test_a_match_resumed_between_the_lines_of_one_action_finishes_legal(boundary: str, root: Path,
-                                                                         tmp_path: Path) -> None:
+def test_a_match_resumed_between_the_lines_of_one_action_finishes_legal(
+        boundary: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Session on to the end (Backgammon; benchmarks/fault_campaign.py plays on from every cut of every variant)."""
     variant = Variant.BACKGAMMON
-    lines = lines_of(whole_match(variant, root))
+    lines = lines_of(whole_match(variant, tmp_path_factory))
     events = [json.loads(line) for line in lines]
     cut = next(i for i in range(len(events) - 1) if BOUNDARIES[boundary](events, i)) + 1
     (tmp_path / JOURNAL_NAME).write_bytes(b"".join(lines[:cut]))

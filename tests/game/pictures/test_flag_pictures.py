@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from played import played_once
 
 from game.board import OWN_TO_BOARD, Color
 from game.pictures.flag import BOARD_FLAGS, flag_title
@@ -29,11 +30,12 @@ NAMED = {"White's bar": WHITE_BAR, "Black's bar": BLACK_BAR, "White's tray": WHI
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def record(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     variant = str(request.param)
-    directory = tmp_path_factory.mktemp(variant) / "m"
-    subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--variant", variant, "--seed",
-                    str(RUNS[variant]), "--match-to", "3", "--record", str(directory)],
-                   check=True, capture_output=True, timeout=300)
-    return variant, directory
+
+    def play(folder: Path) -> None:
+        subprocess.run([sys.executable, "-m", "firmware_host", "simulate", "--variant", variant, "--seed",
+                        str(RUNS[variant]), "--match-to", "3", "--record", str(folder / "m")],
+                       check=True, capture_output=True, timeout=300)
+    return variant, played_once(tmp_path_factory, f"flags-{variant}", play) / "m"
 
 
 def flags(directory: Path) -> list[dict[str, Any]]:
