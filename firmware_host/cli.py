@@ -363,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_table_options(parser, seed=None, record=None)
     parser.add_argument("--speed", type=_speed, default=8.0, help="table seconds per real second")
-    parser.set_defaults(run=cmd_live)
+    parser.set_defaults(run=cmd_live, own_process=False)  # main(own_process=True) for a process of its own
     commands = parser.add_subparsers(dest="command")
     simulate = commands.add_parser("simulate", help="a whole emulated match, headless and reproducible")
     _add_table_options(simulate, seed=1, record=None)

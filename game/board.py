@@ -20,6 +20,10 @@ class Color(enum.Enum):
     WHITE = "white"
     BLACK = "black"
 
+    # Hashed as objects are (a member is equal only to itself), not by enum's own __hash__ in Python
+    # (the hash of its name, as random from process to process): colours key the board's tables.
+    __hash__ = object.__hash__
+
     @property
     def char(self) -> str:
         """The one-letter form used in point stacks: "w" or "b"."""
@@ -47,6 +51,8 @@ class Variant(enum.Enum):
     BACKGAMMON = "backgammon"
     CATCHGAMMON = "catchgammon"
     RUNGAMMON = "rungammon"
+
+    __hash__ = object.__hash__  # as Color's
 
     @property
     def has_bar(self) -> bool:

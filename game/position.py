@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
@@ -26,9 +26,12 @@ class ResultKind(enum.IntEnum):
     TRIPLE = 3  # backgammon, catchgammon or rungammon, by variant
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """Who won a game, and how it scores."""
+class GameResult(NamedTuple):
+    """Who won a game, and how it scores.
+
+    A NamedTuple, not a dataclass: made at every start of `python -m game`, it costs about an eighth as
+    much.
+    """
 
     winner: Color
     kind: ResultKind
@@ -193,8 +196,8 @@ class Position:
     def to_document(self) -> dict[str, Any]:
         """The JSON position document (not yet encoded); `rules` only when an option is on."""
         doc: dict[str, Any] = {
-            "variant": self.variant.value,
-            "turn": self.turn.value,
+            "variant": self.variant._value_,  # the members' values without the enum's property: at every play
+            "turn": self.turn._value_,
             "points": list(map(list, self.points)),  # after every play: the 24 stacks listed in C
             "bar": {"white": self.bar[0], "black": self.bar[1]},
             "off": {"white": self.off[0], "black": self.off[1]},
@@ -229,9 +232,12 @@ class Position:
         if not isinstance(turn, Color):
             return replace(self, turn=turn)  # validated: refused
         other = object.__new__(Position)  # the same checkers: valid already, not checked again
-        for name in ("variant", "points", "bar", "off", "rules"):
-            object.__setattr__(other, name, getattr(self, name))
-        object.__setattr__(other, "turn", turn)
+        _set(other, "variant", self.variant)
+        _set(other, "turn", turn)
+        _set(other, "points", self.points)
+        _set(other, "bar", self.bar)
+        _set(other, "off", self.off)
+        _set(other, "rules", self.rules)
         return other
 
     def pass_turn(self) -> Position:
@@ -240,7 +246,7 @@ class Position:
 
     def with_rules(self, rules: RuleOptions) -> Position:
         """The same checkers played under `rules` (refused when an option is for another variant)."""
-        return self if rules == self.rules else replace(self, rules=rules)
+        return self if rules is self.rules or rules == self.rules else replace(self, rules=rules)
 
     # -- queries ----------------------------------------------------------
 

@@ -90,7 +90,7 @@ class RuleOptions:
 
     def __bool__(self) -> bool:
         """Whether any option is on."""
-        return self != STANDARD
+        return self is not STANDARD and self != STANDARD  # asked at every play: the common case, no comparison
 
 
 STANDARD = RuleOptions()

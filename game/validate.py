@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from game.board import Color
@@ -33,23 +32,33 @@ LEGAL, ILLEGAL, UNREADABLE = 0, 1, 2
 KIND_NAMES = {"record": "JSON Lines record", "mat": ".mat transcript", "sgf": "GNU Backgammon .sgf match file"}
 
 
-@dataclass
 class Verdict:
-    """A careful referee's verdict on one file: readable, legal, complete, and signed by whom."""
+    """A careful referee's verdict on one file: readable, legal, complete, and signed by whom.
 
-    path: str
-    kind: str = ""  # "record" (JSON Lines), "mat" or "sgf" (GNU Backgammon's match file)
-    error: str | None = None  # why the file cannot be read
-    match: Match | None = None
-    games: list[GameSummary] = field(default_factory=list)
-    skipped_games: list[int] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    unknown: Counter[str] = field(default_factory=Counter)
-    integrity: Integrity | None = None
-    """The chain, the signatures and the cut, for a JSON Lines record (None for a .mat)."""
-    notes: list[Problem] = field(default_factory=list)
-    dialect: Dialect | None = None
-    """How a .mat transcript is written, and by whom as far as it says (None for a record)."""
+    A plain class, not a dataclass: made at every start of `python -m game`, a dataclass costs half a
+    millisecond.
+    """
+
+    def __init__(self, path: str, kind: str = "", error: str | None = None, match: Match | None = None,
+                 games: list[GameSummary] | None = None, skipped_games: list[int] | None = None,
+                 problems: list[Problem] | None = None, unknown: Counter[str] | None = None,
+                 integrity: Integrity | None = None, notes: list[Problem] | None = None,
+                 dialect: Dialect | None = None) -> None:
+        self.path = path
+        self.kind = kind
+        """"record" (JSON Lines), "mat" or "sgf" (GNU Backgammon's match file)."""
+        self.error = error
+        """Why the file cannot be read."""
+        self.match = match
+        self.games: list[GameSummary] = [] if games is None else games
+        self.skipped_games: list[int] = [] if skipped_games is None else skipped_games
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.unknown: Counter[str] = Counter() if unknown is None else unknown
+        self.integrity = integrity
+        """The chain, the signatures and the cut, for a JSON Lines record (None for a .mat)."""
+        self.notes: list[Problem] = [] if notes is None else notes
+        self.dialect = dialect
+        """How a .mat transcript is written, and by whom as far as it says (None for a record)."""
 
     @property
     def exit_code(self) -> int:

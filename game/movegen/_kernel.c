@@ -715,6 +715,31 @@ static PyObject *kernel_encode_document(PyObject *Py_UNUSED(module), PyObject *d
     return PyBytes_FromStringAndSize((const char *)state, SIZE);
 }
 
+/* The node of state `s` in `level`, or NULL. */
+static const Node *level_get(const Level *level, const unsigned char *s)
+{
+    if (level->slots == NULL)
+        return NULL;
+    Py_ssize_t k = *level_slot(level, s);
+    return k ? &level->nodes[k - 1] : NULL;
+}
+
+/* Whether state `s` is one of the legal plays that did not end the game. */
+static int in_plays(const Search *search, int variant, const unsigned char *s)
+{
+    return search->plays != NULL && level_get(search->plays, s) != NULL && allowed(variant, s);
+}
+
+/* How many legal plays (distinct resulting states): the plays and the endings, each state once. */
+static Py_ssize_t search_total(const Search *search, int variant)
+{
+    const Level *ended = &search->levels[ENDED];
+    Py_ssize_t total = search->legal + ended->count;
+    for (Py_ssize_t k = 0; k < ended->count; k++)
+        total -= in_plays(search, variant, ended->nodes[k].state);
+    return total;
+}
+
 static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     const unsigned char *start;
@@ -727,16 +752,26 @@ static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args
     if (search_run(&search, start, rules, dice[0], dice[1]) < 0)
         goto done;
     const Level *ended = &search.levels[ENDED];
-    Py_ssize_t total = search.legal + ended->count, i = 0;
+    Py_ssize_t total = search_total(&search, variant), i = 0;
     states = PyTuple_New(total);
     moves = PyTuple_New(total);
     if (states == NULL || moves == NULL)
         goto done;
-    for (Py_ssize_t k = 0; i < total; k++) {
-        const int in_plays = i < search.legal;
-        const Node *node = in_plays ? &search.plays->nodes[k] : &ended->nodes[i - search.legal];
-        if (in_plays && !allowed(variant, node->state))
+    /* As the pure kernel's {**plays, **ended}: the plays in the order found, one that also ended the
+     * game with the ending's moves, then the endings the plays do not have. */
+    const Py_ssize_t played = search.plays ? search.plays->count : 0;
+    for (Py_ssize_t k = 0; k < played + ended->count; k++) {
+        const Node *node = k < played ? &search.plays->nodes[k] : &ended->nodes[k - played];
+        const Node *same = NULL;
+        if (k < played) {
+            if (!allowed(variant, node->state))
+                continue;
+            same = level_get(ended, node->state);
+        } else if (in_plays(&search, variant, node->state)) {
             continue;
+        }
+        if (same != NULL)
+            node = same;
         PyObject *state = PyBytes_FromStringAndSize((const char *)node->state, SIZE);
         if (state == NULL)
             goto done;
@@ -764,7 +799,7 @@ static PyObject *kernel_count(PyObject *Py_UNUSED(module), PyObject *const *args
     Search search;
     PyObject *result = NULL;
     if (search_run(&search, start, rules, dice[0], dice[1]) == 0)
-        result = PyLong_FromSsize_t(search.legal + search.levels[ENDED].count);
+        result = PyLong_FromSsize_t(search_total(&search, rules & VARIANT_BITS));
     search_free(&search);
     return result;
 }

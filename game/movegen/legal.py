@@ -50,7 +50,7 @@ class LegalPlays(Sequence[Play]):
         (16, True, 28)
     """
 
-    __slots__ = ("position", "dice", "states", "raw_moves", "_gather", "_built", "_to_position", "_index")
+    __slots__ = ("position", "dice", "states", "raw_moves", "_gather", "_built", "_to_position", "_index", "_looked_up")
 
     def __init__(self, position: Position, dice: tuple[int, int], states: tuple[State, ...],
                  raw_moves: tuple[bytes, ...], gather: Gather) -> None:
@@ -63,6 +63,7 @@ class LegalPlays(Sequence[Play]):
         self._built: list[Play | None] | None = None
         self._to_position: Callable[[State], Position] | None = None
         self._index: dict[State, int] | None = None
+        self._looked_up = False
 
     @property
     def dice_played(self) -> int:
@@ -127,6 +128,12 @@ class LegalPlays(Sequence[Play]):
     def index_of(self, state: State) -> int | None:
         """Which play leads to `state`, None when none does."""
         if self._index is None:
+            if not self._looked_up:  # the first look-up scans (in C): many plays are looked up once (a .sgf's)
+                self._looked_up = True
+                try:
+                    return self.states.index(state)
+                except ValueError:
+                    return None
             self._index = {state: i for i, state in enumerate(self.states)}
         return self._index.get(state)
 

@@ -177,6 +177,7 @@ def _game_events(game: GameText, entries: list[Entry]) -> None:
 def cell_events(cell: Cell, opening: bool) -> list[dict[str, Any]]:
     """The events of one cell (`opening`: no roll has been seen yet in this game)."""
     player, text = cell.side, cell.text
+    name = player._value_  # the member's value without the enum's property: read at every cell
     dice = _DICE.match(text)
     if dice:
         d1, d2, rest = int(dice[1]), int(dice[2]), dice[3].strip()
@@ -185,25 +186,25 @@ def cell_events(cell: Cell, opening: bool) -> list[dict[str, Any]]:
         events = [_roll(player, d1, d2, opening)]
         illegal = _ILLEGAL.match(rest)
         if illegal:
-            events.append({"type": ILLEGAL_PLAY, "player": player.value, "dice": [d1, d2],
+            events.append({"type": ILLEGAL_PLAY, "player": name, "dice": [d1, d2],
                            "snowie": illegal["fields"]})
         elif rest.startswith("?"):
-            events.append({"type": "play", "player": player.value, "text": "", "unrecorded": True})
+            events.append({"type": "play", "player": name, "text": "", "unrecorded": True})
         elif rest.lower() == "cannot move":
-            events.append({"type": "play", "player": player.value, "text": "", "cannot_move": True})
+            events.append({"type": "play", "player": name, "text": "", "cannot_move": True})
         else:
-            events.append({"type": "play", "player": player.value, "text": rest})
+            events.append({"type": "play", "player": name, "text": rest})
         return events
     cube = _CUBE.match(text)
     if cube:
         event: dict[str, Any] = {"type": "double" if cube[1].lower().startswith("double") else "beaver",
-                                 "player": player.value}
+                                 "player": name}
         if cube[2]:
             event["value"] = int(cube[2])
         return [event]
     answer = _ANSWER.match(text)
     if answer:
-        return [{"type": "take" if answer[1].lower().startswith("take") else "pass", "player": player.value}]
+        return [{"type": "take" if answer[1].lower().startswith("take") else "pass", "player": name}]
     if RESIGNED.match(text):
         return []  # the result line that follows is the resignation: its winner and points
     result = _RESULT.match(text)
@@ -222,4 +223,4 @@ def _roll(player: Color, d1: int, d2: int, opening: bool) -> dict[str, Any]:
             raise MatFormatError(f"the opening roll cannot be a double ({d1}{d2})")
         dice = {player.value: high, player.opponent.value: low}
         return {"type": "opening_roll", "white": dice["white"], "black": dice["black"]}
-    return {"type": "roll", "player": player.value, "dice": [d1, d2]}
+    return {"type": "roll", "player": player._value_, "dice": [d1, d2]}

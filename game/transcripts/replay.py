@@ -92,7 +92,7 @@ class _Driver:
     def _playable(self, event: dict[str, Any]) -> bool:
         m = self.replayer.match
         return (m is not None and not self.replayer.skipping and m.phase is Phase.MOVE
-                and m.on_roll is not None and m.on_roll.value == event.get("player"))
+                and m.on_roll is not None and m.on_roll._value_ == event.get("player"))
 
     def _play(self, index: int, line: int, event: dict[str, Any]) -> None:
         r = self.replayer

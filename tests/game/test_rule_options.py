@@ -251,6 +251,24 @@ def test_both_kernels_give_the_same_plays_under_the_mother_checker_rule() -> Non
     assert compiled.count(start, 1 | MOTHER_CHECKER, 4, 1) == state_count(start, Variant.CATCHGAMMON, (4, 1), MOTHER)
 
 
+def test_a_play_ending_the_game_and_one_not_to_the_same_board_are_one_play_in_both_kernels() -> None:
+    """Black's 1-1 takes the three checkers off the 24-point (freeing White's mother checker there)
+    and traps it again from the 23-point, or plays 23/24 first and bears off three: the same board,
+    one play, whose moves are the trap's (hypothesis found the compiled kernel listing both)."""
+    require("the compiled move-generator kernel", "compiled" in available_kernels(), "pip install -e .")
+    from game.movegen import _kernel as compiled
+
+    points: list[list[str]] = [["w"] * 11] + [[] for _ in range(21)] + [["b"] * 3, ["w", "b", "b", "b"]]
+    position = Position.from_document({"variant": "catchgammon", "turn": "black", "points": points,
+                                       "bar": {"white": 0, "black": 0}, "off": {"white": 3, "black": 9}})
+    state = encode(position)
+    found = kernel_case(compiled, state, (1, 1))
+    assert found == kernel_case(pure_kernel, state, (1, 1))
+    (states, moves), count = found
+    assert count == len(states) == len(set(states)) == 3
+    assert moves[-1][-3:] == bytes([2, 1, 1])  # the last move of the play to that board traps the mother
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(Variant.CATCHGAMMON), dice)
 def test_both_kernels_agree_under_the_rule_on_arbitrary_positions(position: Position, roll: tuple[int, int]) -> None:

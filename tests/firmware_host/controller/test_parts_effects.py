@@ -6,16 +6,19 @@ from __future__ import annotations
 from chouette_builders import box_on_roll, seated
 
 from drivers.events import ButtonKind
+from firmware_host.controller.board_checks import BoardChecks
 from firmware_host.controller.cube.chouette import ChouetteDialogue
-from firmware_host.controller.effects import Act, Advance, Effects, Flash, Note, Publish, Refuse, Write
+from firmware_host.controller.effects import Act, Advance, Effects, Flash, Note, Publish, RaiseFlag, Refuse, Write
 from firmware_host.controller.play_flow import PlayFlow
 from firmware_host.controller.prompts import Waiting
 from firmware_host.controller.resign_takeback import Resignation, Takeback
 from firmware_host.controller.sensed_board import SensedBoard
 from game.board import Color, Variant
 from game.chouette import ChouetteSession, Phase
+from game.codes import Code, FlagKind
 from game.match import Match
 from game.match import Phase as MatchPhase
+from game.zones import Capability, layout, sensed_view, view_of
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -116,3 +119,25 @@ def test_both_players_agreeing_hand_back_the_takeback_of_the_last_play() -> None
     assert takeback.agree(W) == []
     effects = takeback.agree(B)
     assert acted(effects) == [] and match.position == before and takeback.before is None
+
+
+def test_a_checker_moved_between_turns_is_flagged_and_a_board_set_back_asks_for_a_takeback() -> None:
+    match = Match(Variant.BACKGAMMON, 3)
+    match.opening_roll(3, 1)
+    before = match.position
+    match.play(match.legal_plays()[0])
+    board, takeback = SensedBoard(0.3), Takeback(match)
+    takeback.played(before)
+    checks = BoardChecks(match, board, takeback)
+    moved = list(layout(match.position))
+    source = next(zone for zone, stack in enumerate(moved, 1) if stack.startswith("b"))
+    target = next(zone for zone, stack in enumerate(moved, 1) if not stack)
+    moved[source - 1], moved[target - 1] = moved[source - 1][1:], "b"
+    board.snapshot(Capability.STACKS, view_of(tuple(moved), Capability.STACKS), 0.0)
+    flag, prompt = checks.still(view_of(tuple(moved), Capability.STACKS))
+    assert isinstance(flag, RaiseFlag) and (flag.kind, flag.player, flag.code, flag.expected) == (
+        FlagKind.SET_BOARD, B, Code.SET_CHECKERS, match.position)
+    assert isinstance(prompt, Publish) and (prompt.waiting, prompt.zones) == (Waiting.SET_BOARD,
+                                                                              frozenset({source, target}))
+    assert checks.still(sensed_view(match.position, Capability.STACKS)) == []  # as it should be: nothing
+    assert checks.still(sensed_view(before, Capability.STACKS)) == takeback.ask()
