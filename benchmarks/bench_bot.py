@@ -242,9 +242,9 @@ def rollout_figures(games: int, variants: list[Variant]) -> None:
         bot.close()
 
 
-def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: float | None) -> None:
+def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: float | None, seed: int = 7) -> None:
     """The rollout level (`seconds` a play) against the default level, cubeless, as `match_up` plays
-    them (the first bot White in every other game, dice from seed 7), until `games` are played or
+    them (the first bot White in every other game, dice from `seed`), until `games` are played or
     `minutes` have passed (a whole number of pairs: as many games from each side); rounds and wall
     seconds of the plays it rolled out."""
     import random
@@ -276,7 +276,7 @@ def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: 
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for variant in variants:
         rollout, default = Counted(make_bot(variant, Level.EXPERT, seed=1)), make_bot(variant, DEFAULT_LEVEL, seed=2)
-        rng, outcomes = random.Random(7), list[Outcome]()
+        rng, outcomes = random.Random(seed), list[Outcome]()
         start = time.perf_counter()
         deadline = start + 60 * minutes if minutes else float("inf")
         while len(outcomes) < games and (len(outcomes) % 2 or time.perf_counter() < deadline):
@@ -376,6 +376,7 @@ def main() -> None:
     parser.add_argument("--rollout-games", type=int, default=72, help="games a candidate (rollout figures)")
     parser.add_argument("--seconds", type=float, default=1.0, help="the rollout level's budget a play (rollout-level)")
     parser.add_argument("--minutes", type=float, default=None, help="stop the rollout-level games after this long")
+    parser.add_argument("--dice-seed", type=int, default=7, help="the rollout-level games' dice")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
     parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
@@ -403,7 +404,7 @@ def main() -> None:
     if "rollout" in only:
         rollout_figures(args.rollout_games, variants)
     if "rollout-level" in only:
-        rollout_level(args.games, variants, args.seconds, args.minutes)
+        rollout_level(args.games, variants, args.seconds, args.minutes, args.dice_seed)
 
 
 if __name__ == "__main__":
