@@ -1,6 +1,7 @@
 """The bot's figures: strength with confidence intervals, time to choose a play, training speed, memory,
 the bear-off database (size, build time, agreement with GNU Backgammon's), GNU Backgammon's cube
-decisions (time), rollouts (time a game, errors with and without luck adjustment).
+decisions (time), rollouts (time a game, errors with and without luck adjustment), the rollout
+level against the default level (`--only rollout-level --seconds S`: games, rounds and time a play).
 
     python benchmarks/bench_bot.py                      # everything, default sample sizes
     python benchmarks/bench_bot.py --games 100 --only strength,speed
@@ -86,6 +87,8 @@ def speed(positions: int, variants: list[Variant]) -> None:
     for variant in variants:
         corpus = random_positions(variant, positions, 21)
         for level in Level:
+            if level is Level.ROLLOUT:
+                continue  # its time is its budget: see --only rollout-level
             bot = make_bot(variant, level, seed=1)
             start = time.perf_counter()
             bot.choose_play(*corpus[0])  # the engine made ready (GNU Backgammon's worker started)
@@ -239,6 +242,57 @@ def rollout_figures(games: int, variants: list[Variant]) -> None:
         bot.close()
 
 
+def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: float | None, seed: int = 7) -> None:
+    """The rollout level (`seconds` a play) against the default level, cubeless, as `match_up` plays
+    them (the first bot White in every other game, dice from `seed`), until `games` are played or
+    `minutes` have passed (a whole number of pairs: as many games from each side); rounds and wall
+    seconds of the plays it rolled out."""
+    import random
+
+    from game.board import Color
+    from game.bot.arena import Outcome, Score, play_game
+    from game.bot.context import MONEY, MatchContext
+    from game.bot.rollout_bot import RolloutBot
+    from game.plays import Play
+    from game.position import Position
+
+    class Counted(RolloutBot):
+        def __init__(self, base: Bot) -> None:
+            super().__init__(base, seconds, seed=1)
+            self.rounds_seen: list[int] = []
+            self.times: list[float] = []
+
+        def choose_play(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY) -> Play | None:
+            start = time.perf_counter()
+            self.rounds = 0
+            play = super().choose_play(position, dice, context)
+            if self.rounds:
+                self.times.append(time.perf_counter() - start)
+                self.rounds_seen.append(self.rounds)
+            return play
+
+    limit = f", or {minutes:g} minutes" if minutes else ""
+    print(f"the rollout level ({seconds:g} s a play) v the default level: up to {games} cubeless games{limit}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    for variant in variants:
+        rollout, default = Counted(make_bot(variant, Level.EXPERT, seed=1)), make_bot(variant, DEFAULT_LEVEL, seed=2)
+        rng, outcomes = random.Random(seed), list[Outcome]()
+        start = time.perf_counter()
+        deadline = start + 60 * minutes if minutes else float("inf")
+        while len(outcomes) < games and (len(outcomes) % 2 or time.perf_counter() < deadline):
+            color = Color.WHITE if len(outcomes) % 2 == 0 else Color.BLACK
+            outcomes.append(play_game(rollout, default, variant, rng, color))
+        points = [o.points for o in outcomes]
+        score = Score(sum(o.won for o in outcomes), len(outcomes), sum(points), sum(p * p for p in points),
+                      sum(o.remis for o in outcomes))
+        print(f"  {variant.value:12} rollout v default: {score.describe()} ({time.perf_counter() - start:.0f} s)")
+        if rollout.times:
+            print(f"  {variant.value:12} {len(rollout.times)} plays rolled out: rounds median "
+                  f"{statistics.median(rollout.rounds_seen):.0f} (least {min(rollout.rounds_seen)}), seconds median "
+                  f"{statistics.median(rollout.times):.2f} worst {max(rollout.times):.2f}", flush=True)
+        rollout.close()
+
+
 def training(games: int, hidden: int, parallel: int) -> None:
     """Self-play training games per second (TD(lambda), from the untrained network): games one after
     another (`Trainer.play_game`), then `parallel` games at once (`train --parallel`, `Lockstep`)."""
@@ -320,6 +374,9 @@ def main() -> None:
     parser.add_argument("--only", default="strength,speed,training,memory,bearoff,cube,rollout")
     parser.add_argument("--races", type=int, default=200, help="random races checked against GNU Backgammon")
     parser.add_argument("--rollout-games", type=int, default=72, help="games a candidate (rollout figures)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="the rollout level's budget a play (rollout-level)")
+    parser.add_argument("--minutes", type=float, default=None, help="stop the rollout-level games after this long")
+    parser.add_argument("--dice-seed", type=int, default=7, help="the rollout-level games' dice")
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
     parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
@@ -346,6 +403,8 @@ def main() -> None:
         cube_figures(args.positions)
     if "rollout" in only:
         rollout_figures(args.rollout_games, variants)
+    if "rollout-level" in only:
+        rollout_level(args.games, variants, args.seconds, args.minutes, args.dice_seed)
 
 
 if __name__ == "__main__":

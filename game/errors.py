@@ -183,6 +183,10 @@ class BearoffError(BotError, ValueError):
     """A file that is not a bear-off database, or a position the bear-off database does not judge."""
 
 
+class OpeningBookError(BotError, ValueError):
+    """An opening book that cannot be read, or whose play is not legal for its roll."""
+
+
 class WeightsError(BotError, ValueError):
     """Network weights that cannot be read or do not fit the variant's encoding."""
 

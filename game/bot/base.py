@@ -29,9 +29,12 @@ from game.bot.equity import (
 from game.bot.levels import DEFAULT_LEVEL as DEFAULT_LEVEL
 from game.bot.levels import Level as Level
 from game.bot.met import MatchEquityTable
+from game.bot.opening import OpeningBook, book_play
 from game.errors import WrongVariant
 from game.plays import Play
 from game.position import Position, ResultKind
+
+BOOK_LEVELS = frozenset({Level.EXPERT, Level.WORLD_CLASS, Level.GRANDMASTER, Level.ROLLOUT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,8 @@ class Bot(abc.ABC):
         """`met` None: the engine supplies its table when first needed (`_load_met`)."""
         self.variant, self.level, self._met = variant, level, met
         self._rng = random.Random(seed)
+        self.use_book = True  # the opening book's play at an opening (expert and stronger; False: never)
+        self.book: OpeningBook | None = None  # None: the shipped book
 
     @property
     def met(self) -> MatchEquityTable:
@@ -113,8 +118,12 @@ class Bot(abc.ABC):
 
     def choose_play(self, position: Position, dice: tuple[int, int],
                     context: MatchContext = MONEY) -> Play | None:
-        """The play this bot makes for `position.turn` with `dice`; None when the roll cannot be played."""
+        """The play this bot makes for `position.turn` with `dice`; None when the roll cannot be played.
+        At an opening the book speaks for, the expert and stronger levels play the book's play."""
         self._check_variant(position)
+        booked = self.opening_play(position, dice, context)
+        if booked is not None:
+            return booked
         ranked = self.rank_plays(position, dice, context)
         if not ranked:
             return None
@@ -122,6 +131,13 @@ class Bot(abc.ABC):
         if not noise:
             return ranked[0].play
         return max(ranked, key=lambda r: r.equity + self._rng.gauss(0.0, noise)).play
+
+    def opening_play(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY) -> Play | None:
+        """The opening book's play (`opening.py`) when this bot plays from it here: at the expert
+        level and stronger, `use_book` on, an opening the book speaks for; else None."""
+        if not self.use_book or self.level not in BOOK_LEVELS:
+            return None
+        return book_play(position, dice, context) if self.book is None else self.book.play(position, dice, context)
 
     def cube_decision(self, position: Position, context: MatchContext = MONEY) -> CubeDecision:
         """The cube decision for `position.turn`, on roll and before rolling."""

@@ -1,4 +1,4 @@
-"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`."""
+"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`, `opening`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from game.arguments import OneLineParser
-from game.bot import average, bearoff, rollout, train
+from game.bot import average, bearoff, opening_rollouts, rollout_command, train
 from game.errors import GameError
 
 
@@ -17,7 +17,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     train.add_parser(commands)
     average.add_parser(commands)
     bearoff.add_parser(commands)
-    rollout.add_parser(commands)
+    rollout_command.add_parser(commands)
+    opening_rollouts.add_parser(commands)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))

@@ -25,7 +25,9 @@ def add_parsers(commands: Any, variants: list[str]) -> None:
     play.add_argument("--position", help="XGID (its cube and score are used), Position ID, inline JSON or @file")
     play.add_argument("--dice", help="the roll, e.g. 31")
     play.add_argument("--variant", choices=variants)
-    play.add_argument("--level", default=None, help="beginner ... grandmaster (default: expert)")
+    play.add_argument("--level", default=None, help="beginner ... grandmaster, or rollout (default: expert)")
+    play.add_argument("--seconds", type=float, default=None,
+                      help="the rollout level's budget a play (default 2); for --level rollout only")
     play.add_argument("--json", action="store_true",
                       help="print the play as `plays --json` prints one, with its equity and the ranked alternatives")
     play.add_argument("--hint", type=int, metavar="N", default=None,
@@ -97,7 +99,7 @@ def cmd_play_bot(args: argparse.Namespace, out: TextIO) -> int:
 
     def bot_for(position: Position) -> Any:
         if position.variant not in bots:
-            bots[position.variant] = make_bot(position.variant, level, args.seed)
+            bots[position.variant] = make_bot(position.variant, level, args.seed, args.seconds)
         return bots[position.variant]
 
     if args.batch:

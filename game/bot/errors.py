@@ -6,10 +6,12 @@ from game.errors import (
     EngineDied,
     EngineError,
     EngineUnavailable,
+    OpeningBookError,
     UnknownLevel,
     WeightsError,
     WrongVariant,
 )
 
-__all__ = ["BearoffError", "BotError", "EngineDied", "EngineError", "EngineUnavailable", "UnknownLevel",
+__all__ = ["BearoffError", "BotError", "EngineDied", "EngineError", "EngineUnavailable", "OpeningBookError",
+           "UnknownLevel",
            "WeightsError", "WrongVariant"]

@@ -118,7 +118,11 @@ class GnubgBot(Bot):
 
     def choose_play(self, position: Position, dice: tuple[int, int],
                     context: MatchContext = MONEY) -> Play | None:
-        """GNU Backgammon's choice at this level (its own noise for the weaker levels)."""
+        """GNU Backgammon's choice at this level (its own noise for the weaker levels); the opening
+        book's play where the level plays from it."""
+        booked = self.opening_play(position, dice, context)
+        if booked is not None:
+            return booked
         plays = position.legal_plays(dice)
         if not plays:
             return None

@@ -11,7 +11,8 @@ class Level(enum.Enum):
     """How strongly a bot plays, GNU Backgammon's names from weakest to strongest.
 
     The weaker levels add noise to their judgement of each play (GNU Backgammon's beginner,
-    casual and intermediate players do the same); the stronger ones look further ahead.
+    casual and intermediate players do the same); the stronger ones look further ahead, and
+    `rollout` plays games out from the expert level's best candidates within a time budget.
     """
 
     BEGINNER = "beginner"
@@ -21,6 +22,7 @@ class Level(enum.Enum):
     EXPERT = "expert"
     WORLD_CLASS = "world-class"
     GRANDMASTER = "grandmaster"
+    ROLLOUT = "rollout"  # the expert's best plays rolled out within a time budget (rollout_bot.py)
 
     @classmethod
     def parse(cls, text: str) -> Level:

@@ -19,7 +19,9 @@ What shrinks the error of these means:
   it costs about 4.5 times the time a game, and measured from the opening 42 it was worth 5.9 times
   the games in Catchgammon but only 2.3 in Rungammon (benchmarks/bench_bot.py --only rollout).
 A race (every checker home and free) ends the game early: the bear-off database's exact cubeless
-estimate stands for the rest.
+estimate stands for the rest. A truncated rollout (`plies`, what the rollout level plays by:
+`rollout_bot.py`) stops each game after that many plays and takes the bot's estimate of the
+position reached.
 
 Backgammon is rolled out by GNU Backgammon at 0-ply through its worker (a round trip a play): the
 same dice for every candidate and the race cut-off, without the luck adjustment (21 more round
@@ -33,11 +35,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
-from game.board import Color, Variant
+from game.board import Color
 from game.bot import bearoff
 from game.bot.base import Bot, RankedPlay
 from game.bot.context import MONEY, MatchContext
@@ -93,7 +95,8 @@ class GameDice:
         return self._rng.randint(1, 6), self._rng.randint(1, 6)
 
 
-def _mean_error(values: list[float]) -> tuple[float, float]:
+def mean_error(values: list[float]) -> tuple[float, float]:
+    """The mean of `values` and its standard error (infinite for one value)."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
@@ -105,10 +108,15 @@ def _mean_error(values: list[float]) -> tuple[float, float]:
 class Rollout:
     """Rolls candidate plays out with one bot (its network at 0-ply, or GNU Backgammon at 0-ply)."""
 
-    def __init__(self, bot: Bot, context: MatchContext = MONEY, luck: bool = False, races: bool = True) -> None:
+    def __init__(self, bot: Bot, context: MatchContext = MONEY, luck: bool = False, races: bool = True,
+                 plies: int | None = None) -> None:
         """`luck`: adjust for luck (the variants' networks); `races`: stop at a race and take the
-        bear-off database's exact estimate (False: play every game to its end)."""
-        self.bot, self.context, self.races = bot, context, races
+        bear-off database's exact estimate (False: play every game to its end); `plies`: a
+        truncated rollout, each game stopped after that many plays and judged by the bot's
+        estimate of the position, the side on roll before it rolls (None: played to the end)."""
+        if plies is not None and plies < 0:
+            raise UsageError(f"a truncated rollout needs zero or more plies, not {plies}")
+        self.bot, self.context, self.races, self.plies = bot, context, races, plies
         self.luck = luck and isinstance(bot, NetworkBot)
 
     def equity(self, probs: F32, color: Color) -> float:
@@ -137,14 +145,14 @@ class Rollout:
                 progress(index + 1, len(ranked))
         results = []
         for entry, (adjusted, raw) in zip(ranked, per_play, strict=True):
-            mean, error = _mean_error(adjusted)
-            raw_mean, raw_error = _mean_error(raw)
+            mean, error = mean_error(adjusted)
+            raw_mean, raw_error = mean_error(raw)
             results.append(RolloutResult(entry, games, mean, error, raw_mean, raw_error))
         best = max(range(len(results)), key=lambda i: results[i].equity)
         out = []
         for index, result in enumerate(results):
             paired = [a - b for a, b in zip(per_play[index][0], per_play[best][0], strict=True)]
-            gap, gap_error = _mean_error(paired) if index != best else (0.0, 0.0)
+            gap, gap_error = mean_error(paired) if index != best else (0.0, 0.0)
             out.append(RolloutResult(result.play, games, result.equity, result.error, result.raw_equity,
                                      result.raw_error, gap, gap_error))
         return sorted(out, key=lambda r: -r.equity)
@@ -174,10 +182,12 @@ class Rollout:
 
     def _play_out_positions(self, position: Position, me: Color, dice: GameDice) -> float:
         """The generic game loop through the bot's own choices (GNU Backgammon's worker)."""
-        for _ in range(MAX_PLIES):
+        for ply in range(MAX_PLIES):
             race = self._race(position, me)
             if race is not None:
                 return race
+            if ply == self.plies:
+                return self._for(self.bot.estimate(position, self.context), position.turn, me)
             roll = dice.roll()
             play = self.bot.choose_play(position, roll, self.context)
             if play is None:
@@ -196,11 +206,13 @@ class Rollout:
         templates = {color: position.with_turn(color) for color in Color}
         mover, state = position.turn, encode(position)
         luck = 0.0
-        for _ in range(MAX_PLIES):
+        for ply in range(MAX_PLIES):
             current = decode(state, templates[mover])
             race = self._race(current, me)
             if race is not None:
                 return race, luck
+            if ply == self.plies:
+                return self._for(bot.estimate(current, self.context), mover, me), luck
             roll = dice.roll()
             low, high = sorted(roll)
             rolls = ROLLS if self.luck else ((low, high),)
@@ -251,72 +263,3 @@ def _passed(bot: NetworkBot, position: Position) -> F32:
     """The mover's estimates when it cannot play: the opponent rolls in the same position."""
     theirs = bot.estimate(position.with_turn(position.turn.opponent))
     return np.array([1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]], dtype=np.float32)
-
-
-def render(results: list[RolloutResult], luck: bool) -> str:
-    """The rollout as a table: each candidate's equity with its standard error and its paired
-    difference from the best."""
-    width = max(len(r.play.play.notation()) for r in results)
-    games = results[0].games
-    note = "luck-adjusted, " if luck else ""
-    lines = [f"rollout: {games} games a candidate, the same dice for each ({note}cubeless, 0-ply both sides)"]
-    for rank, r in enumerate(results, start=1):
-        behind = "" if rank == 1 else f"  ({r.difference:+.3f} +/- {r.difference_error:.3f})"
-        plain = f"  [plain {r.raw_equity:+.3f} +/- {r.raw_error:.3f}]" if luck else ""
-        lines.append(f"{rank:>5}. {r.play.play.notation():<{width}}  Eq.: {r.equity:+.3f} +/- {r.error:.3f}"
-                     f"{behind}{plain}")
-    return "\n".join(lines) + "\n"
-
-
-def add_parser(commands: Any) -> None:
-    """`python -m game.bot rollout`: the candidate plays of a roll rolled out."""
-    parser = commands.add_parser("rollout", help="roll out the best plays of a roll (Monte Carlo, with errors)")
-    parser.add_argument("--position", required=True, help="XGID, Position ID, inline JSON or @file")
-    parser.add_argument("--dice", required=True, help="the roll, e.g. 31")
-    parser.add_argument("--variant", choices=[v.value for v in Variant])
-    parser.add_argument("--games", type=int, default=144, help="games a candidate (default 144)")
-    parser.add_argument("--candidates", type=int, default=3, help="how many of the best plays (default 3)")
-    parser.add_argument("--level", default=None, help="the level that picks the candidates (default: expert)")
-    parser.add_argument("--seed", type=int, default=1, help="the dice of the rollout")
-    parser.add_argument("--luck", action="store_true",
-                        help="adjust each game for the luck of its rolls (the variants: 21 rolls judged a ply)")
-    parser.add_argument("--json", action="store_true", help="one JSON object: the candidates, best first")
-    parser.set_defaults(run=run_command)
-
-
-def run_command(args: Any, out: TextIO, err: TextIO) -> int:
-    """Roll out and print the table (or JSON)."""
-    import json
-
-    from game.arguments import read_dice, read_position
-    from game.bot.commands import context_of
-    from game.bot.factory import make_bot
-    from game.bot.levels import DEFAULT_LEVEL, Level
-
-    position = read_position(args.position, Variant(args.variant) if args.variant else None)
-    dice = read_dice(args.dice)
-    level = Level.parse(args.level) if args.level else DEFAULT_LEVEL
-    context = context_of(args.position, position)
-    with make_bot(position.variant, level, seed=args.seed) as judge:
-        # The games are played at 0-ply: GNU Backgammon's expert level, or the network itself.
-        player = judge if isinstance(judge, NetworkBot) or level is Level.EXPERT else make_bot(
-            position.variant, Level.EXPERT, seed=args.seed)
-        rollout = Rollout(player, context, luck=args.luck)
-
-        def progress(done: int, total: int) -> None:
-            err.write(f"\rrolled out {done} of {total} candidates")
-            if done == total:
-                err.write("\n")
-            err.flush()
-
-        try:
-            results = rollout.run(position, dice, args.games, args.candidates, args.seed, progress, judge)
-        finally:
-            if player is not judge:
-                player.close()
-    if args.json:
-        out.write(json.dumps({"games": args.games, "luck_adjusted": rollout.luck, "seed": args.seed,
-                              "candidates": [r.to_document() for r in results]}) + "\n")
-    else:
-        out.write(render(results, rollout.luck))
-    return 0

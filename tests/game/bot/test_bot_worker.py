@@ -49,6 +49,7 @@ def test_the_worker_starts_at_the_first_question_and_answers_as_gnubg_does() -> 
 
 def test_a_killed_worker_is_replaced_and_the_question_answered() -> None:
     with GnubgBot(Level.EXPERT) as bot:
+        bot.use_book = False  # the question must go to the worker, not to the opening book
         first = bot.choose_play(Position.initial(), (6, 5))
         pid = bot.worker.pid
         assert pid is not None

@@ -1,0 +1,129 @@
+"""The rollout level: the expert level's best candidates judged by truncated rollouts within a
+time budget per play.
+
+For each play the expert bot (the network at 1-ply for the variants, GNU Backgammon at 0-ply for
+Backgammon) ranks the roll's plays; the best `candidates` of them within 0.16 of its best (GNU
+Backgammon's move filter) are rolled out, truncated after `plies` plays and judged there by the
+expert bot's own estimate, round after round: in each round one game from every candidate on the
+same dice (common random numbers, the first two rolls rotated, `rollout.GameDice`), luck-adjusted
+for the variants' networks. The clock is read between rounds: rounds go on until the budget is
+spent (at least `min_rounds`, at most `max_rounds`), so a play may overrun its budget by the
+last round (a luck-adjusted Catchgammon round of four candidates takes about 0.1 to 0.3 s here).
+The candidate with the best mean is played. A play with one candidate left by the filter costs
+no rollout at all.
+
+The clock is a parameter (`clock`), so what the budget buys is counted in rounds and games, not
+timed: a test gives a clock that moves a fixed step per reading. The bot's cube decisions and
+resignations are the expert bot's; its opening plays come from the opening book (`opening.py`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game.bot.base import Bot, Level, RankedPlay
+from game.bot.context import MONEY, MatchContext
+from game.bot.encoding import F32
+from game.bot.met import MatchEquityTable
+from game.bot.network_bot import FILTER, NetworkBot
+from game.bot.rollout import GameDice, Rollout, mean_error
+from game.errors import UsageError
+from game.plays import Play
+from game.position import Position
+
+DEFAULT_SECONDS = 2.0  # a play's budget unless told: what a person waits for a considered play
+CANDIDATES = 4  # as many as the expert level looks at one ply ahead
+TRUNCATE = 3  # plays a rollout game goes before the expert's estimate judges it
+MIN_ROUNDS = 2  # a standard error needs two games a candidate, whatever the clock says
+MAX_ROUNDS = 1296  # every pair of first two rolls once (GameDice)
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One candidate of the last play: its rollout mean for the mover, standard error and games."""
+
+    notation: str
+    equity: float
+    error: float
+    games: int
+
+
+class RolloutBot(Bot):
+    """The `rollout` level over an expert bot of the same variant."""
+
+    def __init__(self, base: Bot, seconds: float = DEFAULT_SECONDS, candidates: int = CANDIDATES,
+                 plies: int = TRUNCATE, luck: bool | None = None, seed: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter, min_rounds: int = MIN_ROUNDS,
+                 max_rounds: int = MAX_ROUNDS) -> None:
+        """`seconds` a play (the budget); `luck`: luck-adjusted games (None: for the variants'
+        networks, which judge the 21 rolls in one batch; GNU Backgammon's rollouts go without)."""
+        if not seconds > 0:
+            raise UsageError(f"the rollout level needs a budget above 0 seconds a play, not {seconds}")
+        if candidates < 2 or plies < 0 or not 1 <= min_rounds <= max_rounds:
+            raise UsageError(f"the rollout level needs 2 or more candidates, 0 or more plies and 1 <= min_rounds "
+                             f"<= max_rounds, not {candidates}, {plies}, {min_rounds} and {max_rounds}")
+        super().__init__(base.variant, Level.ROLLOUT, None, seed)
+        self.base, self.seconds, self.candidates, self.plies = base, seconds, candidates, plies
+        self.luck = isinstance(base, NetworkBot) if luck is None else luck
+        self.clock, self.min_rounds, self.max_rounds = clock, min_rounds, max_rounds
+        self.last: list[Judged] = []  # the candidates of the last play rolled out, best first ([]: none)
+        self.rounds = 0  # rounds of the last play (each one game a candidate)
+
+    @property
+    def engine(self) -> str:
+        return self.base.engine
+
+    @property
+    def name(self) -> str:
+        return f"{self.base.engine} (rollout, {self.seconds:g} s a play)"
+
+    def _load_met(self) -> MatchEquityTable:
+        return self.base.met
+
+    def warm_up(self) -> None:
+        self.base.warm_up()
+
+    def close(self) -> None:
+        self.base.close()
+
+    def estimate(self, position: Position, context: MatchContext = MONEY) -> F32:
+        return self.base.estimate(position, context)
+
+    def cube_efficiency(self, position: Position) -> float:
+        return self.base.cube_efficiency(position)
+
+    def rank_plays(self, position: Position, dice: tuple[int, int],
+                   context: MatchContext = MONEY) -> list[RankedPlay]:
+        """The expert's ranking with its best candidates re-ranked by their rollouts (their
+        equities the rollout means, their outcome estimates the expert's); the rest follow in the
+        expert's order with its equities."""
+        self._check_variant(position)
+        ranked = self.base.rank_plays(position, dice, context)
+        # the expert's ranking need not fall in equity all the way (its 1-ply head before its
+        # 0-ply rest): the candidates are the first ones close enough to its first
+        chosen = [i for i, r in enumerate(ranked[:self.candidates]) if r.equity >= ranked[0].equity - FILTER]
+        head = [ranked[i] for i in chosen]
+        rest = [r for i, r in enumerate(ranked) if i not in chosen]
+        self.last, self.rounds = [], 0
+        if len(head) < 2:
+            return ranked
+        rollout = Rollout(self.base, context, luck=self.luck, plies=self.plies)
+        seed = self._rng.randrange(2**31)
+        values: list[list[float]] = [[] for _ in head]
+        deadline = self.clock() + self.seconds
+        while self.rounds < self.max_rounds and (self.rounds < self.min_rounds or self.clock() < deadline):
+            for entry, kept in zip(head, values, strict=True):
+                value, luck = rollout.play_out(entry, position.turn, GameDice(seed, self.rounds))
+                kept.append(value - luck)
+            self.rounds += 1
+        judged = [(entry, *mean_error(kept)) for entry, kept in zip(head, values, strict=True)]
+        judged.sort(key=lambda item: -item[1])
+        self.last = [Judged(entry.play.notation(), mean, error, self.rounds) for entry, mean, error in judged]
+        return [RankedPlay(entry.play, mean, entry.probs) for entry, mean, _ in judged] + rest
+
+    def choose_play(self, position: Position, dice: tuple[int, int],
+                    context: MatchContext = MONEY) -> Play | None:
+        self.last, self.rounds = [], 0  # an opening played from the book rolls nothing out
+        return super().choose_play(position, dice, context)

@@ -1,0 +1,148 @@
+"""The rollout level (game/bot/rollout_bot.py): the expert's candidates rolled out, truncated,
+within a budget counted in rounds by a clock the test moves; legal plays; the truncation's
+judgement; the command line."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+from repo import ROOT
+
+from game.board import Color, Variant
+from game.bot.base import Level
+from game.bot.context import MONEY
+from game.bot.factory import make_bot
+from game.bot.network_bot import NetworkBot
+from game.bot.rollout import GameDice, Rollout
+from game.bot.rollout_bot import RolloutBot
+from game.errors import UsageError
+from game.position import Position
+
+VARIANTS = [Variant.CATCHGAMMON, Variant.RUNGAMMON]
+
+
+def stepping_clock(step: float) -> Callable[[], float]:
+    """A clock that moves `step` seconds at each reading, from 0."""
+    readings = itertools.count()
+    return lambda: next(readings) * step
+
+
+def contested(variant: Variant, seed: int) -> tuple[Position, tuple[int, int]]:
+    """A position met in a game of the expert bot against itself where the rollout level has at
+    least two candidates to roll out."""
+    expert = make_bot(variant, Level.EXPERT, seed=1)
+    rng = random.Random(seed)
+    position = Position.initial(variant, Color.WHITE)
+    position = position.play(expert.rank_plays(position, (3, 1))[0].play.notation(), (3, 1))  # past the book
+    probe = RolloutBot(expert, 1.0, seed=1, clock=stepping_clock(10.0))
+    for _ in range(200):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if position.legal_plays(dice) and len(probe.rank_plays(position, dice)) > 1 and probe.rounds:
+            return position, dice
+        play = expert.choose_play(position, dice)
+        position = play.next_position if play else position.pass_turn()
+    raise AssertionError("no contested position in 200 plays")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_budget_buys_rounds_as_the_clock_says(variant: Variant) -> None:
+    position, dice = contested(variant, 3)
+    expert = make_bot(variant, Level.EXPERT, seed=1)
+    # the clock moves 1 s a reading, read once before the rounds and once after each round from
+    # the second on: a 5 s budget buys the two rounds every play gets and four more
+    bot = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(1.0))
+    play = bot.choose_play(position, dice)
+    assert bot.rounds == 6 and all(judged.games == 6 for judged in bot.last)
+    assert 2 <= len(bot.last) <= 4
+    assert play is not None and play.notation() == bot.last[0].notation  # the best mean is played
+    assert [j.equity for j in bot.last] == sorted((j.equity for j in bot.last), reverse=True)
+    spent = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(100.0))
+    spent.choose_play(position, dice)
+    assert spent.rounds == 2  # the budget gone at the first reading: the least a play gets
+    stopped = RolloutBot(expert, 5.0, seed=1, clock=lambda: 0.0, max_rounds=7)
+    stopped.choose_play(position, dice)
+    assert stopped.rounds == 7  # a clock that never moves: the most a play gets
+    again = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(1.0))
+    again.choose_play(position, dice)
+    assert again.last == bot.last  # the dice come from the bot's seed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_rollout_level_plays_legal_plays_through_a_game(variant: Variant) -> None:
+    bot = RolloutBot(make_bot(variant, Level.EXPERT, seed=1), 1.0, seed=2, clock=stepping_clock(10.0), min_rounds=1)
+    rng = random.Random(11)
+    position = Position.initial(variant, Color.WHITE)
+    rolled_out = 0
+    for _ in range(24):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        legal = {p.after_moves for p in position.legal_plays(dice)}
+        ranked = bot.rank_plays(position, dice)
+        assert {r.play.after_moves for r in ranked} == legal and len(ranked) == len(legal)
+        play = bot.choose_play(position, dice)
+        if not legal:
+            assert play is None
+            position = position.pass_turn()
+            continue
+        assert play is not None and play.after_moves in legal
+        rolled_out += bot.rounds > 0
+        booked = bot.opening_play(position, dice)
+        if booked is not None:  # the game's first play: the book's, nothing rolled out
+            assert bot.rounds == 0 and play.after_moves == booked.after_moves
+        elif bot.rounds == 0:  # one candidate within the filter: the expert's play, no game played
+            assert bot.last == [] and play.after_moves == ranked[0].play.after_moves
+        if play.after_moves.result() is not None:
+            break
+        position = play.next_position
+    assert rolled_out >= 3
+
+
+def test_a_truncated_rollout_of_no_plies_is_the_estimate_of_the_position_left() -> None:
+    variant = Variant.CATCHGAMMON
+    bot = make_bot(variant, Level.EXPERT, seed=1)
+    assert isinstance(bot, NetworkBot)
+    position = Position.initial(variant).play("24/21 24/20", (4, 3))
+    ranked = bot.rank_plays(position, (6, 5))
+    rollout = Rollout(bot, MONEY, plies=0)
+    for entry in ranked[:3]:
+        value, luck = rollout.play_out(entry, position.turn, GameDice(1, 0))
+        theirs = bot.estimate(entry.play.next_position)  # the opponent on roll, before it rolls
+        assert luck == 0.0
+        assert value == pytest.approx(-float(bot.equity_of(theirs[None, :], MONEY, position.turn.opponent)[0]),
+                                      abs=1e-6)
+    deeper = Rollout(bot, MONEY, plies=2)
+    values = {deeper.play_out(ranked[0], position.turn, GameDice(1, game))[0] for game in range(6)}
+    assert len(values) > 1  # two plays on, the dice make the difference
+
+
+def test_the_rollout_level_is_made_by_name_with_its_budget() -> None:
+    bot = make_bot(Variant.RUNGAMMON, "rollout", seed=1, seconds=0.5)
+    assert isinstance(bot, RolloutBot) and bot.seconds == 0.5 and bot.level is Level.ROLLOUT
+    assert bot.luck and bot.name.endswith("(rollout, 0.5 s a play)")
+    with pytest.raises(UsageError, match="for the rollout level only, not expert"):
+        make_bot(Variant.RUNGAMMON, "expert", seconds=1.0)
+    with pytest.raises(UsageError, match="budget above 0 seconds a play, not 0"):
+        make_bot(Variant.RUNGAMMON, "rollout", seconds=0)
+    start = Position.initial(Variant.CATCHGAMMON)
+    book = make_bot(Variant.CATCHGAMMON, "rollout", seed=1, seconds=0.5)
+    play = book.choose_play(start, (4, 2))
+    assert play is not None and play.notation() == book.opening_play(start, (4, 2)).notation()  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_play_bot_at_the_rollout_level() -> None:
+    position = Position.initial(Variant.RUNGAMMON).play("24/14", (6, 4)).to_json()
+    done = subprocess.run([sys.executable, "-m", "game", "play-bot", "--position", position, "--dice", "65",
+                           "--level", "rollout", "--seconds", "0.3", "--seed", "1", "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert '"notation"' in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "game", "play-bot", "--position", position, "--dice", "65",
+                          "--seconds", "0.3"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and "for the rollout level only" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
