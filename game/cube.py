@@ -7,14 +7,13 @@ match plays are the match's business (`game.match`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from game.board import Color
 from game.errors import CubeNotAvailable, NotYourTurn, WrongPhase
+from game.values import Value
+from game.values import set_field as _set
 
 
-@dataclass(frozen=True, slots=True)
-class Cube:
+class Cube(Value):
     """The cube: `value`, `owner` (None = centred), the pending offer if any.
 
     `offered_by` is the player whose double (or beaver) waits for an answer. After a
@@ -23,11 +22,21 @@ class Cube:
     cube (None = no limit).
     """
 
-    value: int = 1
-    owner: Color | None = None
-    offered_by: Color | None = None
-    beavered: bool = False
-    max_value: int | None = None
+    __slots__ = ("value", "owner", "offered_by", "beavered", "max_value")
+    _fields = __slots__
+    value: int
+    owner: Color | None
+    offered_by: Color | None
+    beavered: bool
+    max_value: int | None
+
+    def __init__(self, value: int = 1, owner: Color | None = None, offered_by: Color | None = None,
+                 beavered: bool = False, max_value: int | None = None) -> None:
+        _set(self, "value", value)
+        _set(self, "owner", owner)
+        _set(self, "offered_by", offered_by)
+        _set(self, "beavered", beavered)
+        _set(self, "max_value", max_value)
 
     @property
     def offered(self) -> bool:
@@ -54,13 +63,13 @@ class Cube:
         if self.owner not in (None, player):
             raise CubeNotAvailable(f"{player.value} cannot double: {self.owner.value} owns the cube")
         self._check_room(2 * self.value)
-        return replace(self, offered_by=player)
+        return self.replace(offered_by=player)
 
     def take(self, player: Color) -> Cube:
         """`player` accepts the pending double (or beaver): the cube doubles."""
         doubler = self._answerer_check(player)
         owner = doubler if self.beavered else player
-        return replace(self, value=2 * self.value, owner=owner, offered_by=None, beavered=False)
+        return self.replace(value=2 * self.value, owner=owner, offered_by=None, beavered=False)
 
     def pass_points(self, player: Color) -> int:
         """Points `player` concedes by passing the pending offer: the value before it."""
@@ -73,14 +82,14 @@ class Cube:
         if self.beavered:
             raise WrongPhase(f"{doubler.value}'s beaver can be taken or passed, not beavered again")
         self._check_room(4 * self.value)
-        return replace(self, value=2 * self.value, owner=player, offered_by=player, beavered=True)
+        return self.replace(value=2 * self.value, owner=player, offered_by=player, beavered=True)
 
     def automatic_double(self) -> Cube:
         """Equal opening dice: the centred cube doubles and stays centred."""
         if self.owner is not None or self.offered_by is not None:
             raise CubeNotAvailable("an automatic double needs the centred cube with no offer pending")
         self._check_room(2 * self.value)
-        return replace(self, value=2 * self.value)
+        return self.replace(value=2 * self.value)
 
     def _answerer_check(self, player: Color) -> Color:
         doubler = self.offered_by

@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -52,6 +51,8 @@ from game.play_reader import read_play
 from game.plays import Move, Play, WrittenPlay, format_moves
 from game.position import Position, ResultKind
 from game.rules import STANDARD, RuleOptions
+from game.values import Value
+from game.values import set_field as _set
 
 if TYPE_CHECKING:
     from random import SystemRandom
@@ -103,22 +104,31 @@ def kind_from_name(name: Any, variant: Variant) -> ResultKind:
     raise MatchActionError(f"{name!r} is not a result kind of {variant.value} ({names})")
 
 
-@dataclass(frozen=True, slots=True)
-class MatchOptions:
+class MatchOptions(Value):
     """The options of a match or money session, each off by default: the rule options (`rules`,
     `game.rules`: Nackgammon, the mother checker), which match play allows too, and the
     money-play options (Jacoby, beavers, automatic doubles, a maximum cube), which it does not."""
 
-    jacoby: bool = False
-    beavers: bool = False
-    automatic_doubles: bool = False
-    max_cube: int | None = None
-    rules: RuleOptions = STANDARD
+    __slots__ = ("jacoby", "beavers", "automatic_doubles", "max_cube", "rules")
+    _fields = __slots__
+    jacoby: bool
+    beavers: bool
+    automatic_doubles: bool
+    max_cube: int | None
+    rules: RuleOptions
+
+    def __init__(self, jacoby: bool = False, beavers: bool = False, automatic_doubles: bool = False,
+                 max_cube: int | None = None, rules: RuleOptions = STANDARD) -> None:
+        _set(self, "jacoby", jacoby)
+        _set(self, "beavers", beavers)
+        _set(self, "automatic_doubles", automatic_doubles)
+        _set(self, "max_cube", max_cube)
+        _set(self, "rules", rules)
 
     @property
     def money_only(self) -> bool:
         """Whether any money-play option is on (match play refuses them)."""
-        return replace(self, rules=STANDARD) != NO_OPTIONS
+        return self.replace(rules=STANDARD) != NO_OPTIONS
 
     def to_document(self) -> dict[str, Any]:
         """The options as the record's `match_start` event writes them (`rules` only when one is on)."""

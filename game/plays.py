@@ -20,32 +20,46 @@ stands for is for `game.play_reader` (and `Position.parse_play`) to decide.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from game.board import BAR, OFF
 from game.errors import NotationError
+from game.values import Value
+from game.values import set_field as _set
 
 if TYPE_CHECKING:
     from game.position import Position
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(Value):
     """One checker moved by one die, in the mover's own numbering (25 = bar, 0 = off)."""
 
+    __slots__ = ("source", "target", "hit")
+    _fields = __slots__
     source: int
     target: int
-    hit: bool = False  # a hit (Backgammon) or a trap (Catchgammon)
+    hit: bool  # a hit (Backgammon) or a trap (Catchgammon)
+
+    def __init__(self, source: int, target: int, hit: bool = False) -> None:
+        _set(self, "source", source)
+        _set(self, "target", target)
+        _set(self, "hit", hit)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Move:
+            return NotImplemented
+        return self.source == other.source and self.target == other.target and self.hit == other.hit
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.target, self.hit))
 
     def __str__(self) -> str:
         return f"{point_name(self.source)}/{point_name(self.target)}{'*' if self.hit else ''}"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(Value):
     """A legal play: its moves in the order played, and the position it produces.
 
     `after_moves` is the board after the play with the mover still to play (as the play is made,
@@ -53,12 +67,19 @@ class Play:
     turn passed, the position the opponent rolls in.
     """
 
+    __slots__ = ("moves", "after_moves", "found_in")
+    _fields = ("moves", "after_moves")
     moves: tuple[Move, ...]
     after_moves: Position
-    found_in: tuple[Position, tuple[int, int]] | None = field(default=None, init=False, repr=False, compare=False)
+    found_in: tuple[Position, tuple[int, int]] | None
     """Where the rules engine found this play legal: the position before it and the roll; None for
     a play made any other way, which `Match.play` checks. Only `found_legal` sets it, so a play a
-    caller builds (or derives with `dataclasses.replace`) never carries it."""
+    caller builds (or derives with `replace`) never carries it; it is not compared, hashed or shown."""
+
+    def __init__(self, moves: tuple[Move, ...], after_moves: Position) -> None:
+        _set(self, "moves", moves)
+        _set(self, "after_moves", after_moves)
+        _set(self, "found_in", None)
 
     @classmethod
     def found_legal(cls, moves: tuple[Move, ...], after_moves: Position, before: Position,
@@ -66,7 +87,7 @@ class Play:
         """A play the rules engine has just found legal from `before` with `dice` (the legal plays'
         search, `game.play_reader`): `Match.play` takes it there without searching again."""
         play = cls(moves, after_moves)
-        object.__setattr__(play, "found_in", (before, dice))  # frozen: set once, here
+        _set(play, "found_in", (before, dice))  # immutable: set once, here
         return play
 
     def legal_in(self, before: Position, dice: tuple[int, int]) -> bool:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from game.board import BAR, CHECKERS, OWN_TO_BOARD, Color, Variant
 from game.errors import PositionError
 from game.rules import STANDARD, RuleOptions
+from game.values import Value
+from game.values import set_field as _set
 
 if TYPE_CHECKING:
     from game.movegen import LegalPlays
@@ -43,8 +44,7 @@ class GameResult(NamedTuple):
         return f"{self.winner.value} wins a {names[self.kind]}"
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Position:
+class Position(Value):
     """A position: where every checker stands and who is to play.
 
     `points[i]` is the stack on board point i + 1, bottom to top, one character
@@ -65,6 +65,8 @@ class Position:
         True
     """
 
+    __slots__ = ("variant", "turn", "points", "bar", "off", "rules")
+    _fields = __slots__
     variant: Variant
     turn: Color
     points: tuple[str, ...]
@@ -94,6 +96,15 @@ class Position:
         _set(self, "off", off)
         _set(self, "rules", rules)
         _validate(self)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Position:
+            return NotImplemented
+        return (self.variant == other.variant and self.turn == other.turn and self.points == other.points
+                and self.bar == other.bar and self.off == other.off and self.rules == other.rules)
+
+    def __hash__(self) -> int:
+        return hash((self.variant, self.turn, self.points, self.bar, self.off, self.rules))
 
     # -- construction ---------------------------------------------------
 
@@ -230,7 +241,7 @@ class Position:
         if turn is self.turn:
             return self
         if not isinstance(turn, Color):
-            return replace(self, turn=turn)  # validated: refused
+            return self.replace(turn=turn)  # validated: refused
         other = object.__new__(Position)  # the same checkers: valid already, not checked again
         _set(other, "variant", self.variant)
         _set(other, "turn", turn)
@@ -246,7 +257,7 @@ class Position:
 
     def with_rules(self, rules: RuleOptions) -> Position:
         """The same checkers played under `rules` (refused when an option is for another variant)."""
-        return self if rules is self.rules or rules == self.rules else replace(self, rules=rules)
+        return self if rules is self.rules or rules == self.rules else self.replace(rules=rules)
 
     # -- queries ----------------------------------------------------------
 
@@ -439,7 +450,6 @@ def _enum(kind: Any, value: Any, name: str) -> Any:
 _VARIANTS = {variant.value: variant for variant in Variant}
 _COLORS = {color.value: color for color in Color}
 _DOCUMENT_KEYS = frozenset({"variant", "turn", "points", "bar", "off", "rules"})
-_set = object.__setattr__
 
 
 def _member(table: dict[str, Any], kind: Any, value: Any, name: str) -> Any:

@@ -24,22 +24,36 @@ Written as words (the command line's `--rules`, the table's configuration, `pars
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
 
 from game.board import Variant
 from game.errors import RuleOptionError
+from game.values import Value
+from game.values import set_field as _set
 
 _VARIANT = {"nackgammon": Variant.BACKGAMMON, "mother_checker": Variant.CATCHGAMMON}
 """The variant each option belongs to."""
 
 
-@dataclass(frozen=True, slots=True)
-class RuleOptions:
+class RuleOptions(Value):
     """Rule options, each off by default (the rules of game/RULES.md as they stand)."""
 
-    nackgammon: bool = False
-    mother_checker: bool = False
+    __slots__ = ("nackgammon", "mother_checker")
+    _fields = __slots__
+    nackgammon: bool
+    mother_checker: bool
+
+    def __init__(self, nackgammon: bool = False, mother_checker: bool = False) -> None:
+        _set(self, "nackgammon", nackgammon)
+        _set(self, "mother_checker", mother_checker)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not RuleOptions:
+            return NotImplemented
+        return self.nackgammon == other.nackgammon and self.mother_checker == other.mother_checker
+
+    def __hash__(self) -> int:
+        return hash((self.nackgammon, self.mother_checker))
 
     @classmethod
     def parse(cls, text: str) -> RuleOptions:
@@ -65,7 +79,7 @@ class RuleOptions:
         return ",".join(name.replace("_", "-") for name in self._on()) or "standard"
 
     def _on(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self) if getattr(self, f.name))
+        return tuple(name for name in self._fields if getattr(self, name))
 
     def check(self, variant: Variant) -> None:
         """Refuse an option that belongs to another variant."""

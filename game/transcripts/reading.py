@@ -12,7 +12,6 @@ who plays it had the higher die.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 from game.board import Color, Variant
@@ -89,12 +88,12 @@ def _header_rules(layout: Layout, options: MatchOptions) -> MatchOptions:
     replayed."""
     if layout.length == 0:
         if _header_says(layout, "Jacoby") is True:
-            options = replace(options, jacoby=True)
+            options = options.replace(jacoby=True)
         if _header_says(layout, "Beaver") is True:
-            options = replace(options, beavers=True)
+            options = options.replace(beavers=True)
     variation = layout.headers.get("Variation", "Standard").strip()
     if variation.lower() == "nackgammon":
-        return replace(options, rules=replace(options.rules, nackgammon=True))
+        return options.replace(rules=options.rules.replace(nackgammon=True))
     if variation.lower() not in ("standard", "backgammon", ""):
         raise MatFormatError(f"the header's variation {variation!r} is not played here (Standard or NackGammon)")
     return options
@@ -122,7 +121,7 @@ def _money_session(layout: Layout, reason: str, options: MatchOptions) -> tuple[
     """The money session's rules, the header's where it has them (the Jacoby rule is Galaxy's money
     play's where it does not say), and the note that says how it was read."""
     jacoby, beavers = _header_says(layout, "Jacoby"), _header_says(layout, "Beaver")
-    rules = replace(options, jacoby=True if jacoby is None else jacoby, beavers=bool(beavers))
+    rules = options.replace(jacoby=True if jacoby is None else jacoby, beavers=bool(beavers))
     said = [f"the Jacoby rule {'on' if rules.jacoby else 'off'} "
             f"({'as its header says' if jacoby is not None else 'Galaxy money play: the file has no Jacoby header'})",
             f"beavers {'on' if rules.beavers else 'off'}{' (its header)' if beavers is not None else ''}"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import Any
 
 from game.board import BAR, OFF, OWN_TO_BOARD, Color, Variant
@@ -118,12 +117,12 @@ def read_sgf(text: str, options: MatchOptions = NO_OPTIONS) -> Transcript:
     layout = Layout({"AP": root.get("AP", [""])[0]}, length, games[0][0][0], [])
     transcript = Transcript(layout, dialect)
     if length == 0 and "Jacoby" in rules:
-        options = replace(options, jacoby=True)
+        options = options.replace(jacoby=True)
     beaver = next(((line, game + 1) for game, nodes in enumerate(games) for line, node in nodes
                    if any(value == "beaver" for key in ("B", "W") for value in node.get(key, []))), None)
     if length == 0 and beaver is not None and not options.beavers:
         # GNU Backgammon keeps its beaver setting out of the file: a beaver in it says the session played them
-        options = replace(options, beavers=True)
+        options = options.replace(beavers=True)
         transcript.notes.append((beaver[0], f"game {beaver[1]} has a beaver, and an .sgf does not say whether "
                                             f"the session plays them: read with beavers"))
     names = root.get("PW", [""])[0], root.get("PB", [""])[0]

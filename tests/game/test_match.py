@@ -1,7 +1,6 @@
 """The match state machine, action by action."""
 
 import random
-from dataclasses import replace
 from itertools import count
 
 import pytest
@@ -171,7 +170,7 @@ def test_a_play_not_found_legal_in_this_position_and_roll_is_checked() -> None:
     with pytest.raises(IllegalMove):
         match.play(elsewhere)
     with pytest.raises(IllegalMove):  # derived from a legal play: not the rules engine's any more
-        match.play(replace(found, after_moves=elsewhere.after_moves))
+        match.play(found.replace(after_moves=elsewhere.after_moves))
     made = match.play(Play(found.moves, found.after_moves))  # built by hand: checked, and legal
     assert made == found and match.position == found.next_position
 
