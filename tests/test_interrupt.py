@@ -4,6 +4,7 @@ learnt); a finished record is never written to again."""
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,9 @@ import pytest
 from repo import ROOT
 
 from game.bot.network import Network
+
+REJECTION = re.compile(r"emulator://\S+: rejected ")
+"""A line the link logs for a frame it refused (drivers/link.py), as the emulated board's injected faults make."""
 
 pytestmark = pytest.mark.subprocess
 
@@ -46,8 +50,9 @@ def test_ctrl_c_in_simulate_is_one_line_and_the_same_command_resumes(tmp_path: P
     time.sleep(1.0)
     status, err = interrupt(process)
     assert status == 130 and "Traceback" not in err, err
-    assert err.strip().splitlines() == [f"interrupted: the journal in {record} is kept, and the same command "
-                                        "resumes it"]
+    # what the simulated board's faults made the link log before the press may stand above it
+    said = [line for line in err.splitlines() if line and not REJECTION.match(line)]
+    assert said == [f"interrupted: the journal in {record} is kept, and the same command resumes it"], err
     kept = (record / "journal.jsonl").read_bytes()
     assert kept.count(b"\n") > 3
     done = subprocess.run([sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=300)
