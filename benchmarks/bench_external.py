@@ -45,8 +45,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.board import Color, Variant
 from game.bot.arena import Score, play_game
-from game.bot.base import DEFAULT_LEVEL
+from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.factory import make_bot
+from game.bot.network import Network
+from game.bot.network_bot import NetworkBot
 from game.errors import GameError
 from game.plays import Play
 from game.position import Position
@@ -342,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="the Plakoto program's checkpoint (default: its config's gold_model_path)")
     parser.add_argument("--level", type=int, default=5, help="the Fevga program's level (5 expert, 4 advanced)")
     parser.add_argument("--ours", default=DEFAULT_LEVEL.value, help="this project's level (default: the default)")
+    parser.add_argument("--ours-weights", type=Path,
+                        help="this project's network from this file instead of the shipped one (a candidate)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--no-progress", action="store_true")
@@ -358,8 +362,12 @@ def main(argv: list[str] | None = None) -> int:
         theirs = FevgaPlayer(engine_dir, args.level)
         measured = engine_dir / "src" / "engine.js"
     variant = theirs.variant
-    ours = make_bot(variant, args.ours, seed=1)
-    print(f"{variant.value}: this project's {ours.name} against {theirs.name} "
+    ours: Bot = make_bot(variant, args.ours, seed=1) if args.ours_weights is None else \
+        NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
+    if ours.variant is not variant:
+        parser.error(f"--ours-weights {args.ours_weights}: a {ours.variant.value} network, not {variant.value}")
+    weights = f" from {args.ours_weights}" if args.ours_weights else ""
+    print(f"{variant.value}: this project's {ours.name}{weights} against {theirs.name} "
           f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
           f"dice (seed {args.seed}), this project's rules for both sides")
     started = time.monotonic()
