@@ -38,10 +38,9 @@ one of them gives it that seat in the first game (the throws come before any bot
 DECIDED = re.compile(r"^(\w+) \((box|captain|member)\) (doubles|lets|takes|passes|beavers) .* s to decide\)$")
 
 
-def chouette_settings(bot: str, games: int = 1, variant: Variant = Variant.BACKGAMMON,
-                      players: tuple[str, ...] = THREE, **options: bool) -> Settings:
+def chouette_settings(bot: str, games: int = 1, variant: Variant = Variant.BACKGAMMON, **options: bool) -> Settings:
     return Settings(variant=variant, timed=False, images=False,
-                    chouette=ChouetteSettings(players, ChouetteOptions(**options), games, {bot: Level.EXPERT}))
+                    chouette=ChouetteSettings(THREE, ChouetteOptions(**options), games, {bot: Level.EXPERT}))
 
 
 class Played:
