@@ -17,11 +17,12 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
+from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.emulator.people import Habits
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.errors import ConfigError
 from firmware_host.settings import ChouetteSettings, Settings
-from game.board import Variant
+from game.board import Color, Variant
 from game.bot.chouette import ChouetteBot
 from game.bot.factory import make_bot
 from game.bot.levels import Level
@@ -256,3 +257,28 @@ def test_the_command_line_seats_a_chouettes_bot(tmp_path: Path, capsys: pytest.C
     assert next(e for e in events if e["type"] == "chouette_start")["players"] == list(THREE)  # named as given
     assert {e["source"] for e in events if e["type"] == "decision" and e["player"] == "Cy"} == {"bot"}
 
+
+
+def test_a_chouette_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(
+        tmp_path: Path, expert: ChouetteBot) -> None:
+    settings, record = chouette_settings("Cy"), tmp_path / "r"
+
+    def until_the_bots_play(table: EmulatedTable) -> Prompt:
+        for _ in range(200_000):  # a guard, not a timing: the box's first play comes within minutes of table time
+            if table.controller.prompt.waiting is Waiting.BOT_PLAY:
+                return table.controller.prompt
+            table.step()
+        raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
+
+    with EmulatedTable(settings, record, seed=SEED, habits=QUICK) as table:
+        shown = until_the_bots_play(table)
+        table.wait(1.0)  # the hands are at it
+        assert shown.message.startswith("Cy plays ") and shown.player is Color.BLACK  # the box's checkers
+    with EmulatedTable(settings, record, seed=SEED + 1, habits=QUICK) as again:  # a new board, set anew
+        assert again.controller.resumed
+        assert until_the_bots_play(again).play == shown.play  # the same play is asked again
+        assert again.run(max_seconds=1800)
+    journal = (record / "journal.jsonl").read_bytes()
+    assert validate_chouette("journal", journal).exit_code == 0
+    counts = check_against_the_bot([json.loads(line) for line in journal.splitlines()], "Cy", expert)
+    assert counts["play"] > 0 and counts["turn"] > 0
