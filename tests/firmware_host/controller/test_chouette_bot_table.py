@@ -187,6 +187,8 @@ def test_settings_name_a_chouettes_bots_among_its_players() -> None:
     assert chouette.to_document() == {"games": 0, "bots": {"Bob": "advanced"}}
     with pytest.raises(ConfigError, match=r"^the bot 'Zed' is not a player of the chouette \(players: Ann, Bob, Cy\)$"):
         ChouetteSettings(THREE, bots={"Zed": Level.ADVANCED})
+    with pytest.raises(ConfigError, match=r"^a bot's level is one of beginner, .*, rollout, got 'expert'$"):
+        ChouetteSettings(THREE, bots={"Cy": "expert"})  # type: ignore[dict-item]
 
 
 def test_the_config_names_a_chouettes_bot_at_the_players_level(tmp_path: Path) -> None:
