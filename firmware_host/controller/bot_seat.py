@@ -283,7 +283,8 @@ class BotSeat:
                 answer = self._timed("cube", lambda: seated_bot.answer(session, side, member, asked.answers))
             decided = dialogue.answer(answer, "bot", {"engine": seated_bot.bot.name})
             assert not isinstance(decided, str), decided  # the bot answers within the answers asked
-            return [Note(f"{asked.player} ({self._role(session, asked.player)}) {_said(asked.kind, answer, asked)} "
+            said = _said(answer, asked, team_cube=session.options.team_cube)
+            return [Note(f"{asked.player} ({self._role(session, asked.player)}) {said} "
                          f"({self.seconds['cube'][-1]:.3f} s to decide)"), *decided]
         roller = prompt.asked
         if prompt.waiting is not Waiting.ROLL_OR_DOUBLE or prompt.member or roller not in self.chouette:
@@ -469,10 +470,11 @@ def _result(kind: ResultKind, variant: Variant) -> str:
             ResultKind.TRIPLE: f"a {variant.triple_name}"}[kind]
 
 
-def _said(kind: str, answer: str, asked: Asked) -> str:
-    """A chouette bot's cube decision in words: "doubles Ann's cube to 2", "takes Ann's cube at 4"."""
-    whose = "its cube" if asked.member == asked.player else f"{asked.member}'s cube"
-    if kind == "turn":
+def _said(answer: str, asked: Asked, *, team_cube: bool) -> str:
+    """A chouette bot's cube decision in words: "doubles Ann's cube to 2", "takes its cube at 4"."""
+    whose = ("the team's cube" if team_cube else "its cube" if asked.member == asked.player
+             else f"{asked.member}'s cube")
+    if asked.kind == "turn":
         return f"doubles {whose} to {2 * asked.value}" if answer == "double" else f"lets {whose} be"
     return {"take": f"takes {whose} at {asked.value}", "pass": f"passes {whose}",
             "beaver": f"beavers {whose} to {2 * asked.value}"}[answer]

@@ -17,6 +17,8 @@ import pytest
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
+from firmware_host.controller.bot_seat import _said
+from firmware_host.controller.cube.chouette import Asked
 from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.emulator.people import Habits
 from firmware_host.emulator.table import EmulatedTable
@@ -26,7 +28,7 @@ from game.board import Color, Variant
 from game.bot.chouette import ChouetteBot
 from game.bot.factory import make_bot
 from game.bot.levels import Level
-from game.chouette import ChouetteOptions, ChouetteSession, Phase
+from game.chouette import ChouetteOptions, ChouetteSession, Phase, Side
 from game.chouette.replay import ChouetteReplayer, replay_session
 from game.chouette.validate import validate_chouette
 from game.errors import EngineUnavailable
@@ -284,3 +286,18 @@ def test_a_chouette_stopped_while_the_bots_play_is_carried_out_resumes_it_and_fi
     assert validate_chouette("journal", journal).exit_code == 0
     counts = check_against_the_bot([json.loads(line) for line in journal.splitlines()], "Cy", expert)
     assert counts["play"] > 0 and counts["turn"] > 0
+
+
+@pytest.mark.parametrize(("side", "player", "member", "kind", "answer", "value", "team_cube", "said"), [
+    (Side.BOX, "Cy", "Ann", "turn", "double", 1, False, "doubles Ann's cube to 2"),
+    (Side.BOX, "Cy", "Ann", "turn", "pass", 2, False, "lets Ann's cube be"),
+    (Side.TEAM, "Cy", "Cy", "turn", "double", 2, False, "doubles its cube to 4"),
+    (Side.TEAM, "Cy", "Cy", "answer", "take", 4, False, "takes its cube at 4"),
+    (Side.BOX, "Cy", "Bob", "answer", "beaver", 4, False, "beavers Bob's cube to 8"),
+    (Side.BOX, "Cy", "Bob", "answer", "pass", 2, False, "passes Bob's cube"),
+    (Side.TEAM, "Cy", "Cy", "answer", "pass", 2, True, "passes the team's cube"),
+])
+def test_the_log_says_a_chouette_bots_decision_in_words(side: Side, player: str, member: str, kind: str,
+                                                        answer: str, value: int, team_cube: bool, said: str) -> None:
+    asked = Asked(side, player, member, "P1", kind, ("take", "pass"), value, 1, 3)  # type: ignore[arg-type]
+    assert _said(answer, asked, team_cube=team_cube) == said
