@@ -252,7 +252,19 @@ def normalised(zones: Sequence[ZoneReading], capability: Capability) -> View:
     """28 readings as a board of `capability` tells them (raises ZoneError if they cannot be)."""
     if len(zones) != ZONE_COUNT:
         raise ZoneError(f"a board reports {ZONE_COUNT} zones, got {len(zones)}")
+    if _all_at(zones, capability):  # as a board of that capability sent them: every judged board
+        return tuple(zones)
     return tuple(reading.at(capability) for reading in zones)
+
+
+def _all_at(zones: Sequence[ZoneReading], capability: Capability) -> bool:
+    """Every reading is told at `capability` (`ZoneReading.capability`), seen without a loop in Python."""
+    if capability is Capability.STACKS:
+        return None not in map(_STACK, zones)
+    if list(map(_STACK, zones)).count(None) != ZONE_COUNT:
+        return False
+    whites = list(map(_WHITE, zones))
+    return whites.count(None) == (ZONE_COUNT if capability is Capability.COUNTS else 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -244,12 +244,14 @@ class TurnReconciler:
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
+        self._start_census = self._census(self._start)
         self._outcomes: dict[Key, list[Explanation]] | None = None
         self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
-        self._misplaced_views: dict[tuple[View, bool], Misplaced] = {}
-        """The verdicts on misplaced boards judged already: a checker held in the hand makes the
-        same board again and again, and each costs a pass over every board of the roll."""
+        self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
+        """The verdicts on misplaced boards judged already, by key (a view's, which tells its
+        readings at the capability, cheaper to hash): a checker held in the hand makes the same
+        board again and again, and each costs a pass over every board of the roll."""
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
@@ -297,24 +299,27 @@ class TurnReconciler:
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 
     def _illegal(self, view: View, key: Key) -> Explanation | None:
-        if self.capability is Capability.STACKS:  # search toward the one board sensed
-            explanation = self._explainer.explain(tuple(reading.stack or "" for reading in view))
-            return explanation if explanation and not explanation.legal else None
-        if self._census(key) != self._census(self._start):
+        if self._census(key) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
+        if self.capability is Capability.STACKS:  # search toward the one board sensed
+            explanation = self._explainer.explain(cast(Layout, key))
+            return explanation if explanation and not explanation.legal else None
         return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
 
     def _census(self, key: Key) -> object:
         """How many checkers a key has (of each colour, where the sensors tell colours)."""
+        if self.capability is Capability.STACKS:
+            stacks = "".join(cast(Layout, key))
+            return stacks.count("w"), stacks.count("b")
         if self.capability is Capability.COUNTS:
-            return sum(cast(int, count) for count in key)
+            return sum(cast(tuple[int, ...], key))
         pairs = cast(tuple[tuple[int, int], ...], key)
         return sum(white for white, _ in pairs), sum(black for _, black in pairs)
 
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
-        verdict = self._misplaced_views.get((view, done))
+        verdict = self._misplaced_views.get((key, done))
         if verdict is None:
             def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
                 def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
@@ -324,7 +329,7 @@ class TurnReconciler:
                 return view_diff(view, view_of(nearest.result, self.capability)), nearest
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
-            self._misplaced_views[view, done] = verdict
+            self._misplaced_views[key, done] = verdict
         return verdict
 
     def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from operator import attrgetter
 
 from game.board import OWN_TO_BOARD, Variant
 from game.explain import DieMove
@@ -62,10 +63,13 @@ def board_key(board: Layout, capability: Capability) -> Key:
 def view_key(view: View, capability: Capability) -> Key:
     """The key of a sensed view, comparable with `board_key`."""
     if capability is Capability.STACKS:
-        return tuple(reading.stack for reading in view)
+        return tuple(map(_STACK, view))
     if capability is Capability.COUNTS:
-        return tuple(reading.count for reading in view)
-    return tuple((reading.white, reading.black) for reading in view)
+        return tuple(map(_COUNT, view))
+    return tuple(map(_PAIR, view))
+
+
+_STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
 
 
 class BoardsOnTheWay:

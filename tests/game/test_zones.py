@@ -19,6 +19,7 @@ from game.zones import (
     ZoneReading,
     implausible_board,
     layout,
+    normalised,
     sensed_view,
     zone_diff,
     zone_name,
@@ -106,3 +107,18 @@ def test_every_position_of_a_game_is_a_plausible_board(variant: Variant) -> None
     for capability in Capability:
         assert implausible_board(sensed_view(Position.initial(variant), capability), capability) is None
         assert zones._why_implausible(sensed_view(Position.initial(variant), capability), capability) is None
+
+
+@given(boards(), st.sampled_from(Capability))
+def test_a_board_normalised_at_a_glance_is_normalised_reading_by_reading(
+        board: tuple[list[ZoneReading], Capability], capability: Capability) -> None:
+    readings, _ = board
+    try:
+        expected: object = tuple(reading.at(capability) for reading in readings)
+    except ZoneError as error:
+        expected = str(error)
+    try:
+        found: object = normalised(readings, capability)
+    except ZoneError as error:
+        found = str(error)
+    assert found == expected
