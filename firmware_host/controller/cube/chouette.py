@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from drivers.cube_display import LARGEST_VALUE
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
 from firmware_host.controller.effects import Act, Advance, Effects, Flash, Note, Publish, Refuse, Write
@@ -126,9 +127,11 @@ class ChouetteDialogue:
         return None
 
     def cube(self) -> tuple[Cube, bool]:
-        """The highest cube in play and its owner's side (a chouette has no Crawford game)."""
+        """The highest cube in play and its owner's side (a chouette has no Crawford game). A chouette's
+        cubes have no ceiling (beavers and redoubles ran one to 2^20 between a bot and people who beaver
+        every double); past the display's largest ("52.") it shows that, and the view every cube's value."""
         value, owner = self.session.highest_cube()
-        return Cube(value, owner.color if owner is not None else None), False
+        return Cube(min(value, LARGEST_VALUE), owner.color if owner is not None else None), False
 
     def over(self) -> str:
         """The session's end: the games played and everyone's total."""

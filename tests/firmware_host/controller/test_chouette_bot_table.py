@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from drivers.cube_display import LARGEST_VALUE
 from firmware_host.cli import main
 from firmware_host.config import load_config
 from firmware_host.controller.bot_seat import _said
@@ -301,3 +302,18 @@ def test_the_log_says_a_chouette_bots_decision_in_words(side: Side, player: str,
                                                         answer: str, value: int, team_cube: bool, said: str) -> None:
     asked = Asked(side, player, member, "P1", kind, ("take", "pass"), value, 1, 3)  # type: ignore[arg-type]
     assert _said(answer, asked, team_cube=team_cube) == said
+
+
+def test_a_chouette_cube_past_the_displays_largest_shows_its_largest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot and people who beaver every double ran a cube to 2^20 at the emulated table, and every
+    prompt then failed to show it (the display holds 2^19): the display shows its largest instead."""
+    with EmulatedTable(chouette_settings("Cy"), tmp_path / "r", seed=SEED, players=False) as table:
+        played = table.controller.played
+        assert isinstance(played, ChouetteSession)
+        monkeypatch.setattr(played, "highest_cube", lambda: (2**20, Side.TEAM))
+        cube, crawford = table.controller.dialogue.cube()
+        assert (cube.value, cube.owner, crawford) == (LARGEST_VALUE, Side.TEAM.color, False)
+        table.controller.prompter.show("")  # the cube on the display, as every prompt without a code shows it
+        display = table.controller.display
+        assert display is not None and "".join(display.text) == "52."
