@@ -219,9 +219,6 @@ class BotSeat:
             return None
         return session.box if Side.of(color) is Side.BOX else session.captain
 
-    def _role(self, session: ChouetteSession, name: str) -> str:
-        return "box" if name == session.box else "captain" if name == session.captain else "member"
-
     # -- the cube, resignations and the dice ------------------------------------------------
 
     def asked(self, prompt: Prompt) -> Effects:
@@ -284,7 +281,7 @@ class BotSeat:
             decided = dialogue.answer(answer, "bot", {"engine": seated_bot.bot.name})
             assert not isinstance(decided, str), decided  # the bot answers within the answers asked
             said = _said(answer, asked, team_cube=session.options.team_cube)
-            return [Note(f"{asked.player} ({self._role(session, asked.player)}) {said} "
+            return [Note(f"{asked.player} ({_role(session, asked.player)}) {said} "
                          f"({self.seconds['cube'][-1]:.3f} s to decide)"), *decided]
         roller = prompt.asked
         if prompt.waiting is not Waiting.ROLL_OR_DOUBLE or prompt.member or roller not in self.chouette:
@@ -293,7 +290,7 @@ class BotSeat:
         if self.roll is not None:
             self.roll()  # the throw comes back as the dice's events, after the prompt below
         return [Publish(Waiting.BOT_ROLL, player=prompt.player, position=session.position, code=Code.BOT_ROLLS,
-                        asked=roller, message=f"{who} for {roller} ({self._role(session, roller)})")]
+                        asked=roller, message=f"{who} for {roller} ({_role(session, roller)})")]
 
     def _tell(self, waiting: Waiting, message: str) -> Effects:
         """Say the bot's action in the prompt it led to (a person's to answer)."""
@@ -315,7 +312,7 @@ class BotSeat:
         before, seat, who = played.position, "", bot.name
         if isinstance(played, ChouetteSession):
             seat = played.roller()
-            who = f"{seat} ({self._role(played, seat)})"
+            who = f"{seat} ({_role(played, seat)})"
             seated_bot = self.chouette[seat]
             play = self._timed("play", lambda: seated_bot.play(played))
         else:
@@ -468,6 +465,11 @@ def _declined_this_game(match: Match) -> bool:
 def _result(kind: ResultKind, variant: Variant) -> str:
     return {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
             ResultKind.TRIPLE: f"a {variant.triple_name}"}[kind]
+
+
+def _role(session: ChouetteSession, name: str) -> str:
+    """Where `name` sits this game: "box", "captain" or "member"."""
+    return "box" if name == session.box else "captain" if name == session.captain else "member"
 
 
 def _said(answer: str, asked: Asked, *, team_cube: bool) -> str:
