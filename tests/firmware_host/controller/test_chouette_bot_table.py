@@ -3,11 +3,12 @@ as captain or as a member, it plays whatever seat the order and the rotation giv
 the session; every cube decision asked of it is made at once, journaled as a `decision` event with
 the source `bot`, and equals what `game.bot.chouette.ChouetteBot` answers on the session replayed
 to that line; its plays are the bot's, carried out by the simulated hands; the journal replays.
-And the settings, config and command line that seat it, with their one-line refusals."""
+On a roll-button board the host throws the dice for the bot in the box or as captain. And the settings, config and command line that seat it, with their one-line refusals."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -15,7 +16,10 @@ from typing import Any
 
 import pytest
 
+from drivers.buttons import RollButton
 from drivers.cube_display import LARGEST_VALUE
+from drivers.events import ButtonKind, Player
+from drivers.pinmap import ROLL_BUTTON_PIN
 from firmware_host.cli import main
 from firmware_host.config import load_config
 from firmware_host.controller.bot_seat import _said
@@ -33,6 +37,7 @@ from game.chouette import ChouetteOptions, ChouetteSession, Phase, Side
 from game.chouette.replay import ChouetteReplayer, replay_session
 from game.chouette.validate import validate_chouette
 from game.errors import EngineUnavailable
+from game.hands import hand_moves
 
 THREE = ("Ann", "Bob", "Cy")
 QUICK = Habits(think=(0.2, 0.8), hand=(0.1, 0.4))
@@ -317,3 +322,114 @@ def test_a_chouette_cube_past_the_displays_largest_shows_its_largest(
         table.controller.prompter.show("")  # the cube on the display, as every prompt without a code shows it
         display = table.controller.display
         assert display is not None and "".join(display.text) == "52."
+
+
+# -- a roll-button board: the host throws the bot's dice ------------------------------------------
+
+ROLL_SEEDS = {"box": 2, "captain": 6}
+"""The roll button's dice at these seeds throw for the order Cy the box (2), Cy the captain (6)."""
+
+
+class Faces(random.Random):
+    """The host's random source, keeping every face it gave (the test's record of each throw)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.given: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        face = super().randint(a, b)
+        self.given.append(face)
+        return face
+
+
+class RollButtonPeople:
+    """The people at a roll-button chouette table where Cy is a bot, played by the test: each throw
+    of theirs (for the order, the opening roll, their side's rolls) is a press of the roll button;
+    they let every cube be and take every double, play the first legal play by hand, and carry out
+    the bot's plays. They never throw for the bot: on this board the host does."""
+
+    def __init__(self, table: EmulatedTable, seed: int) -> None:
+        self.table = table
+        self.faces = Faces(seed)
+        self.button = RollButton(ROLL_BUTTON_PIN, events=table.table.events, pin_factory=table.pins,
+                                 clock=table.clock, rng=self.faces, bounce_time=None)
+        # what run_hardware hands Controller.open on a roll-button board (`roll=host_dice.roll`)
+        table.controller.seat.roll = self.host_roll
+        self.host_throws: list[tuple[Prompt, list[int]]] = []
+        """The prompt standing each time the host threw the dice for the bot, and the faces thrown."""
+
+    def host_roll(self) -> None:
+        before = len(self.faces.given)
+        self.button.dice.roll()
+        self.host_throws.append((self.table.controller.prompt, self.faces.given[before:]))
+
+    def press_roll(self) -> None:
+        pin = self.table.pins.pin(ROLL_BUTTON_PIN)
+        pin.drive_low()
+        pin.drive_high()
+
+    def act(self) -> None:
+        """What the people do at the prompt standing now (nothing while the bot decides or its dice roll)."""
+        table, prompt = self.table, self.table.controller.prompt
+        session, seat = table.controller.played, table.controller.seat
+        assert isinstance(session, ChouetteSession)
+        side: Player = "white" if prompt.player is Color.WHITE else "black"
+        waiting = prompt.waiting
+        if waiting in (Waiting.SEATING, Waiting.OPENING_ROLL) or (
+                waiting is Waiting.ROLL_OR_DOUBLE and not seat.plays(prompt.player)):
+            self.press_roll()
+        elif waiting in (Waiting.ROLL_OR_DOUBLE, Waiting.TURN_CUBE) and prompt.member and prompt.asked != "Cy":
+            table.press(side, ButtonKind.PASS)  # a person lets their cube be before the bot's roll
+        elif waiting is Waiting.CUBE_RESPONSE and prompt.asked != "Cy":
+            table.press(side, ButtonKind.TAKE)
+        elif waiting is Waiting.PLAY:
+            before = session.position
+            for step in hand_moves(before, session.legal_plays()[0].moves):
+                table.emulator.move(step.source, step.target)
+                table.wait(0.05)
+            table.wait(0.4)
+            table.press(side, ButtonKind.DONE)
+        elif waiting is Waiting.BOT_PLAY:
+            carry = seat.carry
+            assert carry is not None
+            for step in carry.steps:  # the bot's play, by a person's hand; the turn passes with no press
+                table.emulator.move(step.source, step.target)
+                table.wait(0.05)
+        table.wait(0.6)
+
+
+@pytest.mark.parametrize("seat", ["box", "captain"])
+def test_on_a_roll_button_board_the_host_throws_the_chouette_bots_dice_and_the_game_goes_on(
+        tmp_path: Path, expert: ChouetteBot, seat: str) -> None:
+    with EmulatedTable(chouette_settings("Cy"), tmp_path / "r", seed=1, players=False, line_noise=0.0,
+                       flicker_rate=0.0) as table:
+        people = RollButtonPeople(table, ROLL_SEEDS[seat])
+        session = table.controller.played
+        assert isinstance(session, ChouetteSession)
+        log: list[str] = []
+        outputs, note = table.controller.outputs, table.controller.outputs.note
+
+        def noted(text: str) -> None:  # the whole log (the controller's keeps its end)
+            log.append(text)
+            note(text)
+
+        outputs.note = noted  # type: ignore[method-assign]
+        for _ in range(2000):  # a guard, not a timing: a game takes a few hundred moments
+            if session.is_over:
+                break
+            people.act()
+        assert session.is_over, table.controller.prompt.describe()
+    journal = (tmp_path / "r" / "journal.jsonl").read_bytes()
+    events = [json.loads(line) for line in journal.splitlines()]
+    assert seat_of(events, "Cy") == seat
+    bots_rolls = [e["dice"] for e in events if e["type"] == "roll" and e["player"] == "Cy"]
+    # every roll of the bot's was the host's throw, when the table asked the bot itself to roll; none a person's
+    assert [faces for _, faces in people.host_throws] == bots_rolls and len(bots_rolls) > 5
+    assert all((p.waiting, p.asked, p.member) == (Waiting.ROLL_OR_DOUBLE, "Cy", "") for p, _ in people.host_throws)
+    assert sum(f"the host rolls for Cy ({seat})" in line for line in log) == len(bots_rolls)
+    assert any(e["type"] == "display" and e["text"] == "AR" for e in events)  # the display says the bot rolls
+    counts = check_against_the_bot(events, "Cy", expert)  # the bot played those rolls, and decided its cubes
+    assert counts["play"] >= len(bots_rolls) and counts["turn"] > 0
+    verdict = validate_chouette("journal", journal)
+    assert verdict.exit_code == 0, verdict.render()
