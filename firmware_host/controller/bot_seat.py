@@ -102,6 +102,15 @@ def make_chouette_bots(settings: Settings) -> dict[str, ChouetteBot]:
     return bots
 
 
+def bot_label(name: str, level: str) -> str:
+    """A chouette's player who is a bot, as the views and the room's pages name it.
+
+    >>> bot_label("Cy", "expert")
+    'Cy (bot, expert)'
+    """
+    return f"{name} (bot, {level})"
+
+
 def seated(players: tuple[str, str], bots: Mapping[Color, Bot]) -> tuple[str, str]:
     """The players' names with each bot seat named by its engine and level (as the journal records them)."""
     white, black = (bots[c].name if c in bots else name for c, name in zip(Color, players, strict=True))

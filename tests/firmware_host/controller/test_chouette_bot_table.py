@@ -3,7 +3,8 @@ as captain or as a member, it plays whatever seat the order and the rotation giv
 the session; every cube decision asked of it is made at once, journaled as a `decision` event with
 the source `bot`, and equals what `game.bot.chouette.ChouetteBot` answers on the session replayed
 to that line; its plays are the bot's, carried out by the simulated hands; the journal replays.
-On a roll-button board the host throws the dice for the bot in the box or as captain. And the settings, config and command line that seat it, with their one-line refusals."""
+On a roll-button board the host throws the dice for the bot in the box or as captain. And the
+settings, config and command line that seat it, with their one-line refusals."""
 
 from __future__ import annotations
 
