@@ -1,7 +1,8 @@
 """The bot's figures: strength with confidence intervals, time to choose a play, training speed, memory,
 the bear-off database (size, build time, agreement with GNU Backgammon's), GNU Backgammon's cube
 decisions (time), rollouts (time a game, errors with and without luck adjustment), the rollout
-level against the default level (`--only rollout-level --seconds S`: games, rounds and time a play).
+level against the default level (`--only rollout-level --seconds S`: games, rounds and time a play),
+the learner check alone (`--only learner --bg-weights A.npz B.npz ... --dice-seed S`).
 
     python benchmarks/bench_bot.py                      # everything, default sample sizes
     python benchmarks/bench_bot.py --games 100 --only strength,speed
@@ -71,6 +72,20 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None, chose
                lambda: match_up(network, RandomBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
         _timed("  backgammon   network 0-ply v heuristic ",
                lambda: match_up(network, HeuristicBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
+
+
+def learner(games: int, weights: list[Path], seed: int) -> None:
+    """The learner check alone: each Backgammon-trained network at 0-ply (races by the bear-off
+    database) against GNU Backgammon 0-ply, the same dice for each, to compare a run's checkpoints
+    (choose on one seed, then measure the chosen one on another)."""
+    print(f"learner check: {games} cubeless games per network against GNU Backgammon 0-ply, dice seed {seed}")
+    gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
+    for path in weights:
+        network = NetworkBot(Network.load(path), Level.ADVANCED)
+        behind = network.network.record.get("total_games", network.network.record.get("games"))
+        _timed(f"  {path.name:28} ({behind} games)",
+               partial(match_up, network, gnubg0, Variant.BACKGAMMON, games, seed))
+    gnubg0.close()
 
 
 def _timed(label: str, run: Callable[[], object]) -> None:
@@ -380,8 +395,9 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(v.value for v in Variant))
     parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help=f"strength pairings, comma-separated among: {', '.join(PAIRINGS)}")
-    parser.add_argument("--bg-weights", type=Path, default=None,
-                        help="the Backgammon-trained network (python -m game.bot train --variant backgammon)")
+    parser.add_argument("--bg-weights", type=Path, nargs="+", default=None,
+                        help="the Backgammon-trained network (python -m game.bot train --variant backgammon); "
+                             "--only learner: one or more")
     args = parser.parse_args()
     only = set(args.only.split(","))
     variants = [Variant(v) for v in args.variants.split(",")]
@@ -390,7 +406,7 @@ def main() -> None:
         unknown = chosen - set(PAIRINGS)
         if unknown:
             parser.error(f"no pairing {', '.join(sorted(unknown))} (pairings: {', '.join(PAIRINGS)})")
-        strength(args.games, variants, args.bg_weights, chosen)
+        strength(args.games, variants, args.bg_weights[0] if args.bg_weights else None, chosen)
     if "speed" in only:
         speed(args.positions, variants)
     if "training" in only:
@@ -405,6 +421,10 @@ def main() -> None:
         rollout_figures(args.rollout_games, variants)
     if "rollout-level" in only:
         rollout_level(args.games, variants, args.seconds, args.minutes, args.dice_seed)
+    if "learner" in only:
+        if not args.bg_weights:
+            parser.error("--only learner needs --bg-weights")
+        learner(args.games, args.bg_weights, args.dice_seed)
 
 
 if __name__ == "__main__":

@@ -5,13 +5,21 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from game.board import Color, Variant
-from game.bot.base import Bot
+from game.plays import Play
 from game.position import Position
 
 MAX_TURNS = 3000  # a guard: no game of any variant comes near it
 MAX_REMIS = 100  # a guard too: a Remi is rare (about 1 game in 270 of self-play)
+
+
+class Player(Protocol):
+    """What a game asks of a side: its play for the roll (None: it cannot play). Every `Bot` is
+    one; so is an engine written elsewhere that benchmarks/bench_external.py seats."""
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +36,7 @@ class Outcome:
         return self.points > 0
 
 
-def play_game(first: Bot, second: Bot, variant: Variant, rng: random.Random,
+def play_game(first: Player, second: Player, variant: Variant, rng: random.Random,
               first_color: Color = Color.WHITE) -> Outcome:
     """One cubeless game; the opening roll decides who starts (doubles rolled again). A Catchgammon
     Remi scores nothing and the game is played again (game/RULES.md), so a game ends with a winner."""
@@ -39,7 +47,7 @@ def play_game(first: Bot, second: Bot, variant: Variant, rng: random.Random,
     return Outcome(0, MAX_REMIS)
 
 
-def _play_once(first: Bot, second: Bot, variant: Variant, rng: random.Random,
+def _play_once(first: Player, second: Player, variant: Variant, rng: random.Random,
                first_color: Color) -> Outcome | None:
     """One game from the opening roll to its result, or None for a Remi."""
     bots = {first_color: first, first_color.opponent: second}
@@ -107,7 +115,7 @@ class Score:
                 f"{self.equity:+.3f} +- {self.equity_half_width():.3f} points per game")
 
 
-def match_up(first: Bot, second: Bot, variant: Variant, games: int, seed: int) -> Score:
+def match_up(first: Player, second: Player, variant: Variant, games: int, seed: int) -> Score:
     """`games` games, the first bot White in half of them, reproducibly from `seed`."""
     rng = random.Random(seed)
     wins = points = squares = remis = 0

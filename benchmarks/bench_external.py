@@ -1,0 +1,379 @@
+"""The default bot against engines written elsewhere: an open-source Plakoto program's TD-trained
+network (Catchgammon) and an open-source Fevga program (Rungammon), games in pairs on the same dice.
+
+    python benchmarks/bench_external.py --engine-dir /work/external/tavli \\
+        --engine-python /work/external/venv-tavli/bin/python --games 300
+    python benchmarks/bench_external.py --engine-dir /work/external/fevga --games 300
+
+The engine stays outside this tree and is never a dependency: it runs in a process of its own (its
+own Python with its own packages, or node) beside this one, and answers one JSON line a question.
+This project's rules decide the legal plays of both sides (Catchgammon's for the Plakoto engine,
+Rungammon's for the Fevga engine, the standard rule options); the engine only chooses among them,
+by its own judgement of the position each one leaves, translated into its own board (see
+`plakoto_board` and `fevga_game`). Each dice sequence is played twice, each side White once, so
+the luck of the dice falls on both. Cubeless games; a Catchgammon Remi is played again within its
+game, as the project's arena does.
+
+Engines (`--engine` or found from the folder's files):
+- `tavli`: johannesnorbertwolf/tavli, Plakoto, a TD(lambda) self-play network in PyTorch. Its
+  1-ply setting (`Agent._evaluate_moves_batch`, the level it uses in its own evaluations against
+  its gold models): each play scored as 1 - the network's value of the position after it for the
+  opponent on roll; 1 for a play that wins by its rules (all off, or the opponent's last checker
+  on its start trapped); the exact value of its bear-off database in a race. `--model` picks the
+  checkpoint (default: the one its config names as its reference, `gold_model_path`).
+- `fevga`: mvichosfm/fevga, Fevga, `src/engine.js`. Its expert level (5): every play scored by its
+  self-play-tuned evaluation, the best 10 searched two plies (the opponent's best reply averaged
+  over the 21 rolls, `replyValue`), as its `chooseMove` does for its own plays; `--level 4` is its
+  advanced level (the evaluation alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from game.board import Color, Variant
+from game.bot.arena import Score, play_game
+from game.bot.base import DEFAULT_LEVEL
+from game.bot.factory import make_bot
+from game.errors import GameError
+from game.plays import Play
+from game.position import Position
+
+TAVLI_WHITE, TAVLI_BLACK = 1, -1
+"""The Plakoto program's colours: its White starts on its point 1 and runs up to 24, its Black
+starts on 24 and runs down to 1."""
+
+
+class EngineFailed(GameError, RuntimeError):
+    """The external engine could not be started, or answered what it was not asked."""
+
+
+# -- translations (pure: tests/game/bot/test_bot_external.py checks them on hand-built positions) --
+
+def tavli_color(color: Color) -> int:
+    """The Plakoto program's colour of this project's `color` in Catchgammon.
+
+    This project's White runs from board point 24 down to 1 and bears off below 1, as that
+    program's Black does; this project's Black runs from 1 up to 24, as its White does. So the
+    board points keep their numbers and the colours swap."""
+    return TAVLI_BLACK if color is Color.WHITE else TAVLI_WHITE
+
+
+def plakoto_board(position: Position) -> dict[str, Any]:
+    """A Catchgammon position as the Plakoto program's `Board` holds it: 26 slots, slot i (1-24) =
+    board point i, per slot the count of the checkers that own it (`n`), their colour (`color`,
+    0 when empty) and whether one opposing checker is trapped under them (`pinned`); slot 0 holds
+    the checkers its Black (this project's White) has borne off, slot 25 its White's; `off` is
+    borne off per colour, keyed by its colour number as text."""
+    if position.variant is not Variant.CATCHGAMMON:
+        raise ValueError(f"the Plakoto program plays Catchgammon positions, not {position.variant.value}")
+    n = [0] * 26
+    color = [0] * 26
+    pinned = [False] * 26
+    for index, stack in enumerate(position.points, start=1):
+        if not stack:
+            continue
+        owner = Color.WHITE if stack[-1] == Color.WHITE.char else Color.BLACK
+        under = len(stack) - len(stack.lstrip(owner.opponent.char))
+        n[index] = len(stack) - under
+        color[index] = tavli_color(owner)
+        pinned[index] = under == 1
+        if under > 1:
+            raise ValueError(f"point {index} holds {under} trapped checkers ({stack!r}): the program allows one")
+    white_off, black_off = position.off
+    for slot, count, owner in ((0, white_off, Color.WHITE), (25, black_off, Color.BLACK)):
+        n[slot] = count
+        color[slot] = tavli_color(owner) if count else 0
+    return {"n": n, "color": color, "pinned": pinned,
+            "off": {str(tavli_color(Color.WHITE)): white_off, str(tavli_color(Color.BLACK)): black_off}}
+
+
+def fevga_side(color: Color) -> int:
+    """The Fevga program's player number of `color`: 0 White, 1 Black."""
+    return color.index
+
+
+def fevga_game(position: Position) -> dict[str, Any]:
+    """A Rungammon position as the Fevga program's game holds it: `pos[p][r]` the checkers of player
+    p (0 White, 1 Black) on its own point r (1-24; each side runs its own 24 down to 1, as in
+    Rungammon, so this project's own points are the program's), `off` borne off per player."""
+    if position.variant is not Variant.RUNGAMMON:
+        raise ValueError(f"the Fevga program plays Rungammon positions, not {position.variant.value}")
+    pos = []
+    for color in (Color.WHITE, Color.BLACK):
+        counts = [0] * 25
+        for own in range(1, 25):
+            counts[own] = position.own_stack(color, own).count(color.char)
+        pos.append(counts)
+    return {"pos": pos, "off": list(position.off)}
+
+
+# -- the engines' processes ------------------------------------------------------------------
+
+TAVLI_ADAPTER = r'''
+import json, os, sys
+engine_dir, model = sys.argv[1], sys.argv[2]
+os.chdir(engine_dir)
+sys.path.insert(0, engine_dir)
+import numpy as np
+import torch
+from config.config_loader import ConfigLoader
+from ai.checkpoint_io import load_agent_from_checkpoint
+from domain.board import Board
+torch.set_num_threads(1)
+config = ConfigLoader("config/config.yml")
+model = model or config.config["gold_model_path"]
+agent, meta = load_agent_from_checkpoint(model, config)
+print(json.dumps({"model": model, "encoder": meta.get("encoder_version"), "hidden": meta.get("hidden_sizes"),
+                  "bearoff": agent.bearoff is not None}), flush=True)
+
+def board_of(doc):
+    board = Board()
+    board.n, board.color, board.pinned = list(doc["n"]), list(doc["color"]), list(doc["pinned"])
+    board.borne_off = {int(c): k for c, k in doc["off"].items()}
+    return board
+
+for line in sys.stdin:
+    request = json.loads(line)
+    mover = request["mover"]
+    opponent_is_white = mover != 1
+    scores, encoded, at = [], [], []
+    # the steps of its Agent._evaluate_moves_batch (1-ply), on the positions our plays leave
+    for index, doc in enumerate(request["afters"]):
+        board = board_of(doc)
+        if board.has_won(mover):
+            scores.append(1.0)
+            continue
+        exact = agent._exact_value(board, opponent_is_white)
+        if exact is not None:
+            scores.append(1.0 - exact)
+            continue
+        scores.append(None)
+        encoded.append(agent.board_encoder.encode_board(board, is_whites_turn=opponent_is_white))
+        at.append(index)
+    if encoded:
+        with torch.no_grad():
+            values = agent.board_evaluator(torch.from_numpy(np.stack(encoded)).float()).squeeze(1).numpy()
+        for j, index in enumerate(at):
+            scores[index] = 1.0 - float(values[j])
+    print(json.dumps({"scores": scores}), flush=True)
+'''
+
+FEVGA_ADAPTER = r'''
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import readline from 'node:readline';
+// Its expert level's look-ahead (replyValue) is not exported: load the same file with one line
+// added that exports it, so what runs is the program's own code.
+const source = readFileSync(process.argv.at(-1), 'utf8');
+const folder = mkdtempSync(join(tmpdir(), 'fevga-'));
+const copy = join(folder, 'engine.mjs');
+const exports = 'export { replyValue as __replyValue, leafView as __leafView, LEVEL_CONFIG as __LEVEL_CONFIG };';
+writeFileSync(copy, source + '\n' + exports + '\n');
+const E = await import(pathToFileURL(copy).href);
+rmSync(folder, { recursive: true });
+console.log(JSON.stringify({ levels: Object.keys(E.__LEVEL_CONFIG) }));
+const rl = readline.createInterface({ input: process.stdin });
+for await (const line of rl) {
+  const q = JSON.parse(line);
+  const g = { pos: [Int8Array.from(q.game.pos[0]), Int8Array.from(q.game.pos[1])], off: q.game.off };
+  const v = E.viewOf(g, q.p);
+  const finals = q.finals.map((f, i) => ({ i, mine: Int8Array.from(f.mine), myOff: f.myOff }));
+  // the steps of its chooseMove at this level (no noise, no random plays), over our legal plays
+  const cfg = E.__LEVEL_CONFIG[q.level];
+  const W = cfg.W;
+  const scored = finals.map((f) => ({ f, s: E.evaluate(E.__leafView(v, f), W) }));
+  scored.sort((a, b) => b.s - a.s);
+  let best = scored[0], bestV = -Infinity;
+  if (cfg.topN) {
+    for (const c of scored.slice(0, cfg.topN)) {
+      const val = E.__replyValue(v, c.f, W);
+      if (val > bestV) { bestV = val; best = c; }
+    }
+  }
+  console.log(JSON.stringify({ choice: best.f.i }));
+}
+'''
+
+
+class EngineProcess:
+    """One engine process: a JSON line asked, a JSON line answered. The first line it writes says
+    what it loaded."""
+
+    def __init__(self, command: Sequence[str], cwd: Path) -> None:
+        self.command = list(command)
+        try:
+            self._process = subprocess.Popen(self.command, cwd=cwd, stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as error:
+            raise EngineFailed(f"cannot start {self.command[0]}: {error}") from error
+        self.loaded = self._read()
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The engine's answer to one question."""
+        assert self._process.stdin is not None
+        self._process.stdin.write(json.dumps(request) + "\n")
+        self._process.stdin.flush()
+        return self._read()
+
+    def _read(self) -> dict[str, Any]:
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            raise EngineFailed(f"{' '.join(self.command[:2])} ended (exit {self._process.wait()}); "
+                               "its error stream above says why")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait(timeout=30)
+
+
+class TavliPlayer:
+    """The Plakoto program's network at its 1-ply setting, choosing among Catchgammon's legal plays."""
+
+    variant = Variant.CATCHGAMMON
+
+    def __init__(self, engine_dir: Path, python: str, model: str | None) -> None:
+        self.process = EngineProcess([python, "-c", TAVLI_ADAPTER, str(engine_dir), model or ""], engine_dir)
+        self.name = f"tavli {self.process.loaded['model']} at 1-ply"
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        plays = list(position.legal_plays(dice))
+        if len(plays) <= 1:
+            return plays[0] if plays else None
+        answer = self.process.ask({"mover": tavli_color(position.turn),
+                                   "afters": [plakoto_board(play.after_moves) for play in plays]})
+        scores: list[float] = answer["scores"]
+        return plays[max(range(len(plays)), key=scores.__getitem__)]
+
+    def close(self) -> None:
+        self.process.close()
+
+
+class FevgaPlayer:
+    """The Fevga program at one of its levels (5 expert, 4 advanced), choosing among Rungammon's
+    legal plays."""
+
+    variant = Variant.RUNGAMMON
+
+    def __init__(self, engine_dir: Path, level: int) -> None:
+        if level not in (4, 5):
+            raise ValueError(f"--level {level}: the Fevga program's levels 4 and 5 play without chance")
+        self.level = level
+        self.process = EngineProcess(["node", "--input-type=module", "-e", FEVGA_ADAPTER, "--",
+                                      str(engine_dir / "src" / "engine.js")], engine_dir)
+        self.name = f"fevga level {level}"
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        plays = list(position.legal_plays(dice))
+        if len(plays) <= 1:
+            return plays[0] if plays else None
+        side = fevga_side(position.turn)
+        finals = []
+        for play in plays:
+            after = fevga_game(play.after_moves)
+            finals.append({"mine": after["pos"][side], "myOff": after["off"][side]})
+        answer = self.process.ask({"game": fevga_game(position), "p": side, "finals": finals,
+                                   "level": self.level})
+        return plays[int(answer["choice"])]
+
+    def close(self) -> None:
+        self.process.close()
+
+
+# -- the match -------------------------------------------------------------------------------
+
+def engine_kind(engine_dir: Path) -> str:
+    """Which engine a folder holds, from its files."""
+    if (engine_dir / "ai" / "agent.py").is_file() and (engine_dir / "domain" / "board.py").is_file():
+        return "tavli"
+    if (engine_dir / "src" / "engine.js").is_file():
+        return "fevga"
+    raise EngineFailed(f"{engine_dir}: neither the Plakoto program (ai/agent.py) nor the Fevga program "
+                       "(src/engine.js)")
+
+
+def fingerprint(path: Path) -> str:
+    """The first 12 hex digits of a file's SHA-256: which weights or code were measured."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def paired_match(ours: Any, theirs: Any, variant: Variant, pairs: int, seed: int,
+                 progress: bool = True) -> Score:
+    """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours."""
+    wins = points = squares = remis = 0
+    started = time.monotonic()
+    for pair in range(pairs):
+        for color in (Color.WHITE, Color.BLACK):
+            outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color)
+            wins += outcome.won
+            points += outcome.points
+            squares += outcome.points * outcome.points
+            remis += outcome.remis
+        if progress and (pair + 1) % 25 == 0:
+            so_far = Score(wins, 2 * (pair + 1), points, squares, remis)
+            print(f"  {so_far.describe()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
+    return Score(wins, 2 * pairs, points, squares, remis)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine-dir", type=Path, required=True, help="the engine's folder, outside this tree")
+    parser.add_argument("--engine", choices=("tavli", "fevga"), help="default: found from the folder's files")
+    parser.add_argument("--engine-python", default=sys.executable,
+                        help="the Python that has the Plakoto program's packages (torch, numpy, pyyaml)")
+    parser.add_argument("--model", help="the Plakoto program's checkpoint (default: its config's gold_model_path)")
+    parser.add_argument("--level", type=int, default=5, help="the Fevga program's level (5 expert, 4 advanced)")
+    parser.add_argument("--ours", default=DEFAULT_LEVEL.value, help="this project's level (default: the default)")
+    parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
+    parser.add_argument("--seed", type=int, default=1, help="the dice")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
+    engine_dir: Path = args.engine_dir.resolve()
+    kind = args.engine or engine_kind(engine_dir)
+    theirs: TavliPlayer | FevgaPlayer
+    if kind == "tavli":
+        theirs = TavliPlayer(engine_dir, args.engine_python, args.model)
+        measured = engine_dir / str(theirs.process.loaded["model"])
+    else:
+        theirs = FevgaPlayer(engine_dir, args.level)
+        measured = engine_dir / "src" / "engine.js"
+    variant = theirs.variant
+    ours = make_bot(variant, args.ours, seed=1)
+    print(f"{variant.value}: this project's {ours.name} against {theirs.name} "
+          f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
+          f"dice (seed {args.seed}), this project's rules for both sides")
+    started = time.monotonic()
+    try:
+        score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress)
+    finally:
+        theirs.close()
+    low, high = score.interval()
+    print(f"  ours: {score.describe()}")
+    print(f"  win rate {100 * score.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (Wilson 95%), "
+          f"{score.equity:+.3f} +- {score.equity_half_width():.3f} points per game, "
+          f"{time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
