@@ -25,7 +25,7 @@ from enum import IntEnum, IntFlag
 from functools import lru_cache
 from types import ModuleType
 
-from drivers.errors import MalformedMessage, ProtocolError, UnknownMessageType, UnsupportedVersion
+from drivers.errors import DriverConfigError, MalformedMessage, ProtocolError, UnknownMessageType, UnsupportedVersion
 from game.zones import MAX_STACK, ZONE_COUNT, Capability, ZoneReading
 
 PROTOCOL_VERSION = 1
@@ -309,7 +309,7 @@ def use_frame_path(name: str) -> Iterator[None]:
     """Check and decode frames with the frame path `name` ("pure" or "compiled") inside the block."""
     global _check, _zones
     if name not in frame_paths():
-        raise ProtocolError(f"no {name!r} frame path here (have {', '.join(frame_paths())}; "
+        raise DriverConfigError(f"no {name!r} frame path here (have {', '.join(frame_paths())}; "
                             f"{_why_not_compiled or 'built'})")
     saved = _check, _zones
     _check, _zones = (check_frame, split_zones) if name == "pure" else (_compiled.check, _compiled.zones)  # type: ignore[union-attr]

@@ -18,7 +18,7 @@ from needs import require
 from repo import ROOT
 
 from drivers import protocol
-from drivers.errors import ProtocolError
+from drivers.errors import DriverConfigError, ProtocolError
 from drivers.protocol import (
     BAD_CRC,
     CUT,
@@ -165,6 +165,12 @@ def test_the_compiled_frame_path_is_in_use_where_it_was_built() -> None:
     assert describe_frame_path() == "compiled frame path (drivers/_frames.c)"
     with use_frame_path("pure"):
         assert describe_frame_path() == "pure-Python frame path (chosen)"
+    assert describe_frame_path() == "compiled frame path (drivers/_frames.c)"
+
+
+def test_a_frame_path_not_here_is_refused_in_one_line() -> None:
+    with pytest.raises(DriverConfigError, match=r"^no 'fast' frame path here \(have pure"), use_frame_path("fast"):
+        pass
 
 
 def test_a_build_of_another_interface_is_refused_and_the_pure_path_used() -> None:
