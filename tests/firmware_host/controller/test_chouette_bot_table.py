@@ -416,10 +416,11 @@ def test_on_a_roll_button_board_the_host_throws_the_chouette_bots_dice_and_the_g
             note(text)
 
         outputs.note = noted  # type: ignore[method-assign]
-        for _ in range(2000):  # a guard, not a timing: a game takes a few hundred moments
-            if session.is_over:
-                break
-            people.act()
+        with people.button:
+            for _ in range(2000):  # a guard, not a timing: a game takes a few hundred moments
+                if session.is_over:
+                    break
+                people.act()
         assert session.is_over, table.controller.prompt.describe()
     journal = (tmp_path / "r" / "journal.jsonl").read_bytes()
     events = [json.loads(line) for line in journal.splitlines()]

@@ -292,10 +292,12 @@ def test_the_table_page_and_a_members_phone_show_the_bot_as_a_bot_in_a_real_brow
             assert "Cy (bot, expert)" in text(browser, "#board .chouette")
             post = """const [ask, code, done] = arguments;
                 fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                      body: JSON.stringify({player: 'Cy', code, ask, answer: 'take'})}).then((r) => done(r.status));"""
+                      body: JSON.stringify({player: 'Cy', code, ask, answer: 'take'})})
+                  .then(async (r) => done([r.status, (await r.json()).error]));"""
             ask = asked_at(director, "t01")
             assert ask is not None
-            assert browser.execute_async_script(post, ask["ask"], cys_would_be_code(table)) == 403  # none is Cy's
+            assert browser.execute_async_script(post, ask["ask"], cys_would_be_code(table)) == [
+                403, "Cy is a bot (expert) at table t01: it decides at the table, and no phone decides for it"]
             browser.find_element(By.ID, "decide-take").click()  # Bob takes; Cy, the bot, answers its own at once
             wait_until(lambda: len(runner.do(lambda: of_type(table, "decision"))) == 2, 10, "Bob's and Cy's")
             decisions = runner.do(lambda: of_type(table, "decision"))
