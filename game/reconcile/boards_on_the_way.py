@@ -137,6 +137,11 @@ class BoardsOnTheWay:
         """The dice not yet played at a node, largest first."""
         return tuple(node[SIZE:] if isinstance(node, bytes) else node[1])
 
+    def played(self, node: Node) -> int:
+        """How many dice moves the way to a node makes (`len(way(node))`): the dice it has used, a
+        blot sent to the bar before its hitter moves using none."""
+        return len(self.root) - SIZE - len(node[SIZE:] if isinstance(node, bytes) else node[1])
+
     def first(self, key: Key) -> Node | None:
         """The first board on the way (not the start, not a result) that looks like `key`."""
         nodes = self._partial.get(key)
