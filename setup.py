@@ -1,9 +1,11 @@
-"""The compiled kernel of the move generator (game/movegen/_kernel.c), built where it can be.
+"""The compiled parts, built where they can be: the move generator's kernel
+(game/movegen/_kernel.c) and the drivers' frame path (drivers/_frames.c).
 
 Everything else about the package is in pyproject.toml. Without a C compiler or Python's
-headers the install goes on without the kernel and says so in one line: the pure-Python kernel
-(game/movegen/pure.py) gives the same plays, only slower (`python -m game --version` names the
-kernel in use).
+headers the install goes on without them and says so, a line each: the pure-Python kernel
+(game/movegen/pure.py) gives the same plays and drivers/protocol.py the same frames, only slower
+(`python -m game --version` names the kernel in use, `drivers.protocol.describe_frame_path()` the
+frame path; `benchmarks/bench_controller.py` prints both).
 """
 
 import sys
@@ -13,6 +15,9 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
 
 KERNEL = Extension("game.movegen._kernel", sources=["game/movegen/_kernel.c"])
+FRAMES = Extension("drivers._frames", sources=["drivers/_frames.c"])
+WHAT = {KERNEL.name: "the compiled move-generator kernel is not built ({reason}); the pure-Python kernel",
+        FRAMES.name: "the compiled frame path is not built ({reason}); the pure-Python frame path"}
 CANNOT_BUILD = (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError)
 
 
@@ -23,19 +28,19 @@ class OptionalKernel(build_ext):
         try:
             super().run()
         except CANNOT_BUILD as exc:
-            self._left_out(exc)
+            for ext in self.extensions:
+                self._left_out(ext, exc)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except CANNOT_BUILD as exc:
-            self._left_out(exc)
+            self._left_out(ext, exc)
 
     @staticmethod
-    def _left_out(exc: BaseException) -> None:
+    def _left_out(ext: Extension, exc: BaseException) -> None:
         reason = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"smartgammon: the compiled move-generator kernel is not built ({reason}); "
-              "the pure-Python kernel will be used", file=sys.stderr)
+        print(f"smartgammon: {WHAT[ext.name].format(reason=reason)} will be used", file=sys.stderr)
 
 
-setup(ext_modules=[KERNEL], cmdclass={"build_ext": OptionalKernel})
+setup(ext_modules=[KERNEL, FRAMES], cmdclass={"build_ext": OptionalKernel})

@@ -61,6 +61,7 @@ from drivers.protocol import (
     Snapshot,
     ZoneChange,
     decode_message,
+    describe_frame_path,
     encode_message,
 )
 from firmware_host.controller import Controller
@@ -411,7 +412,7 @@ def main() -> None:
     print(f"command: python3 -m benchmarks.bench_controller {' '.join(sys.argv[1:])}".rstrip())
     print(f"machine: {machine()}")
     print(f"wire: {BAUD_RATE} baud {SERIAL_SETTINGS}, {BITS_PER_BYTE} bits per byte; target: CPU under "
-          f"{100 * TARGET:.0f}% of the frame's wire time")
+          f"{100 * TARGET:.0f}% of the frame's wire time; frames read by the {describe_frame_path()}")
     print(f"CPU runs: a {args.match_to}-point match per variant and sensing, seed {args.seed}, tournament profile; "
           "us = microseconds of CPU (process_time) or of wire time")
     if args.setup_only:

@@ -25,7 +25,7 @@ from drivers.protocol import (
     SnapshotRequest,
     ZoneChange,
 )
-from game.zones import ZONE_COUNT, ZONES, ZoneReading, implausible_board, implausible_reading
+from game.zones import ZONE_COUNT, ZONES, Capability, ZoneReading, implausible_board, implausible_reading
 
 ACK_TIMEOUT = 2.0
 """Seconds within which the board must acknowledge a command sent without waiting."""
@@ -51,6 +51,8 @@ class BoardSensor(DeviceRole):
         """Commands sent without waiting, by sequence number: their name and when they were sent."""
         self.failed: Counter[tuple[str, str]] = Counter()
         """Commands not done, by (command, outcome): an ACK's status, or "no ACK"."""
+        self._hello: Hello | None = None
+        self._capability: Capability | None = None
 
     @property
     def latest(self) -> SensorSnapshot | None:
@@ -116,6 +118,8 @@ class BoardSensor(DeviceRole):
 
     def _acknowledged(self, message: BoardMessage, timestamp: float) -> None:
         """Follow up the commands sent without waiting: an ACK that is not OK, or none in time."""
+        if not self._awaiting:
+            return
         if isinstance(message, Ack) and message.request_seq in self._awaiting:
             command, _ = self._awaiting.pop(message.request_seq)
             if message.status is not AckStatus.OK:
@@ -167,11 +171,18 @@ class BoardSensor(DeviceRole):
             self.events.put(ZoneChanged(source=source, timestamp=timestamp, zone=message.zone,
                                         reading=message.reading, scan=message.scan))
 
+    def _announced(self) -> Capability | None:
+        """What the board that announced itself senses (None: no zones), read once a handshake."""
+        hello = self.link.hello
+        if hello is not self._hello:
+            self._hello = hello
+            self._capability = hello.capability if hello is not None and Features.ZONES in hello.features else None
+        return self._capability
+
     def _implausible(self, message: Snapshot | ZoneChange) -> str | None:
         """Why the message cannot be true of the board that announced itself (None if it can)."""
-        hello = self.link.hello
-        announced = hello.capability if hello is not None else None
-        if hello is None or announced is None or Features.ZONES not in hello.features:
+        announced = self._announced()
+        if announced is None:
             return "zones from a board that announced no zone sensing"
         if isinstance(message, Snapshot):
             if message.capability is not announced:

@@ -1,6 +1,9 @@
 """Player buttons and the roll button, on GPIO through gpiozero.
 
-Each button closes its GPIO to ground; the Pi's internal pull-up holds it high otherwise.
+Each button closes its GPIO to ground; the Pi's internal pull-up holds it high otherwise. A
+button is gpiozero's `DigitalInputDevice` (active when low), not its `Button`: nothing here is held
+down for a while, and each `Button` runs a thread of its own that wakes ten times a second to
+watch for a hold (nine buttons: 90 wake-ups a second taking the interpreter from the table's loop).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Self
 
-from gpiozero import Button, Factory
+from gpiozero import DigitalInputDevice, Factory
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.events import ButtonKind, ButtonPressed, DieState, Event, Player
@@ -32,13 +35,12 @@ class PlayerButtons:
         self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
         self.source = source
         self._clock = clock
-        self._buttons: dict[tuple[Player, ButtonKind], Button] = {}
+        self._buttons: dict[tuple[Player, ButtonKind], DigitalInputDevice] = {}
         try:
             for (player, kind), pin in pins.items():
-                button = Button(pin, pull_up=True, bounce_time=bounce_time,
-                                pin_factory=pin_factory)
+                button = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
                 self._buttons[player, kind] = button
-                button.when_pressed = self._on_press(player, kind)
+                button.when_activated = self._on_press(player, kind)
         except Exception:
             self.close()
             raise
@@ -51,7 +53,7 @@ class PlayerButtons:
 
     def is_pressed(self, player: Player, kind: ButtonKind) -> bool:
         """Whether `player`'s `kind` button is held down now."""
-        return bool(self._buttons[player, kind].is_pressed)
+        return bool(self._buttons[player, kind].is_active)
 
     def close(self) -> None:
         """Release every button's pin."""
@@ -99,9 +101,8 @@ class RollButton:
         self.dice = VirtualDice(events=events, clock=clock, rng=rng, source=source)
         self.events = self.dice.events
         self.source = source
-        self._button = Button(pin, pull_up=True, bounce_time=bounce_time,
-                              pin_factory=pin_factory)
-        self._button.when_pressed = self.dice.roll
+        self._button = DigitalInputDevice(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+        self._button.when_activated = self.dice.roll
 
     def close(self) -> None:
         """Release the button's pin."""

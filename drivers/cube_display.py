@@ -85,6 +85,9 @@ class CubeDisplay:
         except Exception:
             self.close()
             raise
+        self._shown: tuple[tuple[str, str], tuple[bool, ...]] | None = None
+        """What `show` last set (the digits and the four LEDs): a prompt shows the cube again and
+        again, and each read of a gpiozero device goes through its pin (locks, a state read)."""
 
     def _keep(self, device: D) -> D:
         self._devices.append(device)
@@ -93,14 +96,19 @@ class CubeDisplay:
     @property
     def text(self) -> tuple[str, str]:
         """What the digits show, as (tens, units)."""
+        if self._shown is not None:
+            return self._shown[0]
         tens, units = self._digits.value
         return (str(tens), str(units))
 
     @property
     def leds(self) -> tuple[str, ...]:
         """The LEDs lit, by name: "centre", "white", "black", "crawford"."""
-        lit = zip(LED_NAMES, (self._centre, self._white, self._black, self._crawford), strict=True)
-        return tuple(name for name, led in lit if led.is_lit)
+        lit = self._shown[1] if self._shown is not None else tuple(led.is_lit for led in self._leds())
+        return tuple(name for name, on in zip(LED_NAMES, lit, strict=True) if on)
+
+    def _leds(self) -> tuple[LED, LED, LED, LED]:
+        return self._centre, self._white, self._black, self._crawford
 
     def light_one(self, step: str) -> tuple[tuple[str, str], tuple[str, ...]]:
         """Light `step` of `TEST_STEPS` alone, for a builder checking every segment and LED in turn;
@@ -126,15 +134,23 @@ class CubeDisplay:
             raise DisplayValueError(f"a cube at 1 is centred, not owned by {owner}")
         if owner not in (None, "white", "black"):
             raise DisplayValueError(f"cube owner {owner!r} is not 'white', 'black' or None")
-        self._set_digits(self._checked(text) if text.strip() else cube_digits(value))
-        for led, lit in ((self._centre, owner is None), (self._white, owner == "white"),
-                         (self._black, owner == "black"), (self._crawford, crawford)):
-            if led.is_lit != lit:
-                led.value = lit
+        chars = self._checked(text) if text.strip() else cube_digits(value)
+        digits = (chars[0], chars[1])
+        lit = (owner is None, owner == "white", owner == "black", crawford)
+        shown = self._shown
+        if shown is not None and shown == (digits, lit):
+            return
+        self._shown = None  # until all is set: a device that fails leaves it to be read from the pins
+        self._set_digits(digits)
+        for led, on in zip(self._leds(), lit, strict=True):
+            if led.is_lit != on:
+                led.value = on
+        self._shown = digits, lit
 
     def show_text(self, text: str) -> None:
         """Show two characters of gpiozero's seven-segment font (space, digits and the
         letters ABCDEFGHIJLNOPQRSTUY) or "-", for codes such as "E1"."""
+        self._shown = None
         self._set_digits(self._checked(text))
 
     def _checked(self, text: str) -> str:
@@ -150,6 +166,7 @@ class CubeDisplay:
 
     def off(self) -> None:
         """Dark: the digits and every LED off."""
+        self._shown = None
         self._digits.value = "  "  # stops the multiplexing
         self._digits.off()  # and the segment pins, which a blank value leaves as they were
         for led in (self._centre, self._white, self._black, self._crawford):
@@ -157,6 +174,7 @@ class CubeDisplay:
 
     def close(self) -> None:
         """Turn the display off and release its pins."""
+        self._shown = None
         for device in reversed(self._devices):
             device.close()
         self._devices.clear()

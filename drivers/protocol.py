@@ -15,12 +15,17 @@ Each sender numbers its frames 0, 1, ... 255, 0, ...; HELLO_REQUEST and HELLO re
 
 from __future__ import annotations
 
+import importlib
 import struct
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
+from functools import lru_cache
+from types import ModuleType
 
-from drivers.errors import MalformedMessage, ProtocolError, UnknownMessageType, UnsupportedVersion
+from drivers.errors import DriverConfigError, MalformedMessage, ProtocolError, UnknownMessageType, UnsupportedVersion
 from game.zones import MAX_STACK, ZONE_COUNT, Capability, ZoneReading
 
 PROTOCOL_VERSION = 1
@@ -196,8 +201,13 @@ class FrameReader:
         *ended, tail = data.split(DELIMITER)
         frames = []
         for chunk in ended:
-            self._append(chunk)
-            frame = self._take()
+            if self._pending or self._overflow or len(chunk) > MAX_ENCODED:
+                self._append(chunk)
+                frame = self._take()
+            elif chunk:  # a whole frame's bytes between two delimiters, as they mostly come
+                frame = self._judge(chunk)
+            else:
+                continue
             if frame is not None:
                 frames.append(frame)
         self._append(tail)
@@ -219,28 +229,94 @@ class FrameReader:
             return None
         if not candidate:
             return None
-        body, complete = cobs_decode(candidate)
-        if len(body) < HEADER.size:
-            self._garbage += len(candidate)
+        return self._judge(candidate)
+
+    def _judge(self, candidate: bytes) -> Frame | None:
+        checked = _check(candidate)
+        if isinstance(checked, int):
+            if checked == GARBAGE:
+                self._garbage += len(candidate)
+            elif checked == CUT:
+                self._cut += 1
+            else:
+                self._bad_crc += 1
             return None
-        version, seq, msg_type, length = HEADER.unpack_from(body)
-        expected = HEADER.size + length + CRC.size
-        if length > MAX_PAYLOAD or len(body) > expected:
-            self._garbage += len(candidate)
-            return None
-        if len(body) < expected or not complete:
-            self._cut += 1
-            return None
-        (crc,) = CRC.unpack_from(body, expected - CRC.size)
-        if crc != zlib.crc32(body[:expected - CRC.size]):
-            self._bad_crc += 1
-            return None
+        version, seq, msg_type, payload = checked
         self._frames += 1
-        if msg_type not in (MsgType.HELLO, MsgType.HELLO_REQUEST):
+        if msg_type != MsgType.HELLO and msg_type != MsgType.HELLO_REQUEST:
             if self._expected_seq is not None and seq != self._expected_seq:
                 self._gaps += 1
         self._expected_seq = (seq + 1) % 256
-        return Frame(version, seq, msg_type, body[HEADER.size:expected - CRC.size])
+        return Frame(version, seq, msg_type, payload)
+
+
+GARBAGE, CUT, BAD_CRC = 1, 2, 3
+"""What `check_frame` says of bytes that are no frame: not a frame's start (line noise, a
+frame's tail), a frame cut short by a delimiter, a frame whose CRC does not match."""
+
+
+def check_frame(candidate: bytes) -> tuple[int, int, int, bytes] | int:
+    """One frame's bytes between two delimiters (not empty): its version, sequence number, type
+    and payload once COBS is undone and its length and CRC checked; else `GARBAGE`, `CUT` or
+    `BAD_CRC`. The reference of the compiled frame path (drivers/_frames.c `check`)."""
+    body, complete = cobs_decode(candidate)
+    if len(body) < HEADER.size:
+        return GARBAGE
+    version, seq, msg_type, length = HEADER.unpack_from(body)
+    expected = HEADER.size + length + CRC.size
+    if length > MAX_PAYLOAD or len(body) > expected:
+        return GARBAGE
+    if len(body) < expected or not complete:
+        return CUT
+    (crc,) = CRC.unpack_from(body, expected - CRC.size)
+    if crc != zlib.crc32(body[:expected - CRC.size]):
+        return BAD_CRC
+    return version, seq, msg_type, body[HEADER.size:expected - CRC.size]
+
+
+def _load_compiled() -> tuple[ModuleType | None, str]:
+    """The compiled frame path (drivers/_frames.c), or None and why not."""
+    try:
+        compiled = importlib.import_module("drivers._frames")
+    except ImportError as exc:
+        return None, f"the compiled frame path is not built ({exc})"
+    if getattr(compiled, "ABI", None) != FRAMES_ABI:  # built from another _frames.c: it would answer wrongly
+        return None, (f"the compiled frame path was built from another _frames.c (interface "
+                      f"{getattr(compiled, 'ABI', None)}, this host needs {FRAMES_ABI}): "
+                      "build it again (pip install -e .)")
+    return compiled, ""
+
+
+FRAMES_ABI = 1
+"""The interface of drivers/_frames.c this module speaks (its `ABI`)."""
+_compiled, _why_not_compiled = _load_compiled()
+
+
+def frame_paths() -> tuple[str, ...]:
+    """The frame paths this installation has: "pure", and "compiled" where drivers/_frames.c was built."""
+    return ("pure", "compiled") if _compiled is not None else ("pure",)
+
+
+def describe_frame_path() -> str:
+    """The frame path in use in a few words, and why when it is not the compiled one."""
+    if _check is not check_frame:
+        return "compiled frame path (drivers/_frames.c)"
+    return f"pure-Python frame path ({_why_not_compiled or 'chosen'})"
+
+
+@contextmanager
+def use_frame_path(name: str) -> Iterator[None]:
+    """Check and decode frames with the frame path `name` ("pure" or "compiled") inside the block."""
+    global _check, _zones
+    if name not in frame_paths():
+        raise DriverConfigError(f"no {name!r} frame path here (have {', '.join(frame_paths())}; "
+                            f"{_why_not_compiled or 'built'})")
+    saved = _check, _zones
+    _check, _zones = (check_frame, split_zones) if name == "pure" else (_compiled.check, _compiled.zones)  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        _check, _zones = saved
 
 
 # ---------------------------------------------------------------- messages
@@ -467,6 +543,14 @@ def encode_message(message: Message, seq: int) -> bytes:
 
 def decode_message(frame: Frame) -> Message:
     """The message a (CRC-checked) frame carries; MalformedMessage if it makes no sense."""
+    if frame.version == PROTOCOL_VERSION and (frame.type == MsgType.ZONE_CHANGE or frame.type == MsgType.SNAPSHOT):
+        snapshot = frame.type == MsgType.SNAPSHOT
+        zones = _zones(snapshot, frame.payload, zone_reading)
+        if zones is not None:  # else the payload is malformed: the whole decoding below says how
+            scan, capability, count, readings = zones
+            if snapshot:
+                return Snapshot(scan, _CAPABILITIES[capability], readings)
+            return ZoneChange(scan, count, readings[0])
     if frame.version != PROTOCOL_VERSION:
         raise UnsupportedVersion(
             f"frame of protocol version {frame.version}, this host speaks {PROTOCOL_VERSION}")
@@ -524,6 +608,57 @@ def _decode_payload(msg_type: MsgType, data: bytes) -> Message:
     return DieReport(die_id, DieStatus(status), face or None, battery, throw)
 
 
+ReadingOf = Callable[[int, bytes], ZoneReading]
+"""Makes the reading of one zone from its capability's wire code and its bytes."""
+
+
+@lru_cache(maxsize=4096)
+def zone_reading(capability: int, data: bytes) -> ZoneReading:
+    """The reading whose wire form, at a capability's wire code, is `data` (bytes `split_zones`
+    found well-formed): made once, then shared by every frame that carries it."""
+    return _decode_reading(Capability(capability), data, 0)[0]
+
+
+_CAPABILITIES = (None, *Capability)
+"""Each capability at its wire code."""
+
+
+def split_zones(snapshot: bool, data: bytes,
+                reading: ReadingOf) -> tuple[int, int, int, tuple[ZoneReading, ...]] | None:
+    """A SNAPSHOT's (`snapshot`) or a ZONE_CHANGE's payload: its scan, capability code, count (a
+    ZONE_CHANGE's zone) and each zone's reading, made by `reading` from its bytes; None when the
+    payload is malformed in any way (`_decode_zones` then says how). The reference of the
+    compiled frame path (drivers/_frames.c `zones`)."""
+    if len(data) < _SCAN.size or not Capability.COUNTS <= data[2] <= Capability.STACKS:
+        return None
+    scan, capability, count = _SCAN.unpack_from(data)
+    at, cuts = _SCAN.size, []
+    for _ in range(count if snapshot else 1):
+        size = _reading_size(capability, data, at)
+        if size is None:
+            return None
+        cuts.append((at, at + size))
+        at += size
+    if at != len(data):
+        return None
+    return scan, capability, count, tuple(reading(capability, data[start:end]) for start, end in cuts)
+
+
+def _reading_size(capability: int, data: bytes, at: int) -> int | None:
+    """The size of the reading at `data[at:]` (`encode_reading`), None when it is not one."""
+    if capability == Capability.COUNTS:
+        return 1 if at < len(data) else None
+    if capability == Capability.COLOR_COUNTS:
+        return 2 if at + 1 < len(data) else None
+    if at >= len(data):
+        return None
+    height = data[at]
+    size = (height + 7) // 8
+    if at + 1 + size > len(data) or height % 8 and data[at + size] >> height % 8:  # a colour above the top
+        return None
+    return 1 + size
+
+
 def _decode_zones(msg_type: MsgType, data: bytes) -> Snapshot | ZoneChange:
     """A SNAPSHOT (every zone) or a ZONE_CHANGE (one zone: the header's count is the zone's number)."""
     scan, capability_code, count = _SCAN.unpack_from(data)
@@ -537,3 +672,9 @@ def _decode_zones(msg_type: MsgType, data: bytes) -> Snapshot | ZoneChange:
     if msg_type is MsgType.SNAPSHOT:
         return Snapshot(scan, capability, tuple(readings))
     return ZoneChange(scan, count, readings[0])
+
+
+_check: Callable[[bytes], tuple[int, int, int, bytes] | int] = check_frame
+_zones: Callable[[bool, bytes, ReadingOf], tuple[int, int, int, tuple[ZoneReading, ...]] | None] = split_zones
+if _compiled is not None:
+    _check, _zones = _compiled.check, _compiled.zones

@@ -6,6 +6,7 @@
     python -m firmware_host simulate --variant V --seed N --match-to N --record DIR
     python -m firmware_host simulate --bots [white|black|both] --seed N --record DIR   bots at the table
     python -m firmware_host simulate --chouette 5 --games 10 --seed N --record DIR   a chouette, headless
+    python -m firmware_host simulate --chouette "Ann,Bob,Cy" --bots Cy --record DIR   a bot at a chouette
     python -m firmware_host run --config FILE    real hardware (see hardware_docs/example-config.toml)
     python -m firmware_host check [--config FILE]   a hardware self-test (without a config: the emulator)
     python -m firmware_host stats DIR [DIR ...]  dice statistics per match and for the session
@@ -60,14 +61,15 @@ def _settings(args: argparse.Namespace) -> Settings:
         raise ConfigError("--house sets a chouette's house options: give --chouette too "
                           f"(--house {','.join(args.house)} was given for a match)")
     if args.chouette:
-        if args.bots or args.opponent == "bot":
-            raise ConfigError("a chouette is played by people: --bots and --opponent bot are for a match")
+        if args.opponent == "bot":
+            raise ConfigError("--opponent bot is for a match: a chouette names its bots (--bots Cy)")
         if args.rules:
             raise ConfigError(f"--rules {args.rules.words()}: rule options are for a match, not a chouette")
         options = ChouetteOptions(**{name: True for name in args.house})
+        bots = {name: args.level for name in _chouette_bots(args.bots)}
         return Settings(variant=Variant(args.variant), profile=Profile(args.profile), timed=False,
-                        chouette=ChouetteSettings(args.chouette, options, args.games))
-    sides = set(args.bots or ()) | ({Color.BLACK} if args.opponent == "bot" else set())
+                        chouette=ChouetteSettings(args.chouette, options, args.games, bots), bot_seed=args.seed or 0)
+    sides = set(_sides(args.bots)) | ({Color.BLACK} if args.opponent == "bot" else set())
     try:
         args.rules.check(Variant(args.variant))
     except GameError as exc:
@@ -78,12 +80,29 @@ def _settings(args: argparse.Namespace) -> Settings:
                     analyse=args.analyse)
 
 
-def _sides(text: str) -> tuple[Color, ...]:
-    """`--bots`: the sides the bots play: white, black or both."""
-    sides = {"white": (Color.WHITE,), "black": (Color.BLACK,), "both": (Color.WHITE, Color.BLACK)}
+BOTH = ""
+"""`--bots` alone: at a match, both sides."""
+
+
+def _sides(text: str | None) -> tuple[Color, ...]:
+    """`--bots` at a match: the sides the bots play: white, black or both (alone: both)."""
+    sides = {"white": (Color.WHITE,), "black": (Color.BLACK,), "both": (Color.WHITE, Color.BLACK),
+             BOTH: (Color.WHITE, Color.BLACK)}
+    if text is None:
+        return ()
     if text not in sides:
-        raise argparse.ArgumentTypeError(f"{text!r}: the bots play white, black or both")
+        raise ConfigError(f"--bots {text!r}: the bots play white, black or both (at a chouette: players' names)")
     return sides[text]
+
+
+def _chouette_bots(text: str | None) -> tuple[str, ...]:
+    """`--bots` at a chouette: the players that are bots, by name, comma-separated."""
+    if text is None:
+        return ()
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise ConfigError("--bots at a chouette names the players that are bots, comma-separated: --bots Cy")
+    return names
 
 
 def _level(text: str) -> Level:
@@ -168,8 +187,9 @@ def _add_table_options(parser: argparse.ArgumentParser, *, seed: int | None, rec
                         help=f"with --chouette: house options, comma-separated ({', '.join(HOUSE)})")
     parser.add_argument("--opponent", choices=("person", "bot"), default="person",
                         help="bot: the bot plays Black, the simulated person White and carries out the bot's moves")
-    parser.add_argument("--bots", type=_sides, nargs="?", const=(Color.WHITE, Color.BLACK), default=(),
+    parser.add_argument("--bots", nargs="?", const=BOTH, default=None,
                         metavar="SIDES", help="the sides bots play: white, black or both (--bots alone: both); "
+                                              "with --chouette, the players that are bots, by name (--bots Cy); "
                                               "the simulated hands carry out their moves")
     parser.add_argument("--level", type=_level, default=DEFAULT_LEVEL,
                         help=f"the bots' level: {', '.join(level.value for level in Level)} "

@@ -96,7 +96,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "players": {"white": Key("str", "person", _one_of("person", "bot")),
                 "black": Key("str", "person", _one_of("person", "bot")),
                 "level": Key("str", DEFAULT_LEVEL.value, _one_of(*(level.value for level in Level)))},
-    "chouette": {"players": Key("names", []), "games": Key("int", 0, _at_least(0)),
+    "chouette": {"players": Key("names", []), "games": Key("int", 0, _at_least(0)), "bots": Key("names", []),
                  **{name: Key("bool", False) for name in ChouetteOptions().to_document() if name != "box_partner"}},
     "clock": {"enabled": Key("bool", True), "delay": Key("number", 12.0, _at_least(0)),
               "reserve_per_point": Key("number", 120.0, _at_least(1))},
@@ -108,7 +108,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
                "insecure_anonymous": Key("bool", None)},
 }
 """[players] white or black = "bot" seats a bot on that side, at [players] level (firmware_host/controller/bot_seat.py);
-[chouette] players (optional) makes the table a chouette's (firmware_host/controller/cube/chouette.py);
+[chouette] players (optional) makes the table a chouette's (firmware_host/controller/cube/chouette.py), and
+[chouette] bots names those of its players that are bots, at [players] level;
 [broker] (optional) puts the table in the tournament room (hardware_docs/room.md)."""
 
 
@@ -246,13 +247,14 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
         rules.check(Variant(match["variant"]))
     except GameError as exc:
         raise ConfigError(f"[match] rules: {exc}") from None
-    chouette = _chouette(values["chouette"])
+    seats = values["players"]
+    chouette = _chouette(values["chouette"], Level(seats["level"]))
     if chouette is not None and rules:
         raise ConfigError("[match] rules: rule options are for a match, not a chouette")
-    seats = values["players"]
     bots = {color: Level(seats["level"]) for color in Color if seats[color.value] == "bot"}
     if chouette is not None and bots:
-        raise ConfigError("[players]: a chouette is played by people; seat no bot at a chouette table")
+        raise ConfigError("[players]: a chouette seats no bot by colour; name its bots in [chouette] bots "
+                          "(e.g. bots = [\"Cy\"])")
     settings = Settings(
         variant=Variant(match["variant"]), length=length or None,
         options=MatchOptions(**money, rules=rules) if not length else MatchOptions(rules=rules),
@@ -272,13 +274,16 @@ def _build(values: Mapping[str, Mapping[str, Any]]) -> HardwareConfig:
                           _broker(values["broker"]), values["buttons"]["source"], float(board["reply_seconds"]))
 
 
-def _chouette(values: Mapping[str, Any]) -> ChouetteSettings | None:
-    """The chouette of [chouette] (None without players: the table plays a match)."""
+def _chouette(values: Mapping[str, Any], level: Level) -> ChouetteSettings | None:
+    """The chouette of [chouette] (None without players: the table plays a match), its bots at `level`."""
     if not values["players"]:
+        if values["bots"]:
+            raise ConfigError("[chouette] bots names players of a chouette: give [chouette] players too")
         return None
     try:
-        options = ChouetteOptions(**{k: v for k, v in values.items() if k not in ("players", "games")})
-        return ChouetteSettings(tuple(values["players"]), options, values["games"])
+        options = ChouetteOptions(**{k: v for k, v in values.items() if k not in ("players", "games", "bots")})
+        return ChouetteSettings(tuple(values["players"]), options, values["games"],
+                                {name: level for name in values["bots"]})
     except (ConfigError, GameError) as exc:
         raise ConfigError(f"[chouette] {exc}") from None
 

@@ -33,11 +33,14 @@ class Profile(enum.Enum):
 @dataclass(frozen=True)
 class ChouetteSettings:
     """A chouette at the table (firmware_host/controller/cube/chouette.py): the players in the order given,
-    the house options, and how many games the session plays before it stops (0: no limit)."""
+    the house options, how many games the session plays before it stops (0: no limit), and which
+    players are bots, at which level (firmware_host/controller/bot_seat.py: a bot plays whatever
+    role the rotation gives it, box, captain or member)."""
 
     players: tuple[str, ...]
     options: ChouetteOptions = ChouetteOptions()
     games: int = 0
+    bots: Mapping[str, Level] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
@@ -49,11 +52,22 @@ class ChouetteSettings:
             raise ConfigError("box partners are not taken at the table yet: play without box_partner")
         if self.games < 0:
             raise ConfigError(f"a chouette's number of games is 0 (no limit) or more, got {self.games}")
+        strangers = [name for name in self.bots if name not in self.players]
+        if strangers:
+            raise ConfigError(f"the bot {strangers[0]!r} is not a player of the chouette "
+                              f"(players: {', '.join(self.players)})")
+        levels = [level for level in self.bots.values() if not isinstance(level, Level)]
+        if levels:
+            raise ConfigError(f"a bot's level is one of {', '.join(level.value for level in Level)}, "
+                              f"got {levels[0]!r}")
 
     def to_document(self) -> dict[str, Any]:
         """As the journal's `controller_start` event records it (the players and options are in
         the session's own first line)."""
-        return {"games": self.games}
+        document: dict[str, Any] = {"games": self.games}
+        if self.bots:
+            document["bots"] = {name: self.bots[name].value for name in self.players if name in self.bots}
+        return document
 
 
 @dataclass(frozen=True)
@@ -85,7 +99,8 @@ class Settings:
         if self.chouette is not None and self.timed:
             raise ConfigError("a chouette is played without the chess clock (timed=False; [clock] enabled = false)")
         if self.chouette is not None and self.bots:
-            raise ConfigError("a chouette is played by people: no bot seat at a chouette table")
+            raise ConfigError("a chouette seats its bots by player name, not by colour: name them in the "
+                              "chouette's bots ([chouette] bots, --bots NAME)")
 
     def to_document(self) -> dict[str, Any]:
         """The referee's settings as the journal's `controller_start` event records them."""

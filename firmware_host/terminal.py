@@ -1,7 +1,8 @@
 """The live view in a terminal: the match and the score, the board as sensed with every point,
 beside it the dice, the cube and what the display shows (in words), the clocks, the link and the
 flags; below, what the table is waiting for and the referee's log. At a chouette: the box, the
-captain, every member's cube (who is out, and how), and everyone's running total.
+captain, every member's cube (who is out, and how), and everyone's running total; the header
+names each player who is a bot as one (`box Cy (bot, expert)`).
 
 Laid out for the terminal it is drawn in: 80 columns by 24 lines at the least (`MIN_SIZE`), the
 log longer and its lines less cut when there is more room. Narrower, the side panel goes below
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import shutil
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import zip_longest
 
 from drivers.cube_display import cube_digits
 from firmware_host.controller import Controller
+from firmware_host.controller.bot_seat import bot_label
 from game import codes
 from game.board import Color
 from game.chouette import ChouetteSession, Phase, Side
@@ -67,7 +69,11 @@ def view_lines(controller: Controller, now: float, columns: int = MIN_SIZE[0], l
     the key map (`keys`, when the buttons are the terminal's keys), standing `notes` (a chouette's phone
     codes in the room), and as much of the log, newest last, as the lines left hold."""
     played = controller.played
-    head = _chouette_head(played) if isinstance(played, ChouetteSession) else _match_head(controller)
+    if isinstance(played, ChouetteSession):
+        chouette = controller.settings.chouette
+        head = _chouette_head(played, {name: level.value for name, level in chouette.bots.items()} if chouette else {})
+    else:
+        head = _match_head(controller)
     if columns < MIN_SIZE[0] or lines < MIN_SIZE[1]:
         head = f"[{columns}x{lines}: the view needs {MIN_SIZE[0]}x{MIN_SIZE[1]}] " + head
     elif hint and len(head) + 2 + len(hint) <= columns:
@@ -80,7 +86,7 @@ def view_lines(controller: Controller, now: float, columns: int = MIN_SIZE[0], l
         body = [f"{left:<{width + GAP}}{right}".rstrip() for left, right in zip_longest(board, side, fillvalue="")]
     else:
         body = board + [part for line in side for part in _wrap(line, columns)]
-    heading = _wrap(head, columns)[:2]  # a chouette's header may take two lines
+    heading = _wrap(head, columns)[:3]  # a chouette's (nine players, the house's options, its bots) may take three
     top = heading + body
     below = _wrap(f">> {controller.prompt.describe()}", columns)
     for line in (keys, *notes):
@@ -106,13 +112,20 @@ def _match_head(controller: Controller) -> str:
             f"{match.players[0]} {match.score[0]} - {match.score[1]} {match.players[1]}")
 
 
-def _chouette_head(session: ChouetteSession) -> str:
+def _chouette_head(session: ChouetteSession, bots: Mapping[str, str]) -> str:
+    """What is played, the game, the box and the captain; each player who is a bot (`bots`: name, level)
+    named as one where the header names them, and otherwise at its end."""
+    def named(name: str | None) -> str:
+        return bot_label(name, bots[name]) if name is not None and name in bots else str(name)
+
     head = f"chouette, {session.variant.value}, {session.options.describe()} | "
     if session.phase is Phase.SEATING:
-        return head + session.seating.describe()
-    partner = f" (partner {session.partner})" if session.partner else ""
-    return (head + f"game {session.game_number} | box {session.box}{partner} (black) v captain {session.captain} "
-            f"(white)")
+        return head + session.seating.describe() + (f" | {', '.join(map(named, bots))}" if bots else "")
+    partner = f" (partner {named(session.partner)})" if session.partner else ""
+    members = [named(name) for name in bots if name not in (session.box, session.captain, session.partner)]
+    return (head + f"game {session.game_number} | box {named(session.box)}{partner} (black) v captain "
+            f"{named(session.captain)} (white)" + (f" | {'members' if len(members) > 1 else 'member'} "
+                                                   f"{', '.join(members)}" if members else ""))
 
 
 def _side(controller: Controller, now: float) -> list[str]:

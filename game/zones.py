@@ -26,6 +26,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import TypeVar
 
 from game.board import BOARD_TO_OWN, CHECKERS, Color, Variant
@@ -251,7 +252,19 @@ def normalised(zones: Sequence[ZoneReading], capability: Capability) -> View:
     """28 readings as a board of `capability` tells them (raises ZoneError if they cannot be)."""
     if len(zones) != ZONE_COUNT:
         raise ZoneError(f"a board reports {ZONE_COUNT} zones, got {len(zones)}")
+    if _all_at(zones, capability):  # as a board of that capability sent them: every judged board
+        return tuple(zones)
     return tuple(reading.at(capability) for reading in zones)
+
+
+def _all_at(zones: Sequence[ZoneReading], capability: Capability) -> bool:
+    """Every reading is told at `capability` (`ZoneReading.capability`), seen without a loop in Python."""
+    if capability is Capability.STACKS:
+        return None not in map(_STACK, zones)
+    if list(map(_STACK, zones)).count(None) != ZONE_COUNT:
+        return False
+    whites = list(map(_WHITE, zones))
+    return whites.count(None) == (ZONE_COUNT if capability is Capability.COUNTS else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +310,13 @@ def implausible_board(readings: Sequence[ZoneReading], capability: Capability) -
     number of zones, an impossible zone, or more checkers than the two sides have."""
     if len(readings) != ZONE_COUNT:
         return f"{len(readings)} zones (a board has {ZONE_COUNT})"
+    if _plausible_at_a_glance(readings, capability):  # as every snapshot but a flawed one: without a loop in Python
+        return None
+    return _why_implausible(readings, capability)
+
+
+def _why_implausible(readings: Sequence[ZoneReading], capability: Capability) -> str | None:
+    """`implausible_board` for 28 readings, zone by zone."""
     for zone, reading in enumerate(readings, start=1):
         why = implausible_reading(reading, capability)
         if why:
@@ -310,3 +330,18 @@ def implausible_board(readings: Sequence[ZoneReading], capability: Capability) -
         if max(white, black) > CHECKERS:
             return f"{white} white and {black} black checkers (each side has {CHECKERS})"
     return None
+
+
+_COUNT, _WHITE, _BLACK, _STACK = (attrgetter(name) for name in ("count", "white", "black", "stack"))
+
+
+def _plausible_at_a_glance(readings: Sequence[ZoneReading], capability: Capability) -> bool:
+    """`implausible_board`'s None for 28 readings, told by the totals: each side's checkers within
+    `CHECKERS` (or all of them within both sides' at COUNTS) puts every zone within its limits."""
+    stacks = list(map(_STACK, readings))
+    whites = list(map(_WHITE, readings))
+    if capability is Capability.COUNTS:
+        return stacks.count(None) == whites.count(None) == ZONE_COUNT and sum(map(_COUNT, readings)) <= 2 * CHECKERS
+    if stacks.count(None) != (0 if capability is Capability.STACKS else ZONE_COUNT) or None in whites:
+        return False
+    return sum(whites) <= CHECKERS and bool(sum(map(_BLACK, readings)) <= CHECKERS)

@@ -11,6 +11,13 @@ play too) is a flag (`AE`) with the usual difference, and the zones to set right
 board is the bot's play. Its answers to the person's cube and resignations are flashed (`AT`,
 `AP`, `AB`, `AA`, `AD`). In the casual profile a person's **take** press during their own play
 asks for a hint (`HI`: the bot's best play lit and in the view); elsewhere it is refused (`NH`).
+
+At a chouette a bot is one of the players, by name (`game.bot.chouette.ChouetteBot`), and plays
+whatever role the rotation gives it: in the box it throws (`AR`) and plays Black's checkers, as
+captain White's, each carried out by a person as above; box or member, every cube decision the
+chouette asks of it (turn a cube or let it be, take, pass, beaver, in the house's rules) is
+made the moment it is asked, through the chouette's dialogue as a press or a phone would make it
+(firmware_host/controller/cube/chouette.py: a `decision` event with the source `bot`).
 Codes and buttons: hardware_docs/referee.md. Each moment hands back its effects
 (firmware_host/controller/effects.py) for the controller to apply.
 """
@@ -22,13 +29,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from firmware_host.controller.cube.chouette import Asked, ChouetteDialogue
 from firmware_host.controller.effects import Act, Effects, Flash, Light, Note, Publish, RaiseFlag, Restate, Show, Write
 from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.controller.sensed_board import SensedBoard
-from firmware_host.controller.session import Session
+from firmware_host.controller.session import CubeDialogue, Session
+from firmware_host.errors import ConfigError
 from firmware_host.settings import Settings
 from game.board import Color, Variant
 from game.bot.context import CubeAction, MatchContext
+from game.chouette import ChouetteSession, Phase, Side
 from game.codes import Code, FlagKind
 from game.errors import EngineUnavailable
 from game.hands import HandMove, hand_moves
@@ -40,6 +50,7 @@ from game.zones import Capability, View, layout, normalised, sensed_view, view_d
 
 if TYPE_CHECKING:
     from game.bot.base import Bot
+    from game.bot.chouette import ChouetteBot
 
 ANSWERS = {CubeAction.TAKE: Code.BOT_TAKES, CubeAction.PASS: Code.BOT_PASSES, CubeAction.BEAVER: Code.BOT_BEAVERS}
 """The bot's answer to a double, flashed."""
@@ -69,6 +80,37 @@ def make_bots(settings: Settings) -> dict[Color, Bot]:
     return bots
 
 
+def make_chouette_bots(settings: Settings) -> dict[str, ChouetteBot]:
+    """The bots of the chouette's players that are bots, by name, their engines warming up; a
+    `ConfigError` naming them when no bot can be made (the bot extra is not installed)."""
+    chouette = settings.chouette
+    if chouette is None or not chouette.bots:
+        return {}
+    try:
+        from game.bot.chouette import ChouetteBot
+        from game.bot.factory import make_bot
+
+        bots = {name: ChouetteBot(make_bot(settings.variant, level, settings.bot_seed + chouette.players.index(name)))
+                for name, level in chouette.bots.items()}
+    except EngineUnavailable as exc:
+        raise ConfigError(f"the chouette's bot {', '.join(chouette.bots)} cannot be seated: {exc}") from None
+    except ImportError as exc:  # numpy, the network bots' one need, is missing
+        raise ConfigError(f"the chouette's bot {', '.join(chouette.bots)} cannot be seated: {exc.name or exc} "
+                          "is not installed (pip install -e '.[bot]')") from None
+    for seated_bot in bots.values():
+        seated_bot.bot.warm_up()
+    return bots
+
+
+def bot_label(name: str, level: str) -> str:
+    """A chouette's player who is a bot, as the views and the room's pages name it.
+
+    >>> bot_label("Cy", "expert")
+    'Cy (bot, expert)'
+    """
+    return f"{name} (bot, {level})"
+
+
 def seated(players: tuple[str, str], bots: Mapping[Color, Bot]) -> tuple[str, str]:
     """The players' names with each bot seat named by its engine and level (as the journal records them)."""
     white, black = (bots[c].name if c in bots else name for c, name in zip(Color, players, strict=True))
@@ -86,6 +128,8 @@ class CarryOut:
     capability: Capability
     flagged: bool = False
     """A wrong board was flagged and is not yet back on the way to the play."""
+    seat: str = ""
+    """Who the bot is at the table, as the prompts name it (a chouette's player; "": the bot's own name)."""
     steps: list[HandMove] = field(init=False)
     views: list[View] = field(init=False)
     """The board after none, one, two ... of the steps, as the sensors read it."""
@@ -108,6 +152,11 @@ class CarryOut:
     def player(self) -> Color:
         """The bot's side."""
         return self.before.turn
+
+    @property
+    def name(self) -> str:
+        """The bot as the prompts and flags name it."""
+        return self.seat or self.bot.name
 
     def is_the_play(self, view: View) -> bool:
         """The board shows the bot's play (whatever the order the person made its moves in)."""
@@ -136,12 +185,16 @@ class CarryOut:
 class BotSeat:
     """The sides a bot plays in `session` at one table, on the sensed `board`; `prompts` is where the
     standing prompt is read, `commit` plays a play as the table commits any, `roll` (a roll-button
-    board) throws the host's dice for the bot, `casual` gives hints."""
+    board) throws the host's dice for the bot, `casual` gives hints. At a chouette, `chouette` are
+    the players that are bots, by name, and `dialogue` the chouette's, which asks their cube decisions."""
 
     def __init__(self, session: Session, bots: Mapping[Color, Bot], board: SensedBoard, *, prompts: Standing,
-                 commit: Callable[[Play], Effects], roll: Roll | None = None, casual: bool = False) -> None:
+                 commit: Callable[[Play], Effects], roll: Roll | None = None, casual: bool = False,
+                 chouette: Mapping[str, ChouetteBot] | None = None, dialogue: CubeDialogue | None = None) -> None:
         self.session = session
         self.bots = dict(bots)
+        self.chouette = dict(chouette or {})
+        self.dialogue = dialogue if isinstance(dialogue, ChouetteDialogue) else None
         self.board = board
         self.prompts = prompts
         self._commit = commit
@@ -154,8 +207,26 @@ class BotSeat:
         """Seconds each of the bots' decisions took at this table, by kind (the log says each play's)."""
 
     def plays(self, color: Color | None) -> bool:
-        """Whether a bot plays `color`."""
-        return color is not None and color in self.bots
+        """Whether a bot plays `color` now."""
+        return self.at(color) is not None
+
+    def at(self, color: Color | None) -> Bot | None:
+        """The bot that plays `color` now: a match's bot of that side; at a chouette, the box's
+        (Black) or the captain's (White) when a bot is in that seat this game."""
+        if color is None:
+            return None
+        played = self.session
+        if isinstance(played, ChouetteSession):
+            seated_bot = self.chouette.get(self._in_seat(played, color) or "")
+            return seated_bot.bot if seated_bot is not None else None
+        return self.bots.get(color)
+
+    @staticmethod
+    def _in_seat(session: ChouetteSession, color: Color) -> str | None:
+        """Who sits on `color`'s side of the board this game (None before the first game's order)."""
+        if session.phase in (Phase.SEATING, Phase.OVER):
+            return None
+        return session.box if Side.of(color) is Side.BOX else session.captain
 
     # -- the cube, resignations and the dice ------------------------------------------------
 
@@ -163,6 +234,8 @@ class BotSeat:
         """The contest's prompt stands: when it asks a bot's side, the bot answers it now."""
         match = self.session
         player = prompt.player
+        if isinstance(match, ChouetteSession):
+            return self._chouette_asked(match, prompt)
         if not isinstance(match, Match) or player is None or player not in self.bots:
             return []
         bot, context = self.bots[player], MatchContext.of(match)
@@ -200,6 +273,34 @@ class BotSeat:
         return [Publish(Waiting.BOT_ROLL, player=player, position=position, code=Code.BOT_ROLLS,
                         message=f"{who} for {bot.name}")]
 
+    def _chouette_asked(self, session: ChouetteSession, prompt: Prompt) -> Effects:
+        """A chouette's cube decision asked of a bot (box or member) is made now, as the chouette's
+        rules allow; a bot that rolls for its side has its dice thrown."""
+        dialogue = self.dialogue
+        asked = dialogue.asked if dialogue is not None else None
+        if dialogue is not None and asked is not None:
+            seated_bot = self.chouette.get(asked.player)
+            if seated_bot is None:
+                return []
+            side, member = asked.side, asked.member
+            if asked.kind == "turn":
+                answer = "double" if self._timed("cube", lambda: seated_bot.doubles(session, side, member)) else "pass"
+            else:
+                answer = self._timed("cube", lambda: seated_bot.answer(session, side, member, asked.answers))
+            decided = dialogue.answer(answer, "bot", {"engine": seated_bot.bot.name})
+            assert not isinstance(decided, str), decided  # the bot answers within the answers asked
+            said = _said(answer, asked, team_cube=session.options.team_cube)
+            return [Note(f"{asked.player} ({_role(session, asked.player)}) {said} "
+                         f"({self.seconds['cube'][-1]:.3f} s to decide)"), *decided]
+        roller = prompt.asked
+        if prompt.waiting is not Waiting.ROLL_OR_DOUBLE or prompt.member or roller not in self.chouette:
+            return []
+        who = "the host rolls" if self.roll is not None else "throw the dice"
+        if self.roll is not None:
+            self.roll()  # the throw comes back as the dice's events, after the prompt below
+        return [Publish(Waiting.BOT_ROLL, player=prompt.player, position=session.position, code=Code.BOT_ROLLS,
+                        asked=roller, message=f"{who} for {roller} ({_role(session, roller)})")]
+
     def _tell(self, waiting: Waiting, message: str) -> Effects:
         """Say the bot's action in the prompt it led to (a person's to answer)."""
         prompt = self.prompts.prompt
@@ -212,18 +313,26 @@ class BotSeat:
     def begin(self, player: Color, dice: tuple[int, int], capability: Capability | None) -> Effects | None:
         """`player` is to play `dice`: when a bot plays that side and the roll can be played, its play
         is chosen and shown; otherwise the turn is a person's (None)."""
-        match = self.session
+        played = self.session
         self.carry = None
-        if not isinstance(match, Match) or player not in self.bots or capability is None or not match.legal_plays():
+        bot = self.at(player)
+        if bot is None or capability is None or not played.legal_plays():
             return None
-        bot, before = self.bots[player], match.position
-        play = self._timed("play", lambda: bot.choose_play(before, dice, MatchContext.of(match)))
+        before, seat, who = played.position, "", bot.name
+        if isinstance(played, ChouetteSession):
+            seat = played.roller()
+            who = f"{seat} ({_role(played, seat)})"
+            seated_bot = self.chouette[seat]
+            play = self._timed("play", lambda: seated_bot.play(played))
+        else:
+            assert isinstance(played, Match)
+            play = self._timed("play", lambda: bot.choose_play(before, dice, MatchContext.of(played)))
         if play is None:
             return None
-        carry = self.carry = CarryOut(bot, before, dice, play, capability)
-        return [Note(f"{bot.name} plays {format_roll(dice)}: {play.notation()} "
+        carry = self.carry = CarryOut(bot, before, dice, play, capability, seat=seat)
+        return [Note(f"{who} plays {format_roll(dice)}: {play.notation()} "
                      f"({self.seconds['play'][-1]:.3f} s to choose)"),
-                self._show(carry, Code.BOT_PLAY, f"{bot.name} plays {play.notation()}: carry it out", carry.zones(0))]
+                self._show(carry, Code.BOT_PLAY, f"{carry.name} plays {play.notation()}: carry it out", carry.zones(0))]
 
     def _show(self, carry: CarryOut, code: str, message: str, zones: frozenset[int]) -> Publish:
         return Publish(Waiting.BOT_PLAY, player=carry.player, dice=carry.dice, position=carry.before,
@@ -269,7 +378,7 @@ class BotSeat:
         perspective = (carry.play.after_moves.variant, carry.player)
         wrong = "; ".join(d.describe(perspective) for d in diffs[:4]) + (" ..." if len(diffs) > 4 else "")
         what = f" ({verdict.describe()})" if verdict is not None else ""
-        name, notation = carry.bot.name, carry.play.notation()
+        name, notation = carry.name, carry.play.notation()
         return [RaiseFlag(FlagKind.BOT_PLAY, carry.player, f"the board is not {name}'s play {notation}{what}: {wrong}",
                           Code.NOT_THE_BOT_PLAY, carry.play.after_moves),
                 self._show(carry, Code.NOT_THE_BOT_PLAY, f"set the board to {name}'s play {notation}: {wrong}",
@@ -283,10 +392,18 @@ class BotSeat:
         and refuses in the others; a bot whose own play it was keeps it. With them, what each says."""
         votes: dict[Color, bool] = {}
         said: Effects = []
-        for color, bot in self.bots.items():
+        for color in Color:
+            bot = self.at(color)
+            if bot is None:
+                continue
             votes[color] = color is not asker and self.casual
-            said.append(Note(f"{bot.name} {'agrees to' if votes[color] else 'refuses'} the takeback"))
+            said.append(Note(f"{self._seat_name(color, bot)} {'agrees to' if votes[color] else 'refuses'} "
+                             "the takeback"))
         return votes, said
+
+    def _seat_name(self, color: Color, bot: Bot) -> str:
+        played = self.session
+        return (self._in_seat(played, color) or bot.name) if isinstance(played, ChouetteSession) else bot.name
 
     # -- hints ------------------------------------------------------------------------------
 
@@ -317,7 +434,8 @@ class BotSeat:
 
     def close(self) -> None:
         """Release the bots' engines (GNU Backgammon's worker processes)."""
-        for bot in {id(b): b for b in (*self.bots.values(), self._hinter) if b is not None}.values():
+        engines = (*self.bots.values(), *(seated_bot.bot for seated_bot in self.chouette.values()), self._hinter)
+        for bot in {id(b): b for b in engines if b is not None}.values():
             bot.close()
 
     def _no_hint(self, player: Color, why: str) -> Effects:
@@ -356,3 +474,18 @@ def _declined_this_game(match: Match) -> bool:
 def _result(kind: ResultKind, variant: Variant) -> str:
     return {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
             ResultKind.TRIPLE: f"a {variant.triple_name}"}[kind]
+
+
+def _role(session: ChouetteSession, name: str) -> str:
+    """Where `name` sits this game: "box", "captain" or "member"."""
+    return "box" if name == session.box else "captain" if name == session.captain else "member"
+
+
+def _said(answer: str, asked: Asked, *, team_cube: bool) -> str:
+    """A chouette bot's cube decision in words: "doubles Ann's cube to 2", "takes its cube at 4"."""
+    whose = ("the team's cube" if team_cube else "its cube" if asked.member == asked.player
+             else f"{asked.member}'s cube")
+    if asked.kind == "turn":
+        return f"doubles {whose} to {2 * asked.value}" if answer == "double" else f"lets {whose} be"
+    return {"take": f"takes {whose} at {asked.value}", "pass": f"passes {whose}",
+            "beaver": f"beavers {whose} to {2 * asked.value}"}[answer]

@@ -41,7 +41,7 @@ from drivers.events import (
 )
 from firmware_host.controller import cube
 from firmware_host.controller.board_checks import BoardChecks, StackSetter
-from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, seated
+from firmware_host.controller.bot_seat import BotSeat, Roll, make_bots, make_chouette_bots, seated
 from firmware_host.controller.buttons import ButtonMap
 from firmware_host.controller.chess_clock import GameClock
 from firmware_host.controller.effects import (
@@ -85,6 +85,7 @@ from game.zones import View, ZoneReading, zone_diff
 
 if TYPE_CHECKING:
     from game.bot.base import Bot
+    from game.bot.chouette import ChouetteBot
 
 WallTime = Callable[[], float]
 
@@ -97,7 +98,8 @@ class Controller:
 
     def __init__(self, settings: Settings, played: Session, outputs: Outputs, clock: GameClock | None,
                  history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
-                 needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None) -> None:
+                 needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None,
+                 chouette_bots: Mapping[str, ChouetteBot] | None = None) -> None:
         self.settings = settings
         self.played = played
         """What is played: a `Match`, or a chouette session (`firmware_host.controller.session`)."""
@@ -124,8 +126,9 @@ class Controller:
                               casual=settings.profile is Profile.CASUAL)
         self.checks = BoardChecks(played, self.board, self.takeback, stacks)
         self.seat = BotSeat(played, bots or {}, self.board, prompts=self.prompter, commit=self.plays.commit,
-                            roll=roll, casual=settings.profile is Profile.CASUAL)
-        """The sides a bot plays (none at a table of people), and the hints."""
+                            roll=roll, casual=settings.profile is Profile.CASUAL, chouette=chouette_bots,
+                            dialogue=self.dialogue)
+        """The sides a bot plays (a chouette's players that are bots; none at a table of people), and the hints."""
         self.takeback.voters = self.seat.takeback_votes
         self.report = MatchReport(outputs.note)
         """The analysed report written beside the journal when a Backgammon match ends (`settings.analyse`)."""
@@ -153,12 +156,13 @@ class Controller:
         if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
         bots = make_bots(settings)  # the bots are named in the record's first line
+        chouette_bots = make_chouette_bots(settings)  # a chouette's keep their players' names
         settings = replace(settings, players=seated(settings.players, bots))
         played = cube.start(settings, wall_time)
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
         controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs,
-                         bots=bots, roll=roll)
+                         bots=bots, roll=roll, chouette_bots=chouette_bots)
         controller.recorder.begin(played, settings)
         controller._start()
         controller._settle()
@@ -182,7 +186,7 @@ class Controller:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
         controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs,
-                         bots=make_bots(settings), roll=roll)
+                         bots=make_bots(settings), roll=roll, chouette_bots=make_chouette_bots(settings))
         controller.recorder.resumed(played, clock, history, controller.dialogue.where(), controller.dialogue.phase())
         controller._start()
         controller._settle()

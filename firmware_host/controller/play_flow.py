@@ -49,7 +49,7 @@ class PlayFlow:
         played = self.session
         position = played.position
         self.turn = Turn(position, dice, capability) if capability is not None else None
-        if played.legal_plays():
+        if self.turn.reconciler.plays if self.turn is not None else played.legal_plays():  # listed once a turn
             return [Publish(Waiting.PLAY, player=player, dice=dice, position=position)]
         cannot = f"{player.value} cannot play {format_roll(dice)}"
         if self.traditional:

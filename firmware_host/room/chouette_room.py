@@ -1,7 +1,8 @@
 """A chouette table in the room: its state for the pages, and its members' decisions from their phones.
 
 Who may decide for a member (hardware_docs/room.md, "A member's decision from a phone"): the
-table gives each player of the session a code of their own, derived from a secret kept beside
+table gives each person of the session a code of their own (a player who is a bot gets none: it
+decides at the table, and the state names it among the `bots`), derived from a secret kept beside
 the journal (`phones.key`, never published) and the match, and shows the codes on its own view
 when it joins the room. Its retained state carries, for each player, only a verifier
 (SHA-256 of table, match, name and code), which the director checks a phone's code against;
@@ -77,10 +78,10 @@ def ask_id(match: str, asked: Asked) -> str:
 
 
 def chouette_state(session: ChouetteSession, contest: ChouetteDialogue, match: str,
-                   phones: Mapping[str, str]) -> dict[str, Any]:
+                   phones: Mapping[str, str], bots: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The state's `chouette` field: phase, box, captain, line, every member's cube (who is out), everyone's
-    running total, the decision asked now (`ask`, and whether a phone may answer: the team side's) and
-    the verifiers of the players' codes."""
+    running total, the decision asked now (`ask`, and whether a phone may answer: the team side's), the
+    verifiers of the people's codes and the players who are `bots` (name: level)."""
     seated = session.phase is not Phase.SEATING
     members = []
     if seated:
@@ -102,7 +103,7 @@ def chouette_state(session: ChouetteSession, contest: ChouetteDialogue, match: s
             "asked": None if asked is None else {
                 "ask": ask_id(match, asked), "side": asked.side.value, "player": asked.player,
                 "member": asked.member, "code": asked.code, "kind": asked.kind, "answers": list(asked.answers)},
-            "phones": dict(phones)}
+            "phones": dict(phones), "bots": dict(bots or {})}
 
 
 def _points(value: Any) -> int | float:

@@ -299,6 +299,14 @@ class Director:
             given = phone_verifier(table, str(state["match"]), player, code)
         return hmac.compare_digest(given, stored)
 
+    def bot_level(self, table: str, player: str) -> str | None:
+        """`player`'s level when they are a bot at `table`'s chouette now (its state's `bots`), else None."""
+        with self.lock:
+            record = self.tables.get(table)
+            chouette = ((record.state if record else None) or {}).get("chouette") or {}
+            level = (chouette.get("bots") or {}).get(player)
+        return level if isinstance(level, str) else None
+
     def decide(self, table: str, player: str, ask: str, answer: str) -> Decision:
         """Send chouette member `player`'s `answer` to the decision `ask` at `table` (again every few seconds
         until the table answers); the caller has checked the member's code (`member_may_decide`)."""

@@ -295,7 +295,16 @@ def _chouette_ok(c: Any) -> bool:
                                                                 for k, v in c.get("refused", {}).items())
             and isinstance(c.get("phones"), dict) and len(c["phones"]) <= 64
             and all(_is_text(64)(k) and isinstance(v, str) and bool(_HEX64.fullmatch(v))
-                    for k, v in c["phones"].items()))
+                    for k, v in c["phones"].items())
+            and _bots_ok(c.get("bots", {}), c["phones"]))
+
+
+def _bots_ok(bots: Any, phones: dict[str, Any]) -> bool:
+    """A chouette's `bots` (name: level; absent from a table before bots sat at a chouette): never one
+    with a phone code."""
+    return (isinstance(bots, dict) and len(bots) <= 9 and all(_is_text(64)(k) and _is_text(20)(v)
+                                                               for k, v in bots.items())
+            and not set(bots) & set(phones))
 
 
 def _flag_ok(flag: Any) -> bool:

@@ -8,7 +8,8 @@ What it relies on of the controller (and nothing else):
   `clock` (remaining, running, delay_left; None without a clock), `link_up`, `settings.profile`;
 - for a ruling: `controller.referee(name, action, flag=, player=, seconds=, ruling=)`;
 - at a chouette: `played` (the session) and `contest` (its `asked`, and `decide` for a member's decision
-  from a phone: firmware_host/room/chouette_room.py), and `outputs.note` for a refused one.
+  from a phone: firmware_host/room/chouette_room.py), `settings.chouette.bots` (the players who are
+  bots: no code, named as bots), and `outputs.note` for a refused one.
 Everything runs on the table's own thread: the journal calls back from `Journal.write`, and
 the table's loop calls `poll(now)` (state out, rulings and decisions in) once per turn of the loop.
 """
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.controller.bot_seat import bot_label
 from firmware_host.controller.cube.chouette import ChouetteDialogue
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.room.chouette_room import PhoneDecisions, chouette_state, phone_code, table_key
@@ -92,11 +94,15 @@ class TableLink:
         journal.listen(self._written)
         self._shown: tuple[int, int, bool, int] | None = None
         self.decisions = PhoneDecisions(publisher.table, self.match)
+        chouette = controller.settings.chouette
+        self.bots = {name: level.value for name, level in chouette.bots.items()} if chouette is not None else {}
+        """At a chouette: the players who are bots, and their levels (they decide at the table: no code)."""
         self.phones: dict[str, str] = {}
-        """At a chouette: each player's code for deciding from a phone (shown on the table's view)."""
+        """At a chouette: each person's code for deciding from a phone (shown on the table's view)."""
         if isinstance(controller.played, ChouetteSession):
             secret = table_key(journal.directory)
-            self.phones = {name: phone_code(secret, self.match, name) for name in controller.played.totals}
+            self.phones = {name: phone_code(secret, self.match, name) for name in controller.played.totals
+                           if name not in self.bots}
         table = publisher.table
         self._verifiers = {name: phone_verifier(table, self.match, name, code) for name, code in self.phones.items()}
         if self.phones:
@@ -106,11 +112,13 @@ class TableLink:
         self._failed_seen = 0
 
     def phone_line(self) -> str:
-        """At a chouette: the line that shows each player's code ("" elsewhere)."""
+        """At a chouette: the line that shows each person's code, and the bots, which have none ("" elsewhere)."""
         if not self.phones:
             return ""
         codes = ", ".join(f"{name} {code}" for name, code in self.phones.items())
-        return f"phone codes (decide on the director's page for table {self.publisher.table}): {codes}"
+        bots = "".join(f"; {bot_label(name, level)} decides at the table, with no code"
+                       for name, level in self.bots.items())
+        return f"phone codes (decide on the director's page for table {self.publisher.table}): {codes}{bots}"
 
     def _written(self, seq: int, line: bytes, digest: str) -> None:
         self.publisher.offer(self.match, seq, line, digest)
@@ -133,7 +141,7 @@ class TableLink:
                      **table_state(controller, now), "flags": self.flags.standing(), "sent": round(self._wall(), 3)}
             played, contest = controller.played, controller.dialogue
             if isinstance(played, ChouetteSession) and isinstance(contest, ChouetteDialogue):
-                state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers),
+                state["chouette"] = {**chouette_state(played, contest, self.match, self._verifiers, self.bots),
                                      "refused": dict(self.decisions.refused)}
             self.publisher.set_state(encode_state(state))
 

@@ -296,13 +296,16 @@ class Pages:
     async def decision(self, request: Request) -> Response:
         """POST /api/table/T/decision {player, code, ask, answer}, for a chouette member with their phone code:
         sends the decision (`Director.decide`) and answers {id, player, answer}; 403 for a code that is not
-        `player`'s at this table now (a spectator, another member) or from another site, 400 for a body
-        that is not a decision, 404 for an unknown table. Whether it is applied is the table's to say
-        (the table page shows its answer)."""
+        `player`'s at this table now (a spectator, another member), for a player who is a bot, or from another
+        site, 400 for a body that is not a decision, 404 for an unknown table. Whether it is applied is the
+        table's to say (the table page shows its answer)."""
         posted = await self._posted(request, "decision", _decision_fields)
         if isinstance(posted, Response):
             return posted
         table, (player, code, ask, answer) = posted
+        if (level := self.director.bot_level(table, player)) is not None:
+            return JSONResponse({"error": f"{player} is a bot ({level}) at table {table}: it decides at the table, "
+                                          "and no phone decides for it"}, status_code=403)
         if not self.director.member_may_decide(table, player, code):
             return JSONResponse({"error": f"that is not {player}'s code at table {table}: only {player} may decide "
                                           f"for {player}"}, status_code=403)

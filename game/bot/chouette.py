@@ -7,7 +7,8 @@ cube (who owns it, its value, a double pending on it) and the chouette's Jacoby 
 A house rule that refuses its answer (the box must take half the cubes) is obeyed: it takes.
 Checker plays are the bot's money play with a centred cube (the one play serves every cube).
 
-`game.chouette.sim.SimulatedChouette(bots={name: ChouetteBot(bot)})` seats it.
+`game.chouette.sim.SimulatedChouette(seated={name: ChouetteBot(bot)})` seats it, and so does the physical
+table (firmware_host/controller/bot_seat.py, a chouette's `bots` in the settings).
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ from game.bot.base import Bot
 from game.bot.context import CubeAction, MatchContext
 from game.chouette.options import Side
 from game.chouette.state import SessionState
+from game.cube import Cube
 from game.match import MatchOptions
 from game.plays import Play
 
 VERBS = {CubeAction.TAKE: "take", CubeAction.PASS: "pass", CubeAction.BEAVER: "beaver"}
+LARGEST_CUBE = 2**10
+"""A money cube's decisions do not depend on its value (its owner and the offer pending decide), so
+a cube beyond this (beavers and redoubles can run a chouette's cube past GNU Backgammon's match
+ID, which holds 2^15) is decided as a cube of this value."""
 
 
 class ChouetteBot:
@@ -32,9 +38,10 @@ class ChouetteBot:
 
     def context(self, session: SessionState, member: str) -> MatchContext:
         """The money context of `member`'s cube: its value, owner and any double pending on it."""
-        options = session.options
-        return MatchContext(cube=session.cube(member),
-                            options=MatchOptions(jacoby=options.jacoby, beavers=options.beavers))
+        options, cube = session.options, session.cube(member)
+        if cube.value > LARGEST_CUBE:
+            cube = Cube(LARGEST_CUBE, cube.owner, cube.offered_by, cube.beavered, cube.max_value)
+        return MatchContext(cube=cube, options=MatchOptions(jacoby=options.jacoby, beavers=options.beavers))
 
     def doubles(self, session: SessionState, side: Side, member: str) -> bool:
         """Whether the bot, for `side` on roll, turns `member`'s cube now."""

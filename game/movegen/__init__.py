@@ -46,7 +46,7 @@ from game.rules import STANDARD, RuleOptions
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
-    "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_steps",
+    "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_steps", "kernel_walk",
     "legal_plays", "legal_states", "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves",
     "state_count", "state_plays", "state_steps", "use_kernel",
 ]
@@ -77,6 +77,9 @@ class Kernel(Protocol):
     def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
         """tables[k][state[order[k]]] for each k."""
 
+    def walk(self, root: bytes, rules: int, most: int, /) -> pure.Walked:
+        """Every single move of the dice left, `most` deep, from a state then its dice."""
+
 
 def _load_compiled() -> tuple[Kernel | None, str]:
     """The compiled kernel, configured with the pure kernel's tables; or None and why not."""
@@ -84,7 +87,7 @@ def _load_compiled() -> tuple[Kernel | None, str]:
         compiled = importlib.import_module("game.movegen._kernel")
     except ImportError as exc:
         return None, f"the compiled kernel is not built ({exc})"
-    missing = [name for name in ("encode_document",) if not hasattr(compiled, name)]
+    missing = [name for name in ("encode_document", "walk") if not hasattr(compiled, name)]
     if missing:  # a build older than _kernel.c: taken as it is, it would fail where it is used
         return None, (f"the compiled kernel was built from an older _kernel.c (it has no {', '.join(missing)}): "
                       "build it again (pip install -e .)")
@@ -121,6 +124,9 @@ class _Refused:
         raise KernelError(self.reason)
 
     def gather(self, state: bytes, tables: tuple[tuple[Any, ...], ...], order: bytes, /) -> tuple[Any, ...]:
+        raise KernelError(self.reason)
+
+    def walk(self, root: bytes, rules: int, most: int, /) -> pure.Walked:
         raise KernelError(self.reason)
 
 
@@ -322,6 +328,12 @@ def state_count(state: State, variant: Variant, dice: Sequence[int], rules: Rule
     """How many legal plays from `state`."""
     a, b = check_dice(dice)
     return _active.count(state, kernel_rules(variant, rules), a, b)
+
+
+def kernel_walk() -> Callable[[bytes, int, int], pure.Walked]:
+    """The kernel in use's `walk(root, rules, most)`: every single move of the dice left from a
+    state then its dice (`game.reconcile.boards_on_the_way`'s boards on the way)."""
+    return _active.walk
 
 
 def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:

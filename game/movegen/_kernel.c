@@ -27,6 +27,8 @@
  *   plays(state, rules, d1, d2) -> (states, moves)      tuples of bytes, one item a play
  *   count(state, rules, d1, d2) -> int
  *   steps(state, rules, die) -> ((state, move), ...)
+ *   walk(root, rules, most) -> (moves, first, levels)  every single move of the dice left (root: a
+ *                                                       state then the dice, a byte each), most deep
  *   gather(state, tables, order) -> tuple             tables[k][state[order[k]]] for each k: a
  *                                                       position's stacks, or what sensors see
  */
@@ -827,6 +829,107 @@ static PyObject *kernel_steps(PyObject *Py_UNUSED(module), PyObject *const *args
     return result;
 }
 
+/* walk(): the nodes of one depth, each with its single moves, the next depth found. A node is a
+ * state then the dice left (at most 4 bytes). */
+static int walk_level(PyObject *from, PyObject *level, PyObject *moves, PyObject *first, int variant)
+{
+    Py_ssize_t position = 0;
+    PyObject *node, *ignored;
+    while (PyDict_Next(from, &position, &node, &ignored)) {
+        const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(node);
+        Py_ssize_t left = PyBytes_GET_SIZE(node) - SIZE;
+        PyObject *out = PyList_New(0);
+        if (out == NULL || PyDict_SetItem(moves, node, out) < 0) {
+            Py_XDECREF(out);
+            return -1;
+        }
+        Py_DECREF(out); /* moves holds it */
+        for (Py_ssize_t i = 0; i < left; i++) {
+            int die = bytes[SIZE + i], again = 0;
+            for (Py_ssize_t j = 0; j < i; j++)
+                again |= bytes[SIZE + j] == die;
+            if (again)
+                continue; /* each die once, in the order left */
+            unsigned char child[SIZE + 4];
+            Py_ssize_t rest = 0;
+            for (Py_ssize_t j = 0; j < left; j++)
+                if (j != i)
+                    child[SIZE + rest++] = bytes[SIZE + j];
+            Step steps[MAX_STEPS];
+            int n = single_moves(bytes, variant, die, steps);
+            for (int k = 0; k < n; k++) {
+                memcpy(child, steps[k].state, SIZE);
+                PyObject *made = PyBytes_FromStringAndSize((const char *)child, SIZE + rest);
+                PyObject *raw = PyBytes_FromStringAndSize((const char *)steps[k].move, 3);
+                PyObject *edge = made && raw ? Py_BuildValue("(OiO)", raw, die, made) : NULL;
+                int failed = edge == NULL || PyList_Append(out, edge) < 0;
+                Py_XDECREF(edge);
+                if (!failed) {
+                    int seen = PyDict_Contains(level, made);
+                    failed = seen < 0;
+                    if (seen == 0) {
+                        PyObject *into = Py_BuildValue("(OOi)", node, raw, die);
+                        failed = into == NULL || PyDict_SetItem(level, made, Py_None) < 0 ||
+                                 PyDict_SetItem(first, made, into) < 0;
+                        Py_XDECREF(into);
+                    }
+                }
+                Py_XDECREF(made);
+                Py_XDECREF(raw);
+                if (failed)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *kernel_walk(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) < SIZE ||
+        PyBytes_GET_SIZE(args[0]) > SIZE + 4) {
+        PyErr_SetString(PyExc_TypeError, "walk(root: a state then at most 4 dice, rules, most)");
+        return NULL;
+    }
+    const unsigned char *state; /* the root's, checked as any state is */
+    int rules, most;
+    PyObject *just_state = PyBytes_FromStringAndSize(PyBytes_AS_STRING(args[0]), SIZE);
+    if (just_state == NULL)
+        return NULL;
+    PyObject *checked[2] = {just_state, args[1]};
+    int bad = parse(checked, 2, 2, "walk", &state, &rules, NULL);
+    Py_DECREF(just_state);
+    if (bad < 0 || int_arg(args[2], "most", 0, 4, &most) < 0)
+        return NULL;
+    for (Py_ssize_t i = SIZE; i < PyBytes_GET_SIZE(args[0]); i++) {
+        int die = ((const unsigned char *)PyBytes_AS_STRING(args[0]))[i];
+        if (die < 1 || die > 6) {
+            PyErr_Format(PyExc_ValueError, "walk(): a die left is 1-6, got %d", die);
+            return NULL;
+        }
+    }
+    PyObject *moves = PyDict_New(), *first = PyDict_New(), *levels = PyList_New(0), *level = PyDict_New();
+    if (moves == NULL || first == NULL || levels == NULL || level == NULL ||
+        PyDict_SetItem(level, args[0], Py_None) < 0 || PyList_Append(levels, level) < 0)
+        goto failed;
+    for (int depth = 0; depth < most; depth++) {
+        PyObject *from = level;
+        level = PyDict_New();
+        int done = level == NULL ? -1 : walk_level(from, level, moves, first, rules & VARIANT_BITS);
+        Py_DECREF(from);
+        if (done < 0 || PyList_Append(levels, level) < 0)
+            goto failed;
+    }
+    Py_DECREF(level);
+    return Py_BuildValue("(NNN)", moves, first, levels);
+failed:
+    Py_XDECREF(moves);
+    Py_XDECREF(first);
+    Py_XDECREF(levels);
+    Py_XDECREF(level);
+    return NULL;
+}
+
 static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2]) ||
@@ -905,6 +1008,8 @@ static PyMethodDef methods[] = {
      "count(state, variant, d1, d2) -> int: how many legal plays."},
     {"steps", (PyCFunction)(void (*)(void))kernel_steps, METH_FASTCALL,
      "steps(state, variant, die) -> ((state, move), ...): each legal single move of one die."},
+    {"walk", (PyCFunction)(void (*)(void))kernel_walk, METH_FASTCALL,
+     "walk(root, rules, most) -> (moves, first, levels): every single move of the dice left, most deep."},
     {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
      "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
     {NULL, NULL, 0, NULL},

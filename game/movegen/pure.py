@@ -46,8 +46,10 @@ from game.movegen.state import (
     encode_document,
 )
 
-__all__ = ["configure_args", "count", "encode", "encode_document", "gather", "plays", "steps"]
+__all__ = ["configure_args", "count", "encode", "encode_document", "gather", "plays", "steps", "walk"]
 RawMove = bytes
+SIZE = 28
+"""Bytes of a state."""
 """One move, 3 bytes: source (25 = bar), target (0 = off), 1 for a hit or a trap, else 0."""
 Found = dict[State, bytes]  # resulting state -> the moves that made it, in the order found
 Step = Callable[[State, int], Iterator[tuple[State, RawMove]]]
@@ -299,6 +301,40 @@ def steps(state: State, rules: int, die: int) -> tuple[tuple[State, RawMove], ..
     """Each legal single move of `die`, judged alone: the new state and the move."""
     return tuple(STEPS[rules & VARIANT_BITS](state, die))
 
+
+
+Walked = tuple[dict[bytes, list[tuple[RawMove, int, bytes]]], dict[bytes, tuple[bytes, RawMove, int]],
+               list[dict[bytes, None]]]
+"""What `walk` finds: each node's single moves (raw move, die, child), the first edge into each
+node (parent, raw move, die), and the nodes of each depth (dicts kept in the order found)."""
+
+
+def walk(root: bytes, rules: int, most: int) -> Walked:
+    """Every single move of the dice left, `most` deep, from `root`: a node is a state then the
+    dice not yet played, a byte each (`game.reconcile.boards_on_the_way`); each die once per node,
+    in the order the dice are left, the one played taken out of them."""
+    first: dict[bytes, tuple[bytes, RawMove, int]] = {}
+    levels: list[dict[bytes, None]] = [{root: None}]
+    moves: dict[bytes, list[tuple[RawMove, int, bytes]]] = {}
+    rests: dict[tuple[bytes, int], bytes] = {}
+    single = STEPS[rules & VARIANT_BITS]
+    for _ in range(most):
+        level: dict[bytes, None] = {}
+        for node in levels[-1]:
+            state, left = node[:SIZE], node[SIZE:]
+            out = moves[node] = []
+            for die in dict.fromkeys(left):
+                rest = rests.get((left, die))
+                if rest is None:
+                    rest = rests[left, die] = left.replace(bytes((die,)), b"", 1)
+                for new, raw in single(state, die):
+                    child = new + rest
+                    out.append((raw, die, child))
+                    if child not in level:
+                        level[child] = None
+                        first[child] = (node, raw, die)
+        levels.append(level)
+    return moves, first, levels
 
 
 _GETTERS: dict[bytes, Callable[[State], Any]] = {}

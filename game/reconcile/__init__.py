@@ -87,15 +87,42 @@ class Untouched(Verdict):
         return "no checker moved yet"
 
 
-@dataclass(frozen=True, slots=True)
 class Partial(Verdict):
-    """On the way to a legal play: the dice moves made so far and the dice still to play."""
+    """On the way to a legal play: the dice moves made so far and the dice still to play.
 
-    moves: tuple[DieMove, ...]
-    dice_left: tuple[int, ...]
-    """The dice still to play to complete a legal play."""
-    board: Layout
-    """The board reached."""
+    `moves` and `board` may be found when first read (`Partial.found_later`): during a turn a
+    board on the way is judged, its code shown at most, and its moves seldom named."""
+
+    __slots__ = ("_find", "_found", "dice_left")
+
+    def __init__(self, moves: tuple[DieMove, ...], dice_left: tuple[int, ...], board: Layout) -> None:
+        self._found: tuple[tuple[DieMove, ...], Layout] | None = (moves, board)
+        self._find: Callable[[], tuple[tuple[DieMove, ...], Layout]] | None = None
+        self.dice_left = dice_left
+        """The dice still to play to complete a legal play."""
+
+    @classmethod
+    def found_later(cls, dice_left: tuple[int, ...], find: Callable[[], tuple[tuple[DieMove, ...], Layout]]) -> Partial:
+        """The verdict whose moves and board `find()` gives, called when first read."""
+        verdict = cls.__new__(cls)
+        verdict._found, verdict._find, verdict.dice_left = None, find, dice_left
+        return verdict
+
+    def _resolved(self) -> tuple[tuple[DieMove, ...], Layout]:
+        if self._found is None:
+            assert self._find is not None
+            self._found, self._find = self._find(), None
+        return self._found
+
+    @property
+    def moves(self) -> tuple[DieMove, ...]:
+        """The dice moves made so far (those of the first way to the board)."""
+        return self._resolved()[0]
+
+    @property
+    def board(self) -> Layout:
+        """The board reached."""
+        return self._resolved()[1]
 
     def short_code(self) -> str:
         return codes.partial(len(self.dice_left))
@@ -104,19 +131,61 @@ class Partial(Verdict):
         left = ", ".join(map(str, self.dice_left)) or "no die, the hit checker to the bar"
         return f"partial play {format_moves([m.move for m in self.moves])}, still to play: {left}"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Partial):
+            return NotImplemented
+        return (self.moves, self.dice_left, self.board) == (other.moves, other.dice_left, other.board)
 
-@dataclass(frozen=True, slots=True)
+    def __hash__(self) -> int:
+        return hash((self.moves, self.dice_left, self.board))
+
+    def __repr__(self) -> str:
+        return f"Partial(moves={self.moves!r}, dice_left={self.dice_left!r}, board={self.board!r})"
+
+
 class Legal(Verdict):
-    """The board is a legal play's result."""
+    """The board is a legal play's result.
 
-    play: Play
-    """The play to commit; no moves when the roll cannot be played."""
+    `play` may be found when first read (`Legal.found_later`): during a turn the board of a legal
+    play is judged (its code shown at most) before the done press that commits it."""
+
+    __slots__ = ("_find", "_play")
+
+    def __init__(self, play: Play) -> None:
+        self._play: Play | None = play
+        self._find: Callable[[], Play] | None = None
+
+    @classmethod
+    def found_later(cls, find: Callable[[], Play]) -> Legal:
+        """The verdict whose play `find()` gives, called when first read."""
+        verdict = cls.__new__(cls)
+        verdict._play, verdict._find = None, find
+        return verdict
+
+    @property
+    def play(self) -> Play:
+        """The play to commit; no moves when the roll cannot be played."""
+        if self._play is None:
+            assert self._find is not None
+            self._play, self._find = self._find(), None
+        return self._play
 
     def short_code(self) -> str:
         return Code.LEGAL_PLAY_STANDS
 
     def describe(self) -> str:
         return f"legal play {self.play.notation()}" if self.play.moves else "no legal play: the roll cannot be played"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Legal):
+            return NotImplemented
+        return self.play == other.play
+
+    def __hash__(self) -> int:
+        return hash(self.play)
+
+    def __repr__(self) -> str:
+        return f"Legal(play={self.play!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,12 +313,14 @@ class TurnReconciler:
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
+        self._start_census = self._census(self._start)
         self._outcomes: dict[Key, list[Explanation]] | None = None
         self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
-        self._misplaced_views: dict[tuple[View, bool], Misplaced] = {}
-        """The verdicts on misplaced boards judged already: a checker held in the hand makes the
-        same board again and again, and each costs a pass over every board of the roll."""
+        self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
+        """The verdicts on misplaced boards judged already, by key (a view's, which tells its
+        readings at the capability, cheaper to hash): a checker held in the hand makes the same
+        board again and again, and each costs a pass over every board of the roll."""
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
@@ -285,36 +356,43 @@ class TurnReconciler:
     def _classify(self, view: View, key: Key, done: bool) -> Verdict:
         indexes = self._legal.get(key)
         if indexes:
-            plays = [self._play(i) for i in self._by_order(indexes)]
-            return Legal(plays[0]) if len(plays) == 1 else Ambiguous(tuple(plays))
+            chosen = self._by_order(indexes)
+            if len(chosen) == 1:
+                index = chosen[0]
+                return Legal.found_later(lambda: self._play(index))
+            return Ambiguous(tuple(self._play(i) for i in chosen))
         if key == self._start:
             return Untouched()
         node = self._ways.first(key)
         if node is not None:
-            moves = self._ways.way(node)
-            return Partial(moves, self._ways.dice_left(node)[:self._most - len(moves)], self._ways.board(node))
+            ways = self._ways
+            return Partial.found_later(ways.dice_left(node)[:self._most - ways.played(node)],
+                                       lambda: (ways.way(node), ways.board(node)))
         explanation = self._illegal(view, key)
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 
     def _illegal(self, view: View, key: Key) -> Explanation | None:
-        if self.capability is Capability.STACKS:  # search toward the one board sensed
-            explanation = self._explainer.explain(tuple(reading.stack or "" for reading in view))
-            return explanation if explanation and not explanation.legal else None
-        if self._census(key) != self._census(self._start):
+        if self._census(key) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
+        if self.capability is Capability.STACKS:  # search toward the one board sensed
+            explanation = self._explainer.explain(cast(Layout, key))
+            return explanation if explanation and not explanation.legal else None
         return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
 
     def _census(self, key: Key) -> object:
         """How many checkers a key has (of each colour, where the sensors tell colours)."""
+        if self.capability is Capability.STACKS:
+            stacks = "".join(cast(Layout, key))
+            return stacks.count("w"), stacks.count("b")
         if self.capability is Capability.COUNTS:
-            return sum(cast(int, count) for count in key)
+            return sum(cast(tuple[int, ...], key))
         pairs = cast(tuple[tuple[int, int], ...], key)
         return sum(white for white, _ in pairs), sum(black for _, black in pairs)
 
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
-        verdict = self._misplaced_views.get((view, done))
+        verdict = self._misplaced_views.get((key, done))
         if verdict is None:
             def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
                 def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
@@ -324,7 +402,7 @@ class TurnReconciler:
                 return view_diff(view, view_of(nearest.result, self.capability)), nearest
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
-            self._misplaced_views[view, done] = verdict
+            self._misplaced_views[key, done] = verdict
         return verdict
 
     def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from operator import attrgetter
+from typing import cast
 
 from game.board import OWN_TO_BOARD, Variant
 from game.explain import DieMove
-from game.movegen import MOVES, LegalPlays, State, encode, kernel_steps
+from game.movegen import MOVES, LegalPlays, State, encode, kernel_walk
 from game.movegen.state import THEIR_BAR, VARIANT_INDEX
 from game.position import Position
 from game.zones import BAR_ZONE, Capability, Layout, View, state_layouts, state_views
@@ -62,10 +64,13 @@ def board_key(board: Layout, capability: Capability) -> Key:
 def view_key(view: View, capability: Capability) -> Key:
     """The key of a sensed view, comparable with `board_key`."""
     if capability is Capability.STACKS:
-        return tuple(reading.stack for reading in view)
+        return tuple(map(_STACK, view))
     if capability is Capability.COUNTS:
-        return tuple(reading.count for reading in view)
-    return tuple((reading.white, reading.black) for reading in view)
+        return tuple(map(_COUNT, view))
+    return tuple(map(_PAIR, view))
+
+
+_STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
 
 
 class BoardsOnTheWay:
@@ -87,10 +92,12 @@ class BoardsOnTheWay:
         self._hit_point = OWN_TO_BOARD[position.variant, me]  # board point of the mover's own point
         self._their_bar, self._their = BAR_ZONE[them] - 1, them.char
         self._mixed = them.char + me.char  # the hitter down on the blot
-        self._first: dict[Node, tuple[Node, bytes, int] | tuple[Node, None, int]] = {}
+        moves, first, levels = kernel_walk()(self.root, VARIANT_INDEX[position.variant], plays.dice_played)
+        self._moves: Moves = moves
+        """Each board's single moves (raw move, die, board after), in the order of the walk."""
+        self._first = cast(dict[Node, tuple[Node, bytes, int] | tuple[Node, None, int]], first)
         """The first edge into each board in the order of the walk, parents before children (its
         parent, raw move or None for the blot going to the bar, die): the first way's last step."""
-        self._moves, levels = self._walk(plays.dice_played)
         self._good = self._leading(levels)
         self._boards: dict[State, Layout] = {}
         key_of = state_views(position, _zone_key(capability))
@@ -130,6 +137,11 @@ class BoardsOnTheWay:
         """The dice not yet played at a node, largest first."""
         return tuple(node[SIZE:] if isinstance(node, bytes) else node[1])
 
+    def played(self, node: Node) -> int:
+        """How many dice moves the way to a node makes (`len(way(node))`): the dice it has used, a
+        blot sent to the bar before its hitter moves using none."""
+        return len(self.root) - SIZE - len(node[SIZE:] if isinstance(node, bytes) else node[1])
+
     def first(self, key: Key) -> Node | None:
         """The first board on the way (not the start, not a result) that looks like `key`."""
         nodes = self._partial.get(key)
@@ -161,33 +173,6 @@ class BoardsOnTheWay:
         return walk(self.root, 0)
 
     # -- the walk --------------------------------------------------------------------
-
-    def _walk(self, most: int) -> tuple[Moves, list[dict[StateNode, None]]]:
-        """Every single move of the dice left, `most` deep, from the start: each node's moves and
-        the nodes of each depth; the first edge into each node."""
-        variant = VARIANT_INDEX[self.position.variant]
-        steps = kernel_steps()
-        first = self._first
-        levels: list[dict[StateNode, None]] = [{self.root: None}]
-        moves: Moves = {}
-        rests: dict[tuple[bytes, int], bytes] = {}
-        for _ in range(most):
-            level: dict[StateNode, None] = {}
-            for node in levels[-1]:
-                state, left = node[:SIZE], node[SIZE:]
-                out = moves[node] = []
-                for die in dict.fromkeys(left):
-                    rest = rests.get((left, die))
-                    if rest is None:
-                        rest = rests[left, die] = left.replace(bytes((die,)), b"", 1)
-                    for new, raw in steps(state, variant, die):
-                        child = new + rest
-                        out.append((raw, die, child))
-                        if child not in level:
-                            level[child] = None
-                            first[child] = (node, raw, die)
-            levels.append(level)
-        return moves, levels
 
     def _leading(self, levels: list[dict[StateNode, None]]) -> set[StateNode]:
         """The nodes some way leads on from to a legal play's result (the parent that first

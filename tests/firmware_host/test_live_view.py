@@ -30,7 +30,8 @@ from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
 from game.board import Color
-from game.chouette import ChouetteOptions
+from game.bot.levels import Level
+from game.chouette import ChouetteOptions, ChouetteSession, Phase
 from game.plays import format_roll
 from game.position import Position
 
@@ -101,6 +102,32 @@ def test_a_chouette_of_nine_fits_80x24_with_its_prompt(tmp_path: Path) -> None:
     assert len(lines) == MIN_SIZE[1] and all(len(line) <= MIN_SIZE[0] for line in lines), text
     assert lines[0].startswith("chouette, backgammon") and POINTS.search(text), text
     assert re.search(r"^>> (white|black)", text, re.MULTILINE) and re.search(r"  P1 \w+ \d", text), text
+
+
+@pytest.mark.parametrize(("bot", "seat"), [
+    ("Cy", "box Cy (bot, expert) (black) v captain Ann (white)"),
+    ("Ann", "box Cy (black) v captain Ann (bot, expert) (white)"),
+    ("Bob", "box Cy (black) v captain Ann (white) | member Bob (bot, expert)"),
+])
+def test_a_chouettes_header_names_its_bot_as_a_bot_in_the_seat_it_has(tmp_path: Path, bot: str, seat: str) -> None:
+    settings = Settings(timed=False, images=False,
+                        chouette=ChouetteSettings(("Ann", "Bob", "Cy"), ChouetteOptions(), 1, {bot: Level.EXPERT}))
+    with EmulatedTable(settings, tmp_path / "c", seed=3) as table:  # the order at this seed: Cy, Ann, Bob
+        seating = view_lines(table.controller, table.clock.now(), *MIN_SIZE)
+        session = table.controller.played
+        assert isinstance(session, ChouetteSession)
+        for _ in range(100_000):  # a guard, not a timing: the order is thrown within seconds of table time
+            if session.phase is not Phase.SEATING:
+                break
+            table.step()
+        lines = view_lines(table.controller, table.clock.now(), *MIN_SIZE)
+    def header(view: list[str]) -> str:  # its one to three lines, before the board's point numbers
+        return " ".join(line.strip() for line in view[:view.index(next(v for v in view if v.startswith(" 13 14")))])
+
+    assert header(lines) == f"chouette, backgammon, members' own cubes | game 1 | {seat}", lines
+    assert header(seating) == f"chouette, backgammon, members' own cubes | seating (Ann ? Bob ? Cy ?) | {bot} (bot, " \
+                              "expert)", seating
+    assert all(len(line) <= MIN_SIZE[0] for line in lines) and POINTS.search("\n".join(lines))
 
 
 # -- the log ----------------------------------------------------------------------------------

@@ -56,8 +56,15 @@ def compiled() -> Iterator[Any]:
     yield _kernel
 
 
+def in_order(walked: pure.Walked) -> tuple[list[Any], list[Any], list[list[bytes]]]:
+    """What a walk found, with the order its dicts keep (which the boards on the way rely on)."""
+    moves, first, levels = walked
+    return list(moves.items()), list(first.items()), [list(level) for level in levels]
+
+
 def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> None:
-    """Both kernels: the same state, plays (states and moves, in order), count, single moves and gathers."""
+    """Both kernels: the same state, plays (states and moves, in order), count, single moves, walk
+    (every single move of the roll, in order) and gathers."""
     state = pure.encode(position)
     variant = VARIANT_INDEX[position.variant]
     where = f"{position!r} dice {roll}"
@@ -67,6 +74,10 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
     assert compiled.count(state, variant, *roll) == pure.count(state, variant, *roll) == len(plays[0]), where
     for die in set(roll):
         assert compiled.steps(state, variant, die) == pure.steps(state, variant, die), f"{where} die {die}"
+    high, low = max(roll), min(roll)
+    root = state + bytes((high,) * 4 if high == low else (high, low))
+    most = len(plays[1][0]) // 3 if plays[1] else 0
+    assert in_order(compiled.walk(root, variant, most)) == in_order(pure.walk(root, variant, most)), where
     for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
         for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
             tables = (STACKS, tuple(reversed(STACKS))) * (len(order) // 2)
@@ -145,9 +156,12 @@ def test_a_build_without_a_compiler_goes_on_and_says_so_in_one_line(tmp_path: Pa
                           env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if line.startswith("smartgammon:")]
-    assert len(said) == 1 and "the compiled move-generator kernel is not built" in said[0]
+    assert len(said) == 2, said  # a line for each compiled part: the move kernel, the drivers' frame path
+    assert "the compiled move-generator kernel is not built" in said[0]
     assert said[0].endswith("the pure-Python kernel will be used")
-    assert not list((tmp_path / "lib").rglob("_kernel*"))
+    assert "the compiled frame path is not built" in said[1]
+    assert said[1].endswith("the pure-Python frame path will be used")
+    assert not list((tmp_path / "lib").rglob("_kernel*")) and not list((tmp_path / "lib").rglob("_frames*"))
 
 
 def _unusual(doc: dict[str, Any]) -> list[object]:
@@ -205,7 +219,7 @@ def test_a_compiled_kernel_built_from_an_older_source_is_not_used_and_says_why()
                           env={**os.environ, ENV: ""}, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("pure pure-Python kernel (the compiled kernel was built from an older _kernel.c "
-                                  "(it has no encode_document): build it again (pip install -e .))")
+                                  "(it has no encode_document, walk): build it again (pip install -e .))")
 
 
 def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
@@ -230,6 +244,12 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         (lambda: compiled.gather(start, (STACKS,) * 23, BOARD_ORDER), TypeError),
         (lambda: compiled.gather(start, list((STACKS,) * 24), BOARD_ORDER), TypeError),
         (lambda: compiled.gather(start, (STACKS,) * 24), TypeError),
+        (lambda: compiled.walk(start[:27], 0, 2), TypeError),
+        (lambda: compiled.walk(start + b"\x03\x01\x01\x01\x01", 0, 2), TypeError),
+        (lambda: compiled.walk(start + b"\x03\x07", 0, 2), ValueError),
+        (lambda: compiled.walk(start + b"\x03\x01", 0, 5), ValueError),
+        (lambda: compiled.walk(start[:5] + b"\x40" + start[6:] + b"\x03\x01", 0, 2), ValueError),
+        (lambda: compiled.walk(start + b"\x03\x01", 3, 2), ValueError),
     ]
     for call, error in calls:
         with pytest.raises(error):

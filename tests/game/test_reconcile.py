@@ -35,6 +35,7 @@ from game.zones import (
     ZoneReading,
     layout,
     sensed_view,
+    view_of,
     zone_diff,
 )
 
@@ -538,6 +539,26 @@ def test_every_prefix_of_a_legal_play_is_partial(turn: tuple[Position, tuple[int
             assert isinstance(verdict, Legal | Ambiguous)
         else:
             assert isinstance(verdict, Partial) and len(verdict.moves) == done, verdict
+
+
+@SETTINGS
+@given(turns, st.sampled_from(CAPABILITIES))
+def test_a_partial_verdict_tells_its_dice_left_before_its_moves_are_found(
+        turn: tuple[Position, tuple[int, int]], capability: Capability) -> None:
+    """The dice left (its code) come from the board's node; the moves, found when first read, agree with them."""
+    position, dice = turn
+    reconciler = TurnReconciler(position, dice, capability)
+    ways = reconciler._ways
+    for node in ways._first:  # every board on the way, a hit half done included
+        assert ways.played(node) == len(ways.way(node)), node
+    most = reconciler.plays.dice_played
+    for nodes in ways._partial.values():
+        board = ways.board(nodes[0])
+        verdict = reconciler.judge(view_of(board, capability))
+        if isinstance(verdict, Partial):
+            left = verdict.dice_left
+            assert verdict == Partial(verdict.moves, verdict.dice_left, verdict.board)
+            assert left == ways.dice_left(nodes[0])[:most - len(verdict.moves)] and verdict.board == board
 
 
 @SETTINGS

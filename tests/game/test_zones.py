@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from needs import examples
 
+from game import zones
 from game.board import Color, Variant
 from game.errors import ZoneError
 from game.position import Position
 from game.zones import (
+    MAX_STACK,
+    ZONE_COUNT,
     ZONES,
     Capability,
     ZoneReading,
+    implausible_board,
     layout,
+    normalised,
     sensed_view,
     zone_diff,
     zone_name,
@@ -69,3 +75,50 @@ def test_differences_are_told_only_as_far_as_the_sensor_can() -> None:
         "point 8 has 2, expected 3"]
     assert [d.describe() for d in zone_diff(start, moved, Capability.STACKS)] == [
         "point 8 has 2 white, expected 3 white", "point 13 has 5 (1 black on 4 white), expected 5 white"]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[list[ZoneReading], Capability]:
+    """28 readings of checkers put anywhere, mostly within each side's 15, sometimes a checker too
+    many or a reading of another capability than the board's."""
+    capability = draw(st.sampled_from(Capability))
+    stacks = [""] * ZONE_COUNT
+    for colour in "wb":
+        count = draw(st.sampled_from([0, 1, 7, 14, 15, 15, 16, 17, 30]))  # about each limit
+        for zone in draw(st.lists(st.integers(0, ZONE_COUNT - 1), min_size=count, max_size=count)):
+            stacks[zone] += colour
+    readings = [ZoneReading.of_stack(stack[:MAX_STACK]).at(capability) for stack in stacks]
+    if draw(st.booleans()):
+        zone = draw(st.integers(0, ZONE_COUNT - 1))
+        readings[zone] = ZoneReading.of_stack(stacks[zone][:MAX_STACK]).at(draw(st.sampled_from(Capability)))
+    return readings, capability
+
+
+@settings(max_examples=examples(400))
+@given(boards())
+def test_a_board_told_plausible_at_a_glance_is_plausible_zone_by_zone(
+        board: tuple[list[ZoneReading], Capability]) -> None:
+    readings, capability = board
+    assert implausible_board(readings, capability) == zones._why_implausible(readings, capability)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_every_position_of_a_game_is_a_plausible_board(variant: Variant) -> None:
+    for capability in Capability:
+        assert implausible_board(sensed_view(Position.initial(variant), capability), capability) is None
+        assert zones._why_implausible(sensed_view(Position.initial(variant), capability), capability) is None
+
+
+@given(boards(), st.sampled_from(Capability))
+def test_a_board_normalised_at_a_glance_is_normalised_reading_by_reading(
+        board: tuple[list[ZoneReading], Capability], capability: Capability) -> None:
+    readings, _ = board
+    try:
+        expected: object = tuple(reading.at(capability) for reading in readings)
+    except ZoneError as error:
+        expected = str(error)
+    try:
+        found: object = normalised(readings, capability)
+    except ZoneError as error:
+        found = str(error)
+    assert found == expected

@@ -16,6 +16,8 @@ buttons, the box Black's (hardware_docs/referee.md, "A chouette at the table"):
 A member's own decisions (the team side's) may also come from the member's phone through the
 tournament room (`decide`, firmware_host/room/chouette_room.py); whichever answer comes first
 counts, and a `decision` event in the journal says where each came from (`button` or `phone`).
+A bot seated at the chouette (box or member, firmware_host/controller/bot_seat.py) answers the
+decisions asked of it at once (`answer`, a `decision` event with the source `bot`).
 
 The seating comes first: the players throw one die each for the order, two at a time (the die
 with the lower id is the first named player's). The session stops by itself after the games the
@@ -29,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from drivers.cube_display import LARGEST_VALUE
 from drivers.events import ButtonKind
 from firmware_host.controller.buttons import Action
 from firmware_host.controller.effects import Act, Advance, Effects, Flash, Note, Publish, Refuse, Write
@@ -124,9 +127,11 @@ class ChouetteDialogue:
         return None
 
     def cube(self) -> tuple[Cube, bool]:
-        """The highest cube in play and its owner's side (a chouette has no Crawford game)."""
+        """The highest cube in play and its owner's side (a chouette has no Crawford game). A chouette's
+        cubes have no ceiling (beavers and redoubles ran one to 2^20 between a bot and people who beaver
+        every double); past the display's largest ("52.") it shows that, and the view every cube's value."""
         value, owner = self.session.highest_cube()
-        return Cube(value, owner.color if owner is not None else None), False
+        return Cube(min(value, LARGEST_VALUE), owner.color if owner is not None else None), False
 
     def over(self) -> str:
         """The session's end: the games played and everyone's total."""
@@ -251,7 +256,7 @@ class ChouetteDialogue:
         return [Publish(Waiting.CUBE_RESPONSE, player=side.color, position=s.position, code=code, message=text,
                         asked=who, member=member, answers=answers, can_beaver="beaver" in answers)]
 
-    # -- a member's decision from a phone --------------------------------------------------
+    # -- a decision from a phone, or from a bot ----------------------------------------------
 
     def decide(self, answer: str, **record: Any) -> Effects | str:
         """A member's `answer` to the decision asked now, from their phone (the room's director
@@ -260,17 +265,27 @@ class ChouetteDialogue:
         asked = self.asked
         if asked is None or asked.side is not Side.TEAM:
             return "no member's decision is asked now"
+        return self.answer(answer, "phone", record)
+
+    def answer(self, answer: str, source: str, record: Mapping[str, Any] | None = None) -> Effects | str:
+        """`answer` ("double" or "pass" to turn a cube or let it be; "take", "pass" or "beaver" to a
+        double) to the decision asked now, from `source` ("phone", or "bot": a bot seated at the
+        chouette, box or member): the effects of the press on the asked side's buttons; else why not."""
+        asked = self.asked
+        if asked is None:
+            return "no cube decision is asked now"
         if answer not in asked.answers:
             return f"{asked.player} may answer {' or '.join(asked.answers)} now, not {answer}"
-        white = Side.TEAM.color
+        buttons = asked.side.color
         if asked.kind == "turn":
-            return (self._turn_cube if answer == "double" else self._let_it_be)(white, "phone", record)
-        return self._answer_with(answer, "phone", record)(white)
+            return (self._turn_cube if answer == "double" else self._let_it_be)(buttons, source, record)
+        return self._answer_with(answer, source, record)(buttons)
 
     def _decided(self, answer: str, source: str, record: Mapping[str, Any]) -> Effects:
-        """A member's decision, into the journal with where it came from (the box's are its buttons')."""
+        """A member's decision (or a bot's, the box's too), into the journal with where it came from
+        (a person in the box decides with its buttons, not recorded apart)."""
         asked = self.asked
-        if asked is None or asked.side is not Side.TEAM:
+        if asked is None or (asked.side is not Side.TEAM and source != "bot"):
             return []
         return [Write({"type": "decision", "source": source, "player": asked.player, "member": asked.member,
                        "kind": asked.kind, "answer": answer, "game": asked.game, "move": asked.move, **record})]

@@ -116,9 +116,10 @@ function tileElement(tile) {
   if (!state) return link;
   const names = state.players;
   if (state.chouette) {
-    link.appendChild(h("div", {class: "row"}, h("span", {class: "white-player"}, `captain ${names.white} (White)`),
+    const named = (name) => playerLabel(state.chouette, name);
+    link.appendChild(h("div", {class: "row"}, h("span", {class: "white-player"}, `captain ${named(names.white)} (White)`),
                        h("span", {}, `highest cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
-                       h("span", {class: "black-player"}, `box ${names.black} (Black)`)));
+                       h("span", {class: "black-player"}, `box ${named(names.black)} (Black)`)));
   } else {
     link.appendChild(h("div", {class: "row"}, h("span", {class: "white-player"}, `${names.white} (White) ${state.score.white}`),
                        h("span", {}, `cube ${state.cube.value}${state.cube.owner ? " " + state.cube.owner : ""}`),
@@ -141,16 +142,22 @@ function tileElement(tile) {
 
 function points(value) { return value > 0 ? `+${value}` : String(value); }
 
+function playerLabel(chouette, name) {  // a player who is a bot, named as one: "Cy (bot, expert)" (bot_seat.bot_label)
+  const level = (chouette.bots || {})[name];
+  return level ? `${name} (bot, ${level})` : name;
+}
+
 function chouetteElement(chouette) {  // every member's cube (who is out), and everyone's running total
+  const named = (name) => playerLabel(chouette, name);
   const members = chouette.members.map((m) => {
     const cube = `${m.cube}${m.owner ? ` (${m.owner}'s)` : ""}${m.offered ? " offered" : ""}`;
     const out = m.out ? `OUT ${points(m.result)}` : "";
-    return h("tr", {class: `member${m.out ? " out" : ""}`, "data-member": m.name},
-             h("td", {}, m.code), h("td", {}, m.name + (m.captain ? " (captain)" : "")), h("td", {}, cube), h("td", {}, out));
+    return h("tr", {class: `member${m.out ? " out" : ""}${(chouette.bots || {})[m.name] ? " bot" : ""}`, "data-member": m.name},
+             h("td", {}, m.code), h("td", {}, named(m.name) + (m.captain ? " (captain)" : "")), h("td", {}, cube), h("td", {}, out));
   });
   const totals = Object.entries(chouette.totals).map(([name, total]) => `${name} ${points(total)}`).join(" · ");
   return h("div", {class: "chouette"},
-    chouette.box ? h("div", {class: "row muted"}, `box ${chouette.box} · line ${chouette.line.join(", ")}`) : h("div", {class: "muted"}, "throwing for the order"),
+    chouette.box ? h("div", {class: "row muted"}, `box ${named(chouette.box)} · line ${chouette.line.map(named).join(", ")}`) : h("div", {class: "muted"}, "throwing for the order"),
     members.length ? h("table", {class: "members"}, h("tr", {}, h("th", {}, ""), h("th", {}, "member"), h("th", {}, "cube"), h("th", {}, "")), ...members) : "",
     h("div", {class: "totals"}, `totals: ${totals}`),
     Object.keys(chouette.refused || {}).length ? h("div", {class: "muted refused"}, "phone answers refused: " +
@@ -288,8 +295,10 @@ function renderPhone(tile) {
     const keep = () => { phone.player = player.value; phone.code = code.value.trim(); phone.save(); renderPhone(room.tiles.get(tile.table) || tile); };
     player.addEventListener("change", keep);
     code.addEventListener("change", keep);
+    const bots = Object.keys(chouette.bots || {}).map((name) => playerLabel(chouette, name));
     box.replaceChildren(h("h2", {}, "Decide from your phone"),
       h("p", {class: "muted"}, "Your name and the code the table gave you; your decision is asked when your code shows on the table."),
+      bots.length ? h("p", {class: "muted", id: "phone-bots"}, `${bots.join(", ")} ${bots.length > 1 ? "decide" : "decides"} at the table, with no code`) : "",
       h("div", {id: "phone-form", class: "actions"}, player, code), h("div", {id: "phone-ask"}), h("ul", {id: "phone-answers"}));
   }
   const ask = document.getElementById("phone-ask");

@@ -94,8 +94,8 @@ def test_a_simulated_persons_bot_decides_the_cube_in_the_match_context_the_promp
 
 # -- settings, config, command line ------------------------------------------------------------
 
-def test_a_chouette_seats_no_bot() -> None:
-    with pytest.raises(ConfigError, match="a chouette is played by people"):
+def test_a_chouette_seats_no_bot_by_colour() -> None:
+    with pytest.raises(ConfigError, match="a chouette seats its bots by player name, not by colour"):
         Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy")), bots={Color.BLACK: Level.EXPERT})
 
 
@@ -111,7 +111,7 @@ def test_the_config_seats_a_bot_on_either_side_at_its_level(tmp_path: Path) -> N
     ("[players]\nblack = 'robot'\n", "[players] black = 'robot': must be one of \"person\", \"bot\""),
     ("[players]\nlevel = 'grandmastr'\n", "[players] level = 'grandmastr': must be one of \"beginner\""),
     ("[players]\nblack = 'bot'\n[chouette]\nplayers = ['Ann', 'Bob', 'Cy']\n[clock]\nenabled = false\n",
-     "[players]: a chouette is played by people"),
+     "[players]: a chouette seats no bot by colour; name its bots in [chouette] bots"),
     ("[players]\nside = 'bot'\n", "[players] side is not a key"),
     ("[record]\nanalyse = 'yes'\n", "analyse = 'yes': must be true or false"),
 ])
@@ -125,10 +125,12 @@ def test_a_bad_bot_seat_in_the_config_is_one_line_and_exit_2(tmp_path: Path, tex
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--bots", "purple"], "'purple': the bots play white, black or both"),
+    (["--bots", "purple"], "--bots 'purple': the bots play white, black or both (at a chouette: players' names)"),
     (["--level", "godlike"], "no bot level 'godlike'"),
     (["--opponent", "cat"], "invalid choice: 'cat'"),
-    (["--chouette", "3", "--bots"], "a chouette is played by people"),
+    (["--chouette", "3", "--bots"], "--bots at a chouette names the players that are bots"),
+    (["--chouette", "3", "--opponent", "bot"], "--opponent bot is for a match: a chouette names its bots"),
+    (["--chouette", "3", "--bots", "Zed"], "the bot 'Zed' is not a player of the chouette (players: Ann, Bob, Cy)"),
 ])
 def test_bad_bot_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from drivers.events import ButtonKind
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.room.auth import Sessions
 from firmware_host.room.broker import BrokerConfig
+from firmware_host.room.chouette_room import phone_code, table_key
 from firmware_host.room.director import Director
 from firmware_host.room.messages import Decision, seal
 from firmware_host.room.mosquitto import Mosquitto
@@ -25,6 +26,7 @@ from firmware_host.room.topics import Topics
 from firmware_host.room.web import create_app
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import render
+from game.bot.levels import Level
 from game.chouette import ChouetteSession
 from game.chouette.validate import validate_chouette
 
@@ -32,6 +34,8 @@ pytestmark = pytest.mark.room
 
 Room = Callable[..., Any]
 CHOUETTE = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee")))
+WITH_A_BOT = Settings(timed=False, chouette=ChouetteSettings(("Ann", "Bob", "Cy", "Dee"), bots={"Cy": Level.EXPERT}))
+"""Cy is a bot (game.bot, the `bot` extra): a member in the order the tests throw (Ann the box, Bob captain)."""
 
 
 def link(table: EmulatedTable) -> TableLink:
@@ -215,6 +219,90 @@ def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto
             assert "applied: Bob take (P1)" in text(browser, "#phone-answers")
             until(lambda d: "waiting for P2 Cy" in text(d, "#phone-ask"))  # Cy's decision is not Bob's to make
             assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+        finally:
+            runner.stop()
+
+
+def cys_would_be_code(table: EmulatedTable) -> str:
+    """The code the table would give Cy were Cy a person (the same secret, match and name)."""
+    return phone_code(table_key(table.journal.directory), link(table).match, "Cy")
+
+
+def test_a_bot_at_the_chouette_gets_no_phone_code_and_the_state_names_it_a_bot(shared_mosquitto: Mosquitto,
+                                                                                room: Room) -> None:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", settings=WITH_A_BOT, players=False, line_noise=0.0,
+                 flicker_rate=0.0, seed=1)
+    table.wait(1.0)
+    box_doubles_bob_and_cy(table)
+    wait_until(lambda: (asked_at(director, "t01") or {}).get("player") == "Bob", 10, "Bob's decision in t01's state",
+               step=pace(table))
+    chouette = state_of(director, "t01")["chouette"]
+    assert chouette["bots"] == {"Cy": "expert"}
+    assert set(chouette["phones"]) == set(link(table).phones) == {"Ann", "Bob", "Dee"}  # the people's only
+    assert not director.member_may_decide("t01", "Cy", cys_would_be_code(table))  # no code decides for a bot
+    line = link(table).phone_line()
+    assert line.endswith("; Cy (bot, expert) decides at the table, with no code") and "Cy " not in line.split(";")[0]
+    view = render(table.controller, table.clock.now(), 200, 60, notes=(line,))
+    assert f"Bob {link(table).phones['Bob']}" in view and cys_would_be_code(table) not in view
+
+    # Bob takes from his phone; Cy's cube, the next asked, the bot answers at once at the table
+    bobs = asked_at(director, "t01")
+    assert bobs is not None
+    take = director.decide("t01", "Bob", bobs["ask"], "take")
+    wait_until(lambda: outcome(director, "t01", take.id), 10, "the table's answer to Bob", step=pace(table))
+    assert (outcome(director, "t01", take.id) or {}).get("applied") is True
+    assert [(d["source"], d["player"]) for d in of_type(table, "decision")] == [("phone", "Bob"), ("bot", "Cy")]
+    wait_until(lambda: (state_of(director, "t01")["chouette"]["asked"] or {}).get("player") != "Bob", 10,
+               "the state past Bob's decision", step=pace(table))
+    assert link(table).decisions.refused == {} and director.rejected == {}
+    verdict = validate_chouette(str(table.journal.path), table.journal.path.read_bytes())
+    assert verdict.problems == []
+
+
+def test_the_table_page_and_a_members_phone_show_the_bot_as_a_bot_in_a_real_browser(shared_mosquitto: Mosquitto,
+                                                                                     room: Room, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", settings=WITH_A_BOT, players=False, line_noise=0.0,
+                 flicker_rate=0.0, seed=1)
+    table.wait(1.0)
+    box_doubles_bob_and_cy(table)
+    codes = link(table).phones
+    with serving(create_app(director, Sessions({}))) as url:
+        runner = Runner([table])
+        try:
+            until = WebDriverWait(browser, 15, poll_frequency=0.05).until
+            browser.get(url + "/table/t01")  # the director's page (a spectator)
+            until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
+            members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
+                                             ".map((r) => [r.textContent, r.classList.contains('bot')])")
+            assert members == [["P1Bob (captain)1 offered", False], ["P2Cy (bot, expert)1 offered", True],
+                               ["P3Dee1", False]]
+            assert "line Bob, Cy (bot, expert), Dee" in text(browser, "#board .chouette")
+            # a member's phone: Cy is not among the names to pick, and the page says why
+            browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
+            until(lambda d: d.find_elements(By.ID, "decide-take"))
+            names = browser.execute_script("return [...document.querySelectorAll('#phone-player option')]"
+                                           ".map((o) => o.value)")
+            assert names == ["", "Ann", "Bob", "Dee"]
+            assert text(browser, "#phone-bots") == "Cy (bot, expert) decides at the table, with no code"
+            assert "Cy (bot, expert)" in text(browser, "#board .chouette")
+            post = """const [ask, code, done] = arguments;
+                fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                      body: JSON.stringify({player: 'Cy', code, ask, answer: 'take'})})
+                  .then(async (r) => done([r.status, (await r.json()).error]));"""
+            ask = asked_at(director, "t01")
+            assert ask is not None
+            assert browser.execute_async_script(post, ask["ask"], cys_would_be_code(table)) == [
+                403, "Cy is a bot (expert) at table t01: it decides at the table, and no phone decides for it"]
+            browser.find_element(By.ID, "decide-take").click()  # Bob takes; Cy, the bot, answers its own at once
+            wait_until(lambda: len(runner.do(lambda: of_type(table, "decision"))) == 2, 10, "Bob's and Cy's")
+            decisions = runner.do(lambda: of_type(table, "decision"))
+            assert [(d["source"], d["player"]) for d in decisions] == [("phone", "Bob"), ("bot", "Cy")]
+            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
         finally:
             runner.stop()
 

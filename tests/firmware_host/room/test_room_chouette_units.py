@@ -171,9 +171,14 @@ def test_a_chouette_state_is_checked_field_by_field(asked_of_bob: EmulatedTable)
     state = {"table": "t01", "match": MATCH, "seq": 9, **table_state(controller, 1.0), "flags": [], "sent": 1.0,
              "chouette": chouette}
     assert decode_state(encode_state(state), "t01")["chouette"] == chouette
+    with_a_bot = {**chouette, "bots": {"Cy": "expert"}}
+    assert decode_state(encode_state({**state, "chouette": with_a_bot}), "t01")["chouette"] == with_a_bot
+    earlier = {k: v for k, v in chouette.items() if k != "bots"}  # a table from before bots sat at a chouette
+    assert decode_state(encode_state({**state, "chouette": earlier}), "t01")["chouette"] == earlier
     bads: list[dict[str, Any]] = [{"members": [{**chouette["members"][0], "cube": 0}]}, {"phones": {"Bob": "not hex"}},
                                   {"asked": {**chouette["asked"], "answers": ["drop"]}}, {"totals": {"Ann": "zero"}},
-                                  {"line": "Bob"}, {"games": None}]
+                                  {"line": "Bob"}, {"games": None}, {"bots": {"Cy": 3}}, {"bots": ["Cy"]},
+                                  {"bots": {"Bob": "expert"}}]  # the last: a bot with a phone code
     for bad in bads:
         with pytest.raises(MessageRejected) as rejected:
             decode_state(encode_state({**state, "chouette": {**chouette, **bad}}), "t01")

@@ -14,12 +14,13 @@ from bot_fixtures import shipped
 
 from game.board import Variant
 from game.bot.base import Level
-from game.bot.chouette import ChouetteBot
+from game.bot.chouette import LARGEST_CUBE, ChouetteBot
 from game.bot.context import MatchContext
 from game.chouette import ChouetteOptions, ChouetteSession, Phase, Side
 from game.chouette.replay import replay_session
 from game.chouette.sim import SimulatedChouette
 from game.chouette.state import SessionState
+from game.cube import Cube
 from game.match import MatchOptions
 
 
@@ -75,3 +76,22 @@ def test_the_bots_take_both_roles_as_the_box_rotates() -> None:
     _, bots = run(ChouetteOptions(), seed=2, games=8)
     assert set().union(*(bot.roles for bot in bots)) == {"box", "team"}
     assert any(bot.answers for bot in bots)
+
+
+def test_a_cube_beyond_the_engines_range_is_decided_as_the_largest_it_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beavers and redoubles can run a chouette's cube to 2^17, past what GNU Backgammon's match ID
+    holds (2^15): a money cube's decision does not depend on its value, so the bot decides it as
+    `LARGEST_CUBE` instead of failing."""
+    session = ChouetteSession(["Ann", "Bob", "Cy"], Variant.BACKGAMMON, clock=lambda: 0.0)
+    for player, die in (("Ann", 6), ("Bob", 4), ("Cy", 2)):
+        session.throw(player, die)
+    session.opening_roll(6, 1)
+    session.play(session.legal_plays()[0])
+    member = session.team[-1]
+    bot = ChouetteBot(shipped(Variant.BACKGAMMON, Level.EXPERT))
+    owned = Cube(2**17, Side.BOX.color)
+    monkeypatch.setattr(session, "cube", lambda name: owned)
+    assert bot.context(session, member).cube == Cube(LARGEST_CUBE, Side.BOX.color)
+    decided = bot.doubles(session, Side.BOX, member)  # raised NotationError before: "cube = 17 does not fit"
+    monkeypatch.setattr(session, "cube", lambda name: Cube(LARGEST_CUBE, Side.BOX.color))
+    assert decided is bot.doubles(session, Side.BOX, member)
