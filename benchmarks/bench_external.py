@@ -44,7 +44,7 @@ from typing import Any
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.board import Color, Variant
-from game.bot.arena import Score, play_game
+from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.factory import make_bot
 from game.bot.network import Network
@@ -317,7 +317,7 @@ def fingerprint(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def paired_match(ours: Any, theirs: Any, variant: Variant, pairs: int, seed: int,
+def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, seed: int,
                  progress: bool = True) -> Score:
     """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours."""
     wins = points = squares = remis = 0
