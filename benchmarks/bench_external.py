@@ -300,6 +300,86 @@ class FevgaPlayer:
         self.process.close()
 
 
+# -- the rules, checked against the engine's own move generator --------------------------------
+
+FEVGA_FINALS = """
+import * as E from '{engine}';
+import {{ readFileSync }} from 'node:fs';
+const cases = JSON.parse(readFileSync(0, 'utf8'));
+console.log(JSON.stringify(cases.map((c) => {{
+  const g = {{ pos: [Int8Array.from(c.game.pos[0]), Int8Array.from(c.game.pos[1])], off: c.game.off }};
+  return E.finalPositions(E.viewOf(g, c.p), E.expandDice(c.dice))
+    .map((f) => Array.from(f.mine).join(',') + '|' + f.myOff).sort();
+}})));
+"""
+
+TAVLI_FINALS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from domain.board import Board
+from domain.dice import Dice
+from domain.move_generation import legal_moves
+out = []
+for case in json.load(sys.stdin):
+    doc = case["board"]
+    board = Board()
+    board.n, board.color, board.pinned = list(doc["n"]), list(doc["color"]), list(doc["pinned"])
+    board.borne_off = {int(c): k for c, k in doc["off"].items()}
+    dice = Dice()
+    dice.set(*case["dice"])
+    afters = set()
+    for move in legal_moves(board, case["color"], dice):
+        token = board.apply(move, case["color"])
+        afters.add(json.dumps({"n": board.n, "color": board.color, "pinned": board.pinned,
+                               "off": {str(c): k for c, k in board.borne_off.items()}}, sort_keys=True))
+        board.undo(token)
+    out.append(sorted(afters))
+print(json.dumps(out))
+"""
+
+TAVLI_AGREEMENT = 0.95
+"""The share of positions on which the Plakoto program must reach exactly our legal plays'
+positions: it also ends a turn after one die when the first die played leaves the second
+unplayable (its rules.md), which Catchgammon forbids, so a few positions differ by that alone."""
+
+
+def check_rules(kind: str, engine_dir: Path, python: str, positions: int = 300, seed: int = 5) -> tuple[int, int]:
+    """On `positions` random positions of the engine's variant, how many the engine's own move
+    generator, from the translated position, reaches exactly the positions our legal plays reach
+    (translated): (agreeing, compared). The Plakoto program is compared outside bear-offs (it bears
+    off only with the exact number)."""
+    from game.selfplay import random_positions
+
+    if kind == "fevga":
+        cases, ours = [], []
+        for position, dice in random_positions(Variant.RUNGAMMON, positions, seed):
+            side = fevga_side(position.turn)
+            cases.append({"game": fevga_game(position), "p": side, "dice": list(dice)})
+            keys = set()
+            for play in position.legal_plays(dice):
+                after = fevga_game(play.after_moves)
+                keys.add(",".join(map(str, after["pos"][side])) + "|" + str(after["off"][side]))
+            ours.append(sorted(keys))
+        script = FEVGA_FINALS.format(engine=(engine_dir / "src" / "engine.js").as_uri())
+        command = ["node", "--input-type=module", "-e", script]
+    else:
+        cases, ours = [], []
+        for position, dice in random_positions(Variant.CATCHGAMMON, positions, seed):
+            plays = list(position.legal_plays(dice))
+            if any(play.after_moves.off != position.off for play in plays):
+                continue
+            cases.append({"board": plakoto_board(position), "color": tavli_color(position.turn), "dice": list(dice)})
+            ours.append(sorted({json.dumps(plakoto_board(play.after_moves), sort_keys=True) for play in plays}))
+        command = [python, "-c", TAVLI_FINALS, str(engine_dir)]
+    try:
+        done = subprocess.run(command, input=json.dumps(cases), capture_output=True, text=True, timeout=600,
+                              check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise EngineFailed(f"{kind}: its move generator could not be asked ({exc})") from None
+    theirs = json.loads(done.stdout)
+    return sum(a == b for a, b in zip(ours, theirs, strict=True)), len(cases)
+
+
 # -- the match -------------------------------------------------------------------------------
 
 def engine_kind(engine_dir: Path) -> str:
@@ -349,11 +429,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--check-only", action="store_true",
+                        help="only check the engine's rules against ours (done before every measurement)")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
     engine_dir: Path = args.engine_dir.resolve()
     kind = args.engine or engine_kind(engine_dir)
+    agree, compared = check_rules(kind, engine_dir, args.engine_python)
+    needed = compared if kind == "fevga" else TAVLI_AGREEMENT * compared
+    print(f"{kind}'s own move generator reaches our legal plays' positions on {agree} of {compared} random "
+          f"positions (needed: {needed:.0f})")
+    if agree < needed:
+        print(f"bench_external: {kind}'s rules and ours disagree beyond what is known: not measured", file=sys.stderr)
+        return 1
+    if args.check_only:
+        return 0
     theirs: TavliPlayer | FevgaPlayer
     if kind == "tavli":
         theirs = TavliPlayer(engine_dir, args.engine_python, args.model)
