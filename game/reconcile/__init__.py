@@ -30,7 +30,7 @@ import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import ne
-from typing import cast
+from typing import Generic, TypeVar, cast
 
 from game import codes
 from game.board import Color, Variant
@@ -76,6 +76,28 @@ class Verdict(abc.ABC):
         return frozenset()
 
 
+Found = TypeVar("Found")
+
+
+class FoundLater(Verdict, Generic[Found]):
+    """A verdict whose details are given, or found by a call made when they are first read."""
+
+    __slots__ = ("_find", "_found")
+
+    def __init__(self, found: Found) -> None:
+        self._found: Found | None = found
+        self._find: Callable[[], Found] | None = None
+
+    def _later(self, find: Callable[[], Found]) -> None:
+        self._found, self._find = None, find
+
+    def _resolved(self) -> Found:
+        if self._found is None:
+            assert self._find is not None
+            self._found, self._find = self._find(), None
+        return self._found
+
+
 @dataclass(frozen=True, slots=True)
 class Untouched(Verdict):
     """No checker has moved."""
@@ -87,17 +109,16 @@ class Untouched(Verdict):
         return "no checker moved yet"
 
 
-class Partial(Verdict):
+class Partial(FoundLater[tuple[tuple[DieMove, ...], Layout]]):
     """On the way to a legal play: the dice moves made so far and the dice still to play.
 
     `moves` and `board` may be found when first read (`Partial.found_later`): during a turn a
     board on the way is judged, its code shown at most, and its moves seldom named."""
 
-    __slots__ = ("_find", "_found", "dice_left")
+    __slots__ = ("dice_left",)
 
     def __init__(self, moves: tuple[DieMove, ...], dice_left: tuple[int, ...], board: Layout) -> None:
-        self._found: tuple[tuple[DieMove, ...], Layout] | None = (moves, board)
-        self._find: Callable[[], tuple[tuple[DieMove, ...], Layout]] | None = None
+        super().__init__((moves, board))
         self.dice_left = dice_left
         """The dice still to play to complete a legal play."""
 
@@ -105,14 +126,9 @@ class Partial(Verdict):
     def found_later(cls, dice_left: tuple[int, ...], find: Callable[[], tuple[tuple[DieMove, ...], Layout]]) -> Partial:
         """The verdict whose moves and board `find()` gives, called when first read."""
         verdict = cls.__new__(cls)
-        verdict._found, verdict._find, verdict.dice_left = None, find, dice_left
+        verdict._later(find)
+        verdict.dice_left = dice_left
         return verdict
-
-    def _resolved(self) -> tuple[tuple[DieMove, ...], Layout]:
-        if self._found is None:
-            assert self._find is not None
-            self._found, self._find = self._find(), None
-        return self._found
 
     @property
     def moves(self) -> tuple[DieMove, ...]:
@@ -222,19 +238,18 @@ class Illegal(Verdict):
         return self.explanation.zones()
 
 
-class Misplaced(Verdict):
+class Misplaced(FoundLater[tuple[tuple[ZoneDiff, ...], Explanation]]):
     """No sequence of the roll makes this board: checkers must be set right.
 
     `diffs` and `nearest` may be given, or found when first read (`Misplaced.found_later`): a
     board judged during a turn is seldom shown (a checker held in the hand), and finding the
     nearest board passes over every board the roll's moves make."""
 
-    __slots__ = ("_find", "_found", "perspective")
+    __slots__ = ("perspective",)
 
     def __init__(self, diffs: tuple[ZoneDiff, ...], nearest: Explanation, perspective: Perspective | None = None,
                  ) -> None:
-        self._found: tuple[tuple[ZoneDiff, ...], Explanation] | None = (diffs, nearest)
-        self._find: Callable[[], tuple[tuple[ZoneDiff, ...], Explanation]] | None = None
+        super().__init__((diffs, nearest))
         self.perspective = perspective
         """Whose numbers name the points (the mover's, as the play's notation does); None: the board's."""
 
@@ -243,14 +258,9 @@ class Misplaced(Verdict):
                     perspective: Perspective | None = None) -> Misplaced:
         """The verdict whose diffs and nearest board `find()` gives, called when first read."""
         verdict = cls.__new__(cls)
-        verdict._found, verdict._find, verdict.perspective = None, find, perspective
+        verdict._later(find)
+        verdict.perspective = perspective
         return verdict
-
-    def _resolved(self) -> tuple[tuple[ZoneDiff, ...], Explanation]:
-        if self._found is None:
-            assert self._find is not None
-            self._found, self._find = self._find(), None
-        return self._found
 
     @property
     def diffs(self) -> tuple[ZoneDiff, ...]:
