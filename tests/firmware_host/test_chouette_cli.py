@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from configs import refusal
 from needs import require
 from played import played_once, session_key
 
@@ -162,8 +163,5 @@ dir = "{tmp_path / 'rec'}"
 ])
 def test_a_bad_chouette_config_is_one_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    config = tmp_path / "bad.toml"
-    config.write_text("[board]\nport = 'x'\n" + text)
-    assert main(["run", "--config", str(config)]) == 2
-    err = capsys.readouterr().err
+    err = refusal(tmp_path, text, capsys)
     assert message in err and err.count("\n") == 1, err

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from bot_fixtures import shipped
+from configs import refusal
 
 from firmware_host.cli import main
 from firmware_host.config import load_config
@@ -117,10 +118,7 @@ def test_the_config_seats_a_bot_on_either_side_at_its_level(tmp_path: Path) -> N
 ])
 def test_a_bad_bot_seat_in_the_config_is_one_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    config = tmp_path / "bad.toml"
-    config.write_text("[board]\nport = 'x'\n" + text)
-    assert main(["run", "--config", str(config)]) == 2
-    err = capsys.readouterr().err
+    err = refusal(tmp_path, text, capsys)
     assert message in err and err.count("\n") == 1, err
 
 

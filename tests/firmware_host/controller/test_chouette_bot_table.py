@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from configs import refusal
 
 from drivers.buttons import RollButton
 from drivers.cube_display import LARGEST_VALUE
@@ -219,10 +220,7 @@ def test_the_config_names_a_chouettes_bot_at_the_players_level(tmp_path: Path) -
 ])
 def test_a_bad_chouette_bot_in_the_config_is_one_line_and_exit_2(tmp_path: Path, text: str, message: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    config = tmp_path / "bad.toml"
-    config.write_text("[board]\nport = 'x'\n" + text)
-    assert main(["run", "--config", str(config)]) == 2
-    err = capsys.readouterr().err
+    err = refusal(tmp_path, text, capsys)
     assert message in err and err.count("\n") == 1, err
 
 
