@@ -151,8 +151,10 @@ class Network:
         Path(path).write_bytes(buffer.getvalue())
 
     @classmethod
-    def load(cls, path: str | Path) -> Network:
-        """Read weights written by `save`, checking they fit this version's encoding."""
+    def load(cls, path: str | Path, *, widen: bool = False) -> Network:
+        """Read weights written by `save`, checking they fit this version's encoding. `widen`: weights
+        made for an encoding that has since grown by inputs appended at its end (as Backgammon's did,
+        gaining `_tactics`) are taken, the new inputs starting with no say in the output."""
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
@@ -164,11 +166,17 @@ class Network:
         except (KeyError, ValueError):
             raise WeightsError(f"{str(path)!r} names no known variant: {meta.get('variant')!r}") from None
         expected = input_size(variant)
+        record = meta.get("record", {})
+        grown = expected - arrays[0].shape[1]
+        if widen and grown > 0 and meta.get("inputs") == arrays[0].shape[1]:
+            arrays[0] = np.concatenate([arrays[0], np.zeros((arrays[0].shape[0], grown), np.float32)], axis=1)
+            meta["inputs"] = expected
+            record = {**record, "inputs_widened": [expected - grown, expected]}
         if arrays[0].shape[1] != expected or meta.get("inputs") != expected:
             raise WeightsError(f"{str(path)!r} has {arrays[0].shape[1]} inputs; the {variant.value} "
                                f"encoding has {expected}: retrain with `python -m game.bot train`")
         w1, b1, w2, b2 = arrays
-        return cls(variant, w1, b1, w2, b2, record=meta.get("record", {}))
+        return cls(variant, w1, b1, w2, b2, record=record)
 
 
 def as_states(array: npt.ArrayLike) -> U8:

@@ -53,7 +53,7 @@ def curve_point(network: Network, games: int, eval_games: int, seed: int) -> dic
 
 def train(args: argparse.Namespace, err: TextIO) -> int:
     """Run the training the arguments describe; write the weights, the curve and the record."""
-    initial = Network.load(args.init) if args.init else None
+    initial = Network.load(args.init, widen=True) if args.init else None
     if initial is None and args.parallel > 1:
         err.write(UNTRAINED_PARALLEL)
     start = _games_played(initial)

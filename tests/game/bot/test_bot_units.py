@@ -210,3 +210,36 @@ def _shot_union(state: npt.NDArray[np.uint8]) -> int:
             reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
             hits += any(t - h in reach for t in mine for h in theirs)
     return hits
+
+
+@pytest.mark.parametrize("distance", range(1, 24))
+def test_backgammon_counts_the_shots_at_a_blot_from_a_point_and_from_the_bar(distance: int) -> None:
+    """A blot `distance` pips ahead of an opposing checker on a point, then of one on the bar (which
+    enters on my 1-point with a 1: the bar stands one pip below it): the textbook table both times."""
+    from game.bot.encoding import Board, _tactics
+    on_a_point = _one_blot_one_hitter(distance)
+    assert round(float(_tactics(Variant.BACKGAMMON, Board(on_a_point))[0, 3]) * 36) == _TEXTBOOK_SHOTS.get(distance, 0)
+    from_the_bar = np.zeros((1, 28), dtype=np.uint8)
+    from_the_bar[0, 26] = 1  # one of theirs on the bar
+    from_the_bar[0, distance] = 1  # my blot on my point `distance`
+    shots = _tactics(Variant.BACKGAMMON, Board(from_the_bar))[0, 3]
+    assert round(float(shots) * 36) == _TEXTBOOK_SHOTS.get(distance, 0)
+
+
+def test_weights_for_an_encoding_that_has_since_grown_are_widened_only_when_asked(tmp_path: object) -> None:
+    """Backgammon's encoding gained inputs at its end: a network made before loads for training with
+    the new inputs at no say (the same estimates), and is refused anywhere else."""
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    full = Network.untrained(Variant.BACKGAMMON, 8)
+    old = Network(Variant.BACKGAMMON, full.w1[:, :-8].copy(), full.b1, full.w2, full.b2)
+    old.save(tmp_path / "old.npz")
+    with pytest.raises(WeightsError, match="inputs"):
+        Network.load(tmp_path / "old.npz")
+    widened = Network.load(tmp_path / "old.npz", widen=True)
+    assert widened.record["inputs_widened"] == [input_size(Variant.BACKGAMMON) - 8, input_size(Variant.BACKGAMMON)]
+    states = states_array([encode(p) for p, _ in random_positions(Variant.BACKGAMMON, 50, 4)])
+    x = features(Variant.BACKGAMMON, states)
+    assert np.allclose(widened.forward(x)[1], old.forward(x[:, :-8])[1], atol=1e-3)  # float16 weights on disk
+    assert not np.allclose(x[:, -8:], 0)  # the new inputs are not all zero: they were ignored
