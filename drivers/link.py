@@ -37,7 +37,7 @@ from drivers.errors import (
     UnsupportedFeature,
     UnsupportedVersion,
 )
-from drivers.events import Event, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
+from drivers.events import EventQueue, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
 from drivers.protocol import (
     BAUD_RATE,
     BoardMessage,
@@ -93,7 +93,7 @@ class Backoff:
 class LinkOptions(TypedDict, total=False):
     """Keyword options of `SerialLink`, also accepted by the roles that make their own link."""
 
-    events: queue.Queue[Event]
+    events: EventQueue
     source: str
     clock: Clock
     baudrate: int
@@ -115,7 +115,7 @@ class SerialLink:
     shakes hands, watches the heartbeat, reconnects with backoff, and hands each message to its listeners
     and each link change to its events queue."""
 
-    def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
+    def __init__(self, port: str, *, events: EventQueue | None = None,
                  source: str | None = None, clock: Clock = SYSTEM_CLOCK,
                  baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
                  backoff: Backoff = Backoff(), stats_interval: float = STATS_INTERVAL) -> None:
@@ -124,7 +124,7 @@ class SerialLink:
                 port, baudrate=baudrate, do_not_open=True)
         except ValueError as error:
             raise DriverConfigError(f"cannot use serial port {port!r}: {error}") from error
-        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.source = source if source is not None else port
         self._clock = clock
         self.reply_timeout = reply_timeout
@@ -480,7 +480,7 @@ class DeviceRole:
         self.link.add_listener(self)
 
     @property
-    def events(self) -> queue.Queue[Event]:
+    def events(self) -> EventQueue:
         """The queue the role's events go to (the link's)."""
         return self.link.events
 
