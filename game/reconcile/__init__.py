@@ -316,9 +316,7 @@ class TurnReconciler:
         self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = board_key(layout(position), capability)
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
-        self._legal: dict[Key, list[int]] = {}
-        for i, state in enumerate(self.plays.states):
-            self._legal.setdefault(self._ways.state_key(state), []).append(i)
+        self._legal: dict[Key, list[int]] = self._ways.legal
         if not self.plays:  # no legal play: leaving the board is one
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
