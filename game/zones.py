@@ -59,20 +59,16 @@ def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State
     """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
     what `zone` makes of each stack of the `layout` of the position each stands for, without
     building the position (`str` gives the layout, `len` the counts)."""
-    tables, order = state_view_tables(template, zone)
+    tables, order = state_view_tables(template.variant, template.turn, zone)
     gather = kernel_gather()
     return lambda state: gather(state, tables, order)
 
 
-def state_view_tables(template: Position, zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
-    """What `state_views` gathers with (`game.movegen.kernel_gather`): what `zone` makes of each
-    point code and each count on a bar or tray, by zone, and the state's byte of each zone."""
-    return _view_tables(template.variant, template.turn, zone)
-
-
 @lru_cache(maxsize=64)
-def _view_tables(variant: Variant, turn: Color, zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
-    """What `zone` makes of each point code and each count on a bar or tray, by zone, and the
+def state_view_tables(variant: Variant, turn: Color,
+                      zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
+    """What `state_views` gathers with (`game.movegen.kernel_gather`) for the states of `turn`'s
+    rolls: what `zone` makes of each point code and each count on a bar or tray, by zone, and the
     state's byte of each zone."""
     points = tuple(map(zone, stack_table(turn)))
     white = tuple(zone("w" * n) for n in range(CHECKERS + 1))

@@ -13,17 +13,17 @@ verdict names them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
 from typing import cast
 
-from game.board import OWN_TO_BOARD, Variant
+from game.board import OWN_TO_BOARD, Color, Variant
 from game.explain import DieMove
 from game.movegen import MOVES, LegalPlays, State, encode, kernel_gather, kernel_index, kernel_walk
 from game.movegen.pure import HalfNode, Hits, half_key, halves, leading
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
-from game.zones import BAR_ZONE, Capability, Layout, View, state_layouts, state_view_tables
+from game.zones import BAR_ZONE, Capability, Layout, View, state_view_tables
 
 Key = tuple[object, ...]
 """What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
@@ -54,16 +54,29 @@ def zone_key(capability: Capability) -> Callable[[str], object]:
     return len if capability is Capability.COUNTS else _COLOURS.__getitem__
 
 
-def hits_seen(position: Position, zone: Callable[[str], object]) -> Hits | None:
-    """How a hit shows half done to sensors telling `zone` of a stack, for the kernel's index
-    (`game.movegen.pure.Hits`); None where no hit shows half done (only a Backgammon hit sends a
-    checker to the bar)."""
-    if position.variant is not Variant.BACKGAMMON:
+@lru_cache(maxsize=64)
+def hits_seen(variant: Variant, turn: Color, zone: Callable[[str], object]) -> Hits | None:
+    """How a hit by `turn` shows half done to sensors telling `zone` of a stack, for the kernel's
+    index (`game.movegen.pure.Hits`); None where no hit shows half done (only a Backgammon hit
+    sends a checker to the bar)."""
+    if variant is not Variant.BACKGAMMON:
         return None
-    me, them = position.turn, position.turn.opponent
-    to_board = OWN_TO_BOARD[position.variant, me]
+    them = turn.opponent
+    to_board = OWN_TO_BOARD[variant, turn]
     return (bytes([0] + [to_board[point] - 1 for point in range(1, 25)]), BAR_ZONE[them] - 1,
-            zone(them.char + me.char), zone(""))
+            zone(them.char + turn.char), zone(""))
+
+
+@lru_cache(maxsize=64)
+def _seen_by(variant: Variant, turn: Color, capability: Capability) -> tuple[
+        tuple[tuple[object, ...], ...], bytes, Hits | None, int, str, str]:
+    """What a roll's boards are seen with, the same for every roll of one player at one table: the
+    kernel's tables and order (`game.zones.state_view_tables`) and `hits_seen`, the opponent's bar
+    (its zone index), the opponent's letter, and the hitter down on the blot."""
+    zone = zone_key(capability)
+    tables, order = state_view_tables(variant, turn, zone)
+    them = turn.opponent
+    return tables, order, hits_seen(variant, turn, zone), BAR_ZONE[them] - 1, them.char, them.char + turn.char
 
 
 def board_key(board: Layout, capability: Capability) -> Key:
@@ -96,18 +109,13 @@ class BoardsOnTheWay:
     def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays, capability: Capability) -> None:
         self.position = position
         self.capability = capability
-        self._layout_of = state_layouts(position)
-        high, low = sorted(dice, reverse=True)
+        high, low = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
         self.root: StateNode = encode(position) + bytes((high,) * 4 if high == low else (high, low))
         self._results = plays.states
         self._most = plays.dice_played
-        me, them = position.turn, position.turn.opponent
-        self._their_bar, self._their = BAR_ZONE[them] - 1, them.char
-        self._mixed = them.char + me.char  # the hitter down on the blot
-        zone = zone_key(capability)
-        self._tables, self._order = state_view_tables(position, zone)
+        self._tables, self._order, self._hits, self._their_bar, self._their, self._mixed = _seen_by(
+            position.variant, position.turn, capability)
         self._gather = kernel_gather()
-        self._hits = hits_seen(position, zone)
         legal, partial = kernel_index()(self.root, VARIANT_INDEX[position.variant], self._most, self._results,
                                         self._tables, self._order, self._hits)
         self.legal: dict[Key, list[int]] = legal
@@ -125,7 +133,8 @@ class BoardsOnTheWay:
             state = node[:SIZE]
             board = self._boards.get(state)
             if board is None:
-                board = self._boards[state] = self._layout_of(state)
+                board = self._boards[state] = self._gather(state, *state_view_tables(self.position.variant,
+                                                                                 self.position.turn, str))
             return board
         down, state, point = node[0]
         stacks = list(self.board(state))

@@ -82,8 +82,8 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
     assert in_order(compiled.walk(root, variant, most)) == in_order(pure.walk(root, variant, most)), where
     for capability in Capability:  # the reconciler's index of the results and the boards on the way
         zone = zone_key(capability)
-        tables, order = state_view_tables(position, zone)
-        args = (root, variant, most, plays[0], tables, order, hits_seen(position, zone))
+        tables, order = state_view_tables(position.variant, position.turn, zone)
+        args = (root, variant, most, plays[0], tables, order, hits_seen(position.variant, position.turn, zone))
         assert [list(found.items()) for found in compiled.index(*args)] == \
             [list(found.items()) for found in pure.index(*args)], f"{where} {capability.name}"
     for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
