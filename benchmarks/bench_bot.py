@@ -74,14 +74,16 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None, chose
                lambda: match_up(network, HeuristicBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
 
 
-def learner(games: int, weights: list[Path], seed: int) -> None:
-    """The learner check alone: each Backgammon-trained network at 0-ply (races by the bear-off
-    database) against GNU Backgammon 0-ply, the same dice for each, to compare a run's checkpoints
-    (choose on one seed, then measure the chosen one on another)."""
-    print(f"learner check: {games} cubeless games per network against GNU Backgammon 0-ply, dice seed {seed}")
+def learner(games: int, weights: list[Path], seed: int, level: Level = Level.ADVANCED) -> None:
+    """The learner check alone: each Backgammon-trained network at 0-ply (the advanced level; races
+    by the bear-off database) against GNU Backgammon 0-ply, the same dice for each, to compare a
+    run's checkpoints (choose on one seed, then measure the chosen one on another). `level`: the
+    network's bot at another level (expert and up look one ply further at the best plays)."""
+    print(f"learner check: {games} cubeless games per network, its bot at the {level.value} level, against "
+          f"GNU Backgammon 0-ply, dice seed {seed}")
     gnubg0 = make_bot(Variant.BACKGAMMON, Level.EXPERT)
     for path in weights:
-        network = NetworkBot(Network.load(path), Level.ADVANCED)
+        network = NetworkBot(Network.load(path), level)
         behind = network.network.record.get("total_games", network.network.record.get("games"))
         _timed(f"  {path.name:28} ({behind} games)",
                partial(match_up, network, gnubg0, Variant.BACKGAMMON, games, seed))
@@ -398,6 +400,8 @@ def main() -> None:
     parser.add_argument("--bg-weights", type=Path, nargs="+", default=None,
                         help="the Backgammon-trained network (python -m game.bot train --variant backgammon); "
                              "--only learner: one or more")
+    parser.add_argument("--bg-level", type=Level.parse, default=Level.ADVANCED,
+                        help="--only learner: the network's bot's level (advanced: 0-ply, the learner check's own)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     variants = [Variant(v) for v in args.variants.split(",")]
@@ -424,7 +428,7 @@ def main() -> None:
     if "learner" in only:
         if not args.bg_weights:
             parser.error("--only learner needs --bg-weights")
-        learner(args.games, args.bg_weights, args.dice_seed)
+        learner(args.games, args.bg_weights, args.dice_seed, args.bg_level)
 
 
 if __name__ == "__main__":

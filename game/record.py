@@ -54,6 +54,8 @@ class RecordWriter:
         self._chain = chain
         self._fsync = fsync
         self.prev = prev
+        self.line = b""
+        """The last line written, without its newline."""
 
     @classmethod
     def append(cls, path: str | os.PathLike[str], *, chain: bool = True, fsync: bool = False) -> RecordWriter:
@@ -71,11 +73,17 @@ class RecordWriter:
 
     def write(self, event: Mapping[str, Any]) -> str:
         """Append one event, chained to the line before."""
-        self.prev = write_event(self._fp, event, self.prev if self._chain else None)
+        self.line = encode_event(event, self.prev if self._chain else None)
+        self._fp.write(self.line + b"\n")
+        self.prev = line_hash(self.line)
         self._fp.flush()
         if self._fsync:
-            os.fsync(self._fp.fileno())
+            self.sync()
         return self.prev
+
+    def sync(self) -> None:
+        """Force what was written to disk."""
+        os.fsync(self._fp.fileno())
 
     def write_all(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Append every event, in order."""

@@ -272,11 +272,12 @@ class Controller:
         self.seat.close()
 
     def handle(self, event: Event) -> None:
-        """One event from the drivers."""
-        try:
-            self._handle(event)
-        finally:
-            self._settle()
+        """One event from the drivers: one action of the journal (durable before the next)."""
+        with self.journal.action():
+            try:
+                self._handle(event)
+            finally:
+                self._settle()
 
     def _handle(self, event: Event) -> None:
         if event.timestamp > self._now:
@@ -287,10 +288,11 @@ class Controller:
 
     def tick(self, now: float) -> None:
         """Let time pass: a board that has settled is judged; the clocks are checked."""
-        try:
-            self._tick(now)
-        finally:
-            self._settle()
+        with self.journal.action():
+            try:
+                self._tick(now)
+            finally:
+                self._settle()
 
     def _settle(self) -> None:
         """Done with an event (or a moment): what the table shows into the record, then the signature if due."""
@@ -504,6 +506,11 @@ class Controller:
         """Apply a tournament referee's ruling where the table's state allows it (`rulings.refusal`),
         show it (`RF`; `NO` when it does not apply now) and journal it as a `referee` event (returned).
         `ruling` is the director's id for it."""
+        with self.journal.action():
+            return self._referee(name, action, flag=flag, player=player, seconds=seconds, ruling=ruling)
+
+    def _referee(self, name: str, action: str, *, flag: int | None, player: Color | None, seconds: float,
+                 ruling: str) -> dict[str, Any]:
         why = refusal(action, flag=flag, player=player, seconds=seconds, flags=self.flags,
                       waiting=self.prompt.waiting, timed=self.clock is not None, over=self.played.is_over,
                       in_reach=not self.outage.out)
@@ -529,11 +536,12 @@ class Controller:
     def decide(self, answer: str, **record: Any) -> str | None:
         """A chouette member's `answer`, from their phone, to the decision asked now
         (`ChouetteDialogue.decide`): applied as the member's press would be, None; else why not."""
-        decided = self.dialogue.decide(answer, **record)
-        if isinstance(decided, str):
-            return decided
-        self._apply(decided)
-        return None
+        with self.journal.action():
+            decided = self.dialogue.decide(answer, **record)
+            if isinstance(decided, str):
+                return decided
+            self._apply(decided)
+            return None
 
     # -- out: prompts and the display ---------------------------------------------------
 

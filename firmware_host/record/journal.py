@@ -1,5 +1,6 @@
 """The controller's journal: the match record plus the referee's own events, hash-chained,
-flushed and fsynced line by line, so a controller killed at any moment resumes from it.
+flushed line by line, so a controller killed at any moment resumes from it, and fsynced once per
+action, so that a power cut loses at most the action under way.
 
 The journal is a JSON Lines record (game/RECORD.md): the match's events, as `game.match`
 emits them (a chouette session's, as `game.chouette` does), interleaved with the controller's
@@ -9,6 +10,12 @@ hash of the line before. With the table's key (`firmware_host.record.signing`) t
 the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
 anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
 
+Why one fsync per action, not per line, nor per turn or per minute: a roll is seen by everyone the
+moment it is thrown, and a line left in the page cache (ext4 writes data back after up to 30 s)
+would let a player who pulls the table's plug after a bad roll erase it; so every line is on disk
+before the controller takes its next event. The lines of one action (a play and its clocks, a
+game's end and its signature, a flag and what the table shows for it) share one fsync.
+
 A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
 (its line number in the file) and its hash: the room's publisher relays them to the director.
 """
@@ -16,14 +23,15 @@ A listener (`Journal.listen`) hears each line once it is on disk, with its seque
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from firmware_host.errors import JournalError
 from game.chouette.replay import is_chouette_record, resume
 from game.errors import ReplayError
-from game.record import RecordWriter, chain_problems, encode_event, read_record, replay_lines
+from game.record import RecordWriter, chain_problems, read_record, replay_lines
 from game.replay import Problem
 
 if TYPE_CHECKING:
@@ -80,8 +88,12 @@ class Journal:
             raise JournalError(f"{self.path} is signed by {named}: go on with it with that table's key")
         self.key = key if key is not None and (named is not None or not existing) else None
         """The key this journal is signed with (None: unsigned)."""
-        self._writer = RecordWriter.append(self.path, fsync=fsync)
+        self._writer = RecordWriter.append(self.path)  # flushed line by line; fsynced here, by action
+        self._fsync = fsync
         self._listeners: list[Listener] = []
+        self._unsynced: list[tuple[int, bytes, str]] = []
+        """Lines written in the action under way: (seq, line, hash), durable and heard at its end."""
+        self._actions = 0
 
     def has_match(self) -> bool:
         """The journal holds a match (or a chouette session) to resume, not only the line naming its key
@@ -96,18 +108,42 @@ class Journal:
         return read_journal(self.directory)
 
     def write(self, event: Mapping[str, Any]) -> None:
-        """Append one event, chained, flushed and fsynced; then tell the listeners."""
-        prev = self._writer.prev
+        """Append one event, chained and flushed; fsynced and told to the listeners at once, or at
+        the end of the action under way (`action`)."""
         digest = self._writer.write(event)
         self.sequence += 1
-        if self._listeners:
-            line = encode_event(event, prev)  # the very bytes just written: same encoder, same prev
+        self._unsynced.append((self.sequence, self._writer.line, digest))
+        if not self._actions:
+            self._commit()
+
+    @contextmanager
+    def action(self) -> Iterator[None]:
+        """The lines written inside are one action's (the controller's handling of one event): each
+        is flushed as it is written, so a killed process loses none, and one fsync at the end makes
+        them all durable before the controller takes its next event; the listeners hear them then.
+        Actions nest: the outermost one's end commits."""
+        self._actions += 1
+        try:
+            yield
+        finally:
+            self._actions -= 1
+            if not self._actions:
+                self._commit()
+
+    def _commit(self) -> None:
+        if not self._unsynced:
+            return
+        if self._fsync:
+            self._writer.sync()
+        lines, self._unsynced = self._unsynced, []
+        for seq, line, digest in lines:
             for listener in self._listeners:
-                listener(self.sequence, line, digest)
+                listener(seq, line, digest)
 
     def listen(self, listener: Listener) -> None:
-        """Call `listener(seq, line, hash)` after each line written from now on (flushed, and fsynced
-        when the journal fsyncs). It runs on the writer's thread, so it must not block."""
+        """Call `listener(seq, line, hash)` for each line written from now on, once it is durable
+        (fsynced, when the journal fsyncs): at once, or at the end of its action. It runs on the
+        writer's thread, so it must not block."""
         self._listeners.append(listener)
 
     def sign(self, t: float) -> None:
@@ -119,7 +155,8 @@ class Journal:
                     "signature": self.key.sign(self.sequence, head, float(t)), "t": float(t)})
 
     def close(self) -> None:
-        """Close the file; the journal can be opened again to go on."""
+        """Close the file (what was written made durable first); the journal can be opened again to go on."""
+        self._commit()
         self._writer.close()
 
     def __enter__(self) -> Self:
