@@ -131,7 +131,8 @@ class SerialLink:
         """Seconds to wait for the device's answer (HELLO, an ACK, a PING's reply)."""
         self._backoff = backoff
         self._reader = _FrameReader()
-        self._listeners: list[LinkListener] = []
+        self._listeners: tuple[LinkListener, ...] = ()
+        """Replaced, never changed in place: a frame's listeners are read without the lock."""
         self._waiters: list[tuple[Callable[[BoardMessage], bool], list[BoardMessage]]] = []
         self._changed = threading.Condition(threading.RLock())
         self._write_lock = threading.Lock()
@@ -183,13 +184,14 @@ class SerialLink:
     def add_listener(self, listener: LinkListener) -> None:
         """Hand every message (and each handshake) to `listener` too."""
         with self._changed:
-            self._listeners.append(listener)
+            self._listeners = (*self._listeners, listener)
 
     def remove_listener(self, listener: LinkListener) -> None:
         """Stop handing messages to `listener`."""
         with self._changed:
             if listener in self._listeners:
-                self._listeners.remove(listener)
+                index = self._listeners.index(listener)
+                self._listeners = self._listeners[:index] + self._listeners[index + 1:]
 
     def poll(self, timeout: float = 0.0) -> None:
         """Do what is due (connect, read, notice silence) waiting up to `timeout` for bytes."""
@@ -398,10 +400,10 @@ class SerialLink:
             return
         if self._state is not _State.UP:
             return  # stale frames from before this handshake
-        with self._changed:
-            listeners = list(self._listeners)
-        for listener in listeners:
+        for listener in self._listeners:
             listener.receive(message, now)
+        if not self._waiters:  # nobody waits for an answer (a waiter is listed before its request leaves)
+            return
         with self._changed:
             for wanted, box in self._waiters:
                 if not box and wanted(message):
@@ -419,7 +421,7 @@ class SerialLink:
             self._connects += 1
             self._streak = 0
             self._pinged = False
-            listeners = list(self._listeners)
+            listeners = self._listeners
             self._changed.notify_all()
         self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello, stats=self._told_now(now)))
         for listener in listeners:
