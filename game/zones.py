@@ -341,9 +341,14 @@ def _plausible_at_a_glance(readings: Sequence[ZoneReading], capability: Capabili
     """`implausible_board`'s None for 28 readings, told by the totals: each side's checkers within
     `CHECKERS` (or all of them within both sides' at COUNTS) puts every zone within its limits."""
     stacks = list(map(_STACK, readings))
+    if capability is Capability.STACKS:  # a stack's reading has its colours counted from it (`ZoneReading`)
+        if None in stacks:
+            return False
+        board = "".join(stacks)
+        return board.count("w") <= CHECKERS and board.count("b") <= CHECKERS
     whites = list(map(_WHITE, readings))
     if capability is Capability.COUNTS:
         return stacks.count(None) == whites.count(None) == ZONE_COUNT and sum(map(_COUNT, readings)) <= 2 * CHECKERS
-    if stacks.count(None) != (0 if capability is Capability.STACKS else ZONE_COUNT) or None in whites:
+    if stacks.count(None) != ZONE_COUNT or None in whites:
         return False
     return sum(whites) <= CHECKERS and bool(sum(map(_BLACK, readings)) <= CHECKERS)
