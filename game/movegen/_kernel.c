@@ -91,6 +91,21 @@ static int any_point(const unsigned char *s, int from, int to, const unsigned ch
     return 0;
 }
 
+/* A node of a walk is a state's SIZE bytes and the dice left after them. Playing the i-th of the
+   `left` dice: the dice that remain, written after `child`'s SIZE bytes; returns how many, or -1
+   when the same die stands earlier among them (each die once, in the order left). */
+static int dice_left_after(const unsigned char *node, int left, int i, unsigned char *child)
+{
+    for (int j = 0; j < i; j++)
+        if (node[SIZE + j] == node[SIZE + i])
+            return -1;
+    int rest = 0;
+    for (int j = 0; j < left; j++)
+        if (j != i)
+            child[SIZE + rest++] = node[SIZE + j];
+    return rest;
+}
+
 /* Each legal move of one checker by `die`, written to `out` in the pure kernel's order (the bar
  * first, then from point 24 down); returns how many. */
 static int single_moves(const unsigned char *s, int variant, int die, Step *out)
@@ -847,17 +862,12 @@ static int walk_level(PyObject *from, PyObject *level, PyObject *moves, PyObject
             return -1;
         }
         Py_DECREF(out); /* moves holds it */
-        for (Py_ssize_t i = 0; i < left; i++) {
-            int die = bytes[SIZE + i], again = 0;
-            for (Py_ssize_t j = 0; j < i; j++)
-                again |= bytes[SIZE + j] == die;
-            if (again)
-                continue; /* each die once, in the order left */
+        for (int i = 0; i < (int)left; i++) {
+            int die = bytes[SIZE + i];
             unsigned char child[SIZE + 4];
-            Py_ssize_t rest = 0;
-            for (Py_ssize_t j = 0; j < left; j++)
-                if (j != i)
-                    child[SIZE + rest++] = bytes[SIZE + j];
+            int rest = dice_left_after(bytes, (int)left, i, child);
+            if (rest < 0)
+                continue;
             Step steps[MAX_STEPS];
             int n = single_moves(bytes, variant, die, steps);
             for (int k = 0; k < n; k++) {
@@ -1104,16 +1114,11 @@ static int walk_run(Walk *walk, const unsigned char *root, int size, int variant
             int left = walk->nodes[k].size - SIZE;
             walk->nodes[k].edges = walk->edge_count;
             for (int i = 0; i < left; i++) {
-                int die = bytes[SIZE + i], again = 0;
-                for (int j = 0; j < i; j++)
-                    again |= bytes[SIZE + j] == die;
-                if (again)
-                    continue; /* each die once, in the order left */
+                int die = bytes[SIZE + i];
                 unsigned char child[SIZE + 4];
-                int rest = 0;
-                for (int j = 0; j < left; j++)
-                    if (j != i)
-                        child[SIZE + rest++] = bytes[SIZE + j];
+                int rest = dice_left_after(bytes, left, i, child);
+                if (rest < 0)
+                    continue;
                 Step steps[MAX_STEPS];
                 int n = single_moves(bytes, variant, die, steps);
                 for (int m = 0; m < n; m++) {
