@@ -117,9 +117,7 @@ class BoardSensor(DeviceRole):
         return True
 
     def _acknowledged(self, message: BoardMessage, timestamp: float) -> None:
-        """Follow up the commands sent without waiting: an ACK that is not OK, or none in time."""
-        if not self._awaiting:
-            return
+        """Follow up the commands sent without waiting (some are): an ACK that is not OK, or none in time."""
         if isinstance(message, Ack) and message.request_seq in self._awaiting:
             command, _ = self._awaiting.pop(message.request_seq)
             if message.status is not AckStatus.OK:
@@ -148,28 +146,31 @@ class BoardSensor(DeviceRole):
         """A message from the board: snapshots and zone changes become events (unless they cannot
         be true of the board that announced itself: those are rejected and counted); the rest is
         not the board sensor's, but every message follows up the commands awaiting an ACK."""
-        self._acknowledged(message, timestamp)
-        if isinstance(message, Snapshot | ZoneChange):
-            why = self._implausible(message)
-            if why:
-                self.reject("snapshot" if isinstance(message, Snapshot) else "zone change", why, message, timestamp)
-                return
-        source = self.link.source
-        if isinstance(message, Snapshot):
+        if self._awaiting:
+            self._acknowledged(message, timestamp)
+        kind = type(message)  # the wire's messages are these classes themselves: no isinstance at every frame
+        if kind is not ZoneChange and kind is not Snapshot:
+            return
+        assert isinstance(message, Snapshot | ZoneChange)
+        why = self._implausible(message)
+        if why:
+            self.reject("zone change" if kind is ZoneChange else "snapshot", why, message, timestamp)
+            return
+        if isinstance(message, ZoneChange):
+            zones = self._zones
+            if zones is not None:
+                index = message.zone - 1
+                self._zones = (*zones[:index], message.reading, *zones[index + 1:])
+            self.events.put(ZoneChanged(source=self.link.source, timestamp=timestamp, zone=message.zone,
+                                        reading=message.reading, scan=message.scan))
+        else:
             if self._want_snapshot or message.zones != self._zones:
                 self._latest = SensorSnapshot(
-                    source=source, timestamp=timestamp, capability=message.capability,
+                    source=self.link.source, timestamp=timestamp, capability=message.capability,
                     zones=message.zones, scan=message.scan)
                 self.events.put(self._latest)
             self._zones = message.zones
             self._want_snapshot = False
-        elif isinstance(message, ZoneChange):
-            if self._zones is not None:
-                zones = list(self._zones)
-                zones[message.zone - 1] = message.reading
-                self._zones = tuple(zones)
-            self.events.put(ZoneChanged(source=source, timestamp=timestamp, zone=message.zone,
-                                        reading=message.reading, scan=message.scan))
 
     def _announced(self) -> Capability | None:
         """What the board that announced itself senses (None: no zones), read once a handshake."""

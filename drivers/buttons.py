@@ -17,7 +17,7 @@ from typing import Self
 from gpiozero import DigitalInputDevice, Factory
 
 from drivers.clock import SYSTEM_CLOCK, Clock
-from drivers.events import ButtonKind, ButtonPressed, DieState, Event, Player
+from drivers.events import ButtonKind, ButtonPressed, DieState, EventQueue, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, ROLL_BUTTON_PIN
 from drivers.protocol import DieStatus
 
@@ -29,10 +29,10 @@ class PlayerButtons:
     """Each player's DONE, DOUBLE, TAKE and PASS buttons; a press enqueues `ButtonPressed`."""
 
     def __init__(self, pins: Mapping[tuple[Player, ButtonKind], int] = DEFAULT_BUTTON_PINS, *,
-                 events: queue.Queue[Event] | None = None, pin_factory: Factory | None = None,
+                 events: EventQueue | None = None, pin_factory: Factory | None = None,
                  clock: Clock = SYSTEM_CLOCK, bounce_time: float | None = BOUNCE_TIME,
                  source: str = "buttons") -> None:
-        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.source = source
         self._clock = clock
         self._buttons: dict[tuple[Player, ButtonKind], DigitalInputDevice] = {}
@@ -73,9 +73,9 @@ class VirtualDice:
     the opening roll die 1 is White's) with the host's random source, enqueueing a SETTLED
     `DieState` for each (battery None). The default source is `secrets.SystemRandom()`."""
 
-    def __init__(self, *, events: queue.Queue[Event] | None = None, clock: Clock = SYSTEM_CLOCK,
+    def __init__(self, *, events: EventQueue | None = None, clock: Clock = SYSTEM_CLOCK,
                  rng: random.Random | None = None, source: str = "roll button") -> None:
-        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.source = source
         self._clock = clock
         self._rng = rng if rng is not None else secrets.SystemRandom()
@@ -94,7 +94,7 @@ class VirtualDice:
 class RollButton:
     """The roll button on GPIO: a press throws the host's `VirtualDice`."""
 
-    def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: queue.Queue[Event] | None = None,
+    def __init__(self, pin: int = ROLL_BUTTON_PIN, *, events: EventQueue | None = None,
                  pin_factory: Factory | None = None, clock: Clock = SYSTEM_CLOCK,
                  rng: random.Random | None = None, bounce_time: float | None = BOUNCE_TIME,
                  source: str = "roll button") -> None:

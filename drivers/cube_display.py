@@ -10,16 +10,17 @@ the Crawford game.
 
 from __future__ import annotations
 
-from typing import Self, TypeVar
+import threading
+from itertools import cycle, pairwise
+from typing import Protocol, Self, TypeVar
 
-from gpiozero import LED, Device, Factory, LEDCharDisplay, LEDMultiCharDisplay
+from gpiozero import LED, Factory, LEDCharDisplay, OutputDevice
 
 from drivers.errors import DisplayValueError
 from drivers.events import Player
 from drivers.pinmap import DEFAULT_CUBE_PINS, CubePins
 
 LARGEST_VALUE = 2 ** 19
-D = TypeVar("D", LED, LEDCharDisplay, LEDMultiCharDisplay)
 SEGMENTS = "abcdefg"
 LED_NAMES = ("centre", "white", "black", "crawford")
 TEST_STEPS = (*(f"segment {s}" for s in SEGMENTS), "decimal points", "tens digit", "units digit",
@@ -43,37 +44,125 @@ def cube_digits(value: int) -> tuple[str, str]:
     return (digits[0], digits[1] + ("." if value >= 100 else ""))
 
 
-def _multi_char_display(char: LEDCharDisplay, digits: tuple[int, int],
-                        pin_factory: Factory | None) -> LEDMultiCharDisplay:
-    """gpiozero 2.0.1 makes the display's group of digit pins with the default pin factory
-    instead of the one given (gpiozero issue #1213, fixed upstream by PR #1225): lend it
-    ours as the default while it is built."""
-    if pin_factory is None:
-        return LEDMultiCharDisplay(char, *digits)
-    default = Device.pin_factory
-    Device.pin_factory = pin_factory
-    try:
-        return LEDMultiCharDisplay(char, *digits, pin_factory=pin_factory)
-    finally:
-        Device.pin_factory = default
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+D = TypeVar("D", bound=_Closable)
+
+
+Transition = list[tuple[OutputDevice, bool]]
+
+
+class MultiplexedDigits:
+    """The digits of a multiplexed display (`char`'s segment pins shared, one transistor pin a
+    digit), as gpiozero's `LEDMultiCharDisplay` drives them, by one thread for the display's life:
+    when the digits differ it lights one at a time, `plex_delay` seconds each; when they do not, it
+    waits. gpiozero's stops, joins and starts a thread at every new value (about 0.15 ms of CPU, at
+    every code the table shows); a new value here is handed to the running thread."""
+
+    def __init__(self, char: LEDCharDisplay, digits: tuple[int, ...], *, pin_factory: Factory | None,
+                 plex_delay: float) -> None:
+        self.char = char
+        self.plex = tuple(OutputDevice(pin, pin_factory=pin_factory) for pin in digits)
+        self.plex_delay = plex_delay
+        self._value: tuple[str, ...] = (" ",) * len(digits)
+        self._plan: list[Transition] | None = None
+        """The transitions the thread cycles through (None: nothing multiplexes)."""
+        self._serial = 0
+        """Changes with every value: the thread drops the plan it was cycling."""
+        self._changed = threading.Condition()
+        """Held while the pins are written, by the thread and by whoever sets a value."""
+        self._closing = False
+        self._thread: threading.Thread | None = None
+
+    @property
+    def value(self) -> tuple[str, ...]:
+        """What each digit shows (a character of `char`'s font, a trailing "." lighting its dp)."""
+        return self._value
+
+    @value.setter
+    def value(self, value: tuple[str, ...] | str) -> None:
+        chars = (" ",) * (len(self.plex) - len(value)) + tuple(value)  # right-aligned, as gpiozero's
+        states: dict[tuple[int, ...], list[int]] = {}
+        for index, char in enumerate(chars):
+            state = self.char._parse_state(char)
+            if any(state):
+                states.setdefault(state, []).append(index)
+        order = sorted(states)
+        # gpiozero's order of the lit states and its transitions between them: the digits off, the
+        # segments that change, the next digits on
+        plan = [[(self.plex[index], False) for index in states[old]]
+                + [(led, bool(new_value)) for led, old_value, new_value in zip(self.char, old, new, strict=True)
+                   if old_value != new_value]
+                + [(self.plex[index], True) for index in states[new]]
+                for old, new in pairwise([*order, order[0]])] if len(order) > 1 else None
+        with self._changed:
+            self._serial += 1
+            self._plan = None
+            for digit in self.plex:
+                digit.off()
+            if order:
+                for led, on in zip(self.char, order[0], strict=True):
+                    led.value = on
+                if plan is None:
+                    for index in states[order[0]]:
+                        self.plex[index].on()
+            self._plan = plan
+            self._value = chars
+            self._changed.notify()
+        if plan is not None and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="cube display", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        with self._changed:
+            while not self._closing:
+                plan, serial = self._plan, self._serial
+                if plan is None:
+                    self._changed.wait()
+                    continue
+                for transition in cycle(plan):
+                    for device, on in transition:
+                        device.value = on
+                    self._changed.wait(self.plex_delay)  # the pins are free while it waits; a new value wakes it
+                    if self._serial != serial or self._closing:
+                        break
+
+    def off(self) -> None:
+        """Everything dark: nothing multiplexes, every digit and segment off."""
+        self.value = "  "
+        with self._changed:
+            for device in (*self.plex, self.char):
+                device.off()
+
+    def close(self) -> None:
+        """Stop the thread and release the digits' pins (the segments' are `char`'s)."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+        if self._thread is not None:
+            self._thread.join()
+        for digit in self.plex:
+            digit.close()
 
 
 class CubeDisplay:
     """`show(value, owner, crawford)` puts the cube on the display; `show_text("E1")` shows a
     two-character code instead (the LEDs keep their state); `off()` darkens everything.
 
-    When the two characters differ, gpiozero's `LEDMultiCharDisplay` multiplexes them in a
-    background thread: one digit's transistor on at a time, `plex_delay` seconds each.
+    When the two characters differ, they are multiplexed in a background thread
+    (`MultiplexedDigits`): one digit's transistor on at a time, `plex_delay` seconds each.
     """
 
     def __init__(self, pins: CubePins = DEFAULT_CUBE_PINS, *,
                  pin_factory: Factory | None = None, plex_delay: float = 0.005) -> None:
-        self._devices: list[LED | LEDCharDisplay | LEDMultiCharDisplay] = []
+        self._devices: list[_Closable] = []
         try:
             char = self._keep(LEDCharDisplay(*pins.segments, dp=pins.dp,
                                              pin_factory=pin_factory))
-            self._digits = self._keep(_multi_char_display(char, pins.digits, pin_factory))
-            self._digits.plex_delay = plex_delay  # seconds each digit stays lit in turn
+            self._digits = self._keep(MultiplexedDigits(char, pins.digits, pin_factory=pin_factory,
+                                                        plex_delay=plex_delay))
             char.font["-"] = (False,) * 6 + (True,)  # segment g alone: a die not yet landed, "3-"
             self._font = set(char.font)
             for index, segment in enumerate(SEGMENTS):  # one segment alone, for a builder's test
@@ -159,8 +248,8 @@ class CubeDisplay:
         return text
 
     def _set_digits(self, digits: tuple[str, str] | str) -> None:
-        """Digits that differ from those shown: each assignment restarts gpiozero's multiplexing
-        thread (a thread stopped, joined and started: most of the CPU of a prompt at the table)."""
+        """Digits that differ from those shown (each assignment writes the pins and hands the
+        multiplexing thread its new plan)."""
         if tuple(digits) != self._digits.value:
             self._digits.value = digits
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, Protocol
 
 from drivers.protocol import DieStatus, Hello
 from game.zones import Capability, ZoneReading
@@ -25,6 +25,25 @@ class ButtonKind(StrEnum):
     DOUBLE = "double"
     TAKE = "take"
     PASS = "pass"
+
+
+class EventQueue(Protocol):
+    """Where the drivers put their events and the table takes them: the drivers make a
+    `queue.SimpleQueue` (a put and a get cost a twentieth of `queue.Queue`'s, whose locks and
+    conditions serve bounded queues and `join`, which the table never uses: at every sensor
+    frame); any queue with these calls (`queue.Queue`) may be handed to them instead."""
+
+    def put(self, item: Event, block: bool = True, timeout: float | None = None) -> None:
+        """Add an event."""
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Event:
+        """The oldest event, waiting for one as `block` and `timeout` say (`queue.Empty` if none)."""
+
+    def get_nowait(self) -> Event:
+        """The oldest event, `queue.Empty` if none."""
+
+    def empty(self) -> bool:
+        """No event waits."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from typing import Any, Self
 from drivers.buttons import VirtualDice
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DriverConfigError
-from drivers.events import ButtonKind, ButtonPressed, Event, Player
+from drivers.events import ButtonKind, ButtonPressed, EventQueue, Player
 
 KEYMAP: Mapping[str, tuple[Player, ButtonKind]] = MappingProxyType({
     "a": ("white", ButtonKind.DONE), "s": ("white", ButtonKind.DOUBLE),
@@ -50,12 +50,12 @@ def describe_keys(keymap: Mapping[str, tuple[Player, ButtonKind]] = KEYMAP, roll
 class KeyboardButtons:
     """Each player's buttons (and with `dice`, the roll button) as keys read from `fd`."""
 
-    def __init__(self, fd: int, *, events: queue.Queue[Event] | None = None, clock: Clock = SYSTEM_CLOCK,
+    def __init__(self, fd: int, *, events: EventQueue | None = None, clock: Clock = SYSTEM_CLOCK,
                  keymap: Mapping[str, tuple[Player, ButtonKind]] = KEYMAP, dice: VirtualDice | None = None,
                  source: str = "keyboard") -> None:
         if ROLL_KEY in keymap or any(len(key) != 1 for key in keymap):
             raise DriverConfigError(f"a key map is single keys, the space bar kept for the roll: {sorted(keymap)}")
-        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.source = source
         self.keymap = keymap
         self.dice = dice

@@ -37,7 +37,7 @@ from drivers.errors import (
     UnsupportedFeature,
     UnsupportedVersion,
 )
-from drivers.events import Event, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
+from drivers.events import EventQueue, FrameRejected, LinkDown, LinkStatistics, LinkStats, LinkUp
 from drivers.protocol import (
     BAUD_RATE,
     BoardMessage,
@@ -93,7 +93,7 @@ class Backoff:
 class LinkOptions(TypedDict, total=False):
     """Keyword options of `SerialLink`, also accepted by the roles that make their own link."""
 
-    events: queue.Queue[Event]
+    events: EventQueue
     source: str
     clock: Clock
     baudrate: int
@@ -115,7 +115,7 @@ class SerialLink:
     shakes hands, watches the heartbeat, reconnects with backoff, and hands each message to its listeners
     and each link change to its events queue."""
 
-    def __init__(self, port: str, *, events: queue.Queue[Event] | None = None,
+    def __init__(self, port: str, *, events: EventQueue | None = None,
                  source: str | None = None, clock: Clock = SYSTEM_CLOCK,
                  baudrate: int = BAUD_RATE, reply_timeout: float = 1.0,
                  backoff: Backoff = Backoff(), stats_interval: float = STATS_INTERVAL) -> None:
@@ -124,14 +124,15 @@ class SerialLink:
                 port, baudrate=baudrate, do_not_open=True)
         except ValueError as error:
             raise DriverConfigError(f"cannot use serial port {port!r}: {error}") from error
-        self.events: queue.Queue[Event] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.source = source if source is not None else port
         self._clock = clock
         self.reply_timeout = reply_timeout
         """Seconds to wait for the device's answer (HELLO, an ACK, a PING's reply)."""
         self._backoff = backoff
         self._reader = _FrameReader()
-        self._listeners: list[LinkListener] = []
+        self._listeners: tuple[LinkListener, ...] = ()
+        """Replaced, never changed in place: a frame's listeners are read without the lock."""
         self._waiters: list[tuple[Callable[[BoardMessage], bool], list[BoardMessage]]] = []
         self._changed = threading.Condition(threading.RLock())
         self._write_lock = threading.Lock()
@@ -183,13 +184,14 @@ class SerialLink:
     def add_listener(self, listener: LinkListener) -> None:
         """Hand every message (and each handshake) to `listener` too."""
         with self._changed:
-            self._listeners.append(listener)
+            self._listeners = (*self._listeners, listener)
 
     def remove_listener(self, listener: LinkListener) -> None:
         """Stop handing messages to `listener`."""
         with self._changed:
             if listener in self._listeners:
-                self._listeners.remove(listener)
+                index = self._listeners.index(listener)
+                self._listeners = self._listeners[:index] + self._listeners[index + 1:]
 
     def poll(self, timeout: float = 0.0) -> None:
         """Do what is due (connect, read, notice silence) waiting up to `timeout` for bytes."""
@@ -398,10 +400,10 @@ class SerialLink:
             return
         if self._state is not _State.UP:
             return  # stale frames from before this handshake
-        with self._changed:
-            listeners = list(self._listeners)
-        for listener in listeners:
+        for listener in self._listeners:
             listener.receive(message, now)
+        if not self._waiters:  # nobody waits for an answer (a waiter is listed before its request leaves)
+            return
         with self._changed:
             for wanted, box in self._waiters:
                 if not box and wanted(message):
@@ -419,7 +421,7 @@ class SerialLink:
             self._connects += 1
             self._streak = 0
             self._pinged = False
-            listeners = list(self._listeners)
+            listeners = self._listeners
             self._changed.notify_all()
         self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello, stats=self._told_now(now)))
         for listener in listeners:
@@ -480,7 +482,7 @@ class DeviceRole:
         self.link.add_listener(self)
 
     @property
-    def events(self) -> queue.Queue[Event]:
+    def events(self) -> EventQueue:
         """The queue the role's events go to (the link's)."""
         return self.link.events
 

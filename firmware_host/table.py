@@ -18,7 +18,7 @@ from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.cube_display import CubeDisplay
 from drivers.dice import Dice
 from drivers.errors import DriverConfigError
-from drivers.events import ButtonKind, Event, Player
+from drivers.events import ButtonKind, Event, EventQueue, Player
 from drivers.keyboard import KeyboardButtons
 from drivers.link import SerialLink
 from drivers.pinmap import DEFAULT_BUTTON_PINS, DEFAULT_CUBE_PINS, ROLL_BUTTON_PIN, CubePins
@@ -34,7 +34,7 @@ ButtonSource = Literal["gpio", "keyboard"]
 class Table:
     """The drivers of one table, all reporting on one events queue."""
 
-    events: queue.Queue[Event]
+    events: EventQueue
     board: BoardSensor
     buttons: PlayerButtons | KeyboardButtons
     display: CubeDisplay | None
@@ -53,7 +53,7 @@ class Table:
         """Open the board's link, the dice, the buttons and the display; a part that fails to open closes those
         opened before. With `buttons="keyboard"` the buttons (and a roll button) are the keys read from the
         file descriptor `keys`. `reply_timeout`: seconds to wait for a board's answer on each serial link."""
-        events: queue.Queue[Event] = queue.Queue()
+        events: EventQueue = queue.SimpleQueue()
         board_link = SerialLink(board_port, events=events, clock=clock, reply_timeout=reply_timeout)
         links = [board_link]
         if buttons == "keyboard":

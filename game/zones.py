@@ -59,14 +59,16 @@ def state_views(template: Position, zone: Callable[[str], T]) -> Callable[[State
     """For the many states of one roll (`game.movegen.state`, the template's variant and turn):
     what `zone` makes of each stack of the `layout` of the position each stands for, without
     building the position (`str` gives the layout, `len` the counts)."""
-    tables, order = _view_tables(template.variant, template.turn, zone)
+    tables, order = state_view_tables(template.variant, template.turn, zone)
     gather = kernel_gather()
     return lambda state: gather(state, tables, order)
 
 
 @lru_cache(maxsize=64)
-def _view_tables(variant: Variant, turn: Color, zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
-    """What `zone` makes of each point code and each count on a bar or tray, by zone, and the
+def state_view_tables(variant: Variant, turn: Color,
+                      zone: Callable[[str], T]) -> tuple[tuple[tuple[T, ...], ...], bytes]:
+    """What `state_views` gathers with (`game.movegen.kernel_gather`) for the states of `turn`'s
+    rolls: what `zone` makes of each point code and each count on a bar or tray, by zone, and the
     state's byte of each zone."""
     points = tuple(map(zone, stack_table(turn)))
     white = tuple(zone("w" * n) for n in range(CHECKERS + 1))
@@ -339,9 +341,14 @@ def _plausible_at_a_glance(readings: Sequence[ZoneReading], capability: Capabili
     """`implausible_board`'s None for 28 readings, told by the totals: each side's checkers within
     `CHECKERS` (or all of them within both sides' at COUNTS) puts every zone within its limits."""
     stacks = list(map(_STACK, readings))
+    if capability is Capability.STACKS:  # a stack's reading has its colours counted from it (`ZoneReading`)
+        if None in stacks:
+            return False
+        board = "".join(stacks)
+        return board.count("w") <= CHECKERS and board.count("b") <= CHECKERS
     whites = list(map(_WHITE, readings))
     if capability is Capability.COUNTS:
         return stacks.count(None) == whites.count(None) == ZONE_COUNT and sum(map(_COUNT, readings)) <= 2 * CHECKERS
-    if stacks.count(None) != (0 if capability is Capability.STACKS else ZONE_COUNT) or None in whites:
+    if stacks.count(None) != ZONE_COUNT or None in whites:
         return False
     return sum(whites) <= CHECKERS and bool(sum(map(_BLACK, readings)) <= CHECKERS)

@@ -280,7 +280,8 @@ class Controller:
                 self._settle()
 
     def _handle(self, event: Event) -> None:
-        self._now = max(self._now, event.timestamp)
+        if event.timestamp > self._now:
+            self._now = event.timestamp
         route = self._routes.get(type(event))
         if route is not None:
             route(event)
@@ -299,12 +300,17 @@ class Controller:
         self.recorder.sign_if_due()
 
     def _tick(self, now: float) -> None:
-        self._now = max(self._now, now)
+        if now > self._now:
+            self._now = now
         self.prompter.tick(self._now)
-        if self.outage.out:
+        if self.outage.down:
             return  # nothing is judged and the clocks stand while the board is out of reach
-        self._settled(self.board.poll(now))
-        self._apply(self.plays.pending(self.prompt))  # the board went back to the stable one it was (a flicker)
+        settled = self.board.poll(now)
+        if settled is not None:
+            self._settled(settled)
+        pending = self.plays.pending(self.prompt)  # the board went back to the stable one it was (a flicker)
+        if pending:
+            self._apply(pending)
         if self.clock is not None and not self.played.is_over:
             loser = self.clock.check(now)
             if loser is not None:
@@ -316,7 +322,9 @@ class Controller:
         self._settled(self.board.snapshot(event.capability, event.zones, event.timestamp))
 
     def _zone_changed(self, event: ZoneChanged) -> None:
-        self._settled(self.board.change(event.zone, event.reading, event.timestamp))
+        settled = self.board.change(event.zone, event.reading, event.timestamp)
+        if settled is not None:  # seldom: a board settles in a tick, after its last change
+            self._settled(settled)
 
     def _link_up(self, event: LinkUp) -> None:
         self.link_up = True

@@ -47,11 +47,15 @@ class Debouncer:
 
     def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
         """One zone read anew at `now`; the newly stable board, if any."""
-        if self._board is None:
+        board = self._board
+        if board is None:
             raise DebounceError("a zone change before any whole board was read")
-        board = list(self._board)
-        board[zone - 1] = reading
-        return self.update(board, now)
+        index = zone - 1
+        if board[index] != reading:  # else the board is as it stood (as `update` would find it)
+            if now < self._since:
+                raise DebounceError(f"time went back from {self._since} to {now}")
+            self._board, self._since = (*board[:index], reading, *board[index + 1:]), now
+        return self.poll(now)
 
     def poll(self, now: float) -> View | None:
         """Time passed: the board that has stood still for the settle time, once."""

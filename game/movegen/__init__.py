@@ -46,7 +46,8 @@ from game.rules import STANDARD, RuleOptions
 
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
-    "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_steps", "kernel_walk",
+    "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_index",
+    "kernel_steps", "kernel_walk",
     "legal_plays", "legal_states", "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves",
     "state_count", "state_plays", "state_steps", "use_kernel",
 ]
@@ -80,6 +81,10 @@ class Kernel(Protocol):
     def walk(self, root: bytes, rules: int, most: int, /) -> pure.Walked:
         """Every single move of the dice left, `most` deep, from a state then its dice."""
 
+    def index(self, root: bytes, rules: int, most: int, results: tuple[State, ...],
+              tables: tuple[tuple[Any, ...], ...], order: bytes, hits: pure.Hits | None, /) -> pure.Index:
+        """The results and the boards on the way to them, by what the sensors tell of them."""
+
 
 def _load_compiled() -> tuple[Kernel | None, str]:
     """The compiled kernel, configured with the pure kernel's tables; or None and why not."""
@@ -87,7 +92,7 @@ def _load_compiled() -> tuple[Kernel | None, str]:
         compiled = importlib.import_module("game.movegen._kernel")
     except ImportError as exc:
         return None, f"the compiled kernel is not built ({exc})"
-    missing = [name for name in ("encode_document", "walk") if not hasattr(compiled, name)]
+    missing = [name for name in ("encode_document", "walk", "index") if not hasattr(compiled, name)]
     if missing:  # a build older than _kernel.c: taken as it is, it would fail where it is used
         return None, (f"the compiled kernel was built from an older _kernel.c (it has no {', '.join(missing)}): "
                       "build it again (pip install -e .)")
@@ -127,6 +132,10 @@ class _Refused:
         raise KernelError(self.reason)
 
     def walk(self, root: bytes, rules: int, most: int, /) -> pure.Walked:
+        raise KernelError(self.reason)
+
+    def index(self, root: bytes, rules: int, most: int, results: tuple[State, ...],
+              tables: tuple[tuple[Any, ...], ...], order: bytes, hits: pure.Hits | None, /) -> pure.Index:
         raise KernelError(self.reason)
 
 
@@ -334,6 +343,14 @@ def kernel_walk() -> Callable[[bytes, int, int], pure.Walked]:
     """The kernel in use's `walk(root, rules, most)`: every single move of the dice left from a
     state then its dice (`game.reconcile.boards_on_the_way`'s boards on the way)."""
     return _active.walk
+
+
+def kernel_index() -> Callable[[bytes, int, int, tuple[State, ...], tuple[tuple[Any, ...], ...], bytes,
+                                 pure.Hits | None], pure.Index]:
+    """The kernel in use's `index(root, rules, most, results, tables, order, hits)`: the legal
+    plays' results and the boards on the way to them by what the sensors tell of them, at once
+    (`game.reconcile.boards_on_the_way`; `game.movegen.pure.index` says what it gives)."""
+    return _active.index
 
 
 def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:

@@ -31,6 +31,9 @@
  *                                                       state then the dice, a byte each), most deep
  *   gather(state, tables, order) -> tuple             tables[k][state[order[k]]] for each k: a
  *                                                       position's stacks, or what sensors see
+ *   index(root, rules, most, results, tables, order, hits) -> (legal, partial)
+ *                                                       the results' indexes and the boards on the
+ *                                                       way to them by what the sensors see of them
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -86,6 +89,21 @@ static int any_point(const unsigned char *s, int from, int to, const unsigned ch
         if (table[s[p]])
             return 1;
     return 0;
+}
+
+/* A node of a walk is a state's SIZE bytes and the dice left after them. Playing the i-th of the
+   `left` dice: the dice that remain, written after `child`'s SIZE bytes; returns how many, or -1
+   when the same die stands earlier among them (each die once, in the order left). */
+static int dice_left_after(const unsigned char *node, int left, int i, unsigned char *child)
+{
+    for (int j = 0; j < i; j++)
+        if (node[SIZE + j] == node[SIZE + i])
+            return -1;
+    int rest = 0;
+    for (int j = 0; j < left; j++)
+        if (j != i)
+            child[SIZE + rest++] = node[SIZE + j];
+    return rest;
 }
 
 /* Each legal move of one checker by `die`, written to `out` in the pure kernel's order (the bar
@@ -844,17 +862,12 @@ static int walk_level(PyObject *from, PyObject *level, PyObject *moves, PyObject
             return -1;
         }
         Py_DECREF(out); /* moves holds it */
-        for (Py_ssize_t i = 0; i < left; i++) {
-            int die = bytes[SIZE + i], again = 0;
-            for (Py_ssize_t j = 0; j < i; j++)
-                again |= bytes[SIZE + j] == die;
-            if (again)
-                continue; /* each die once, in the order left */
+        for (int i = 0; i < (int)left; i++) {
+            int die = bytes[SIZE + i];
             unsigned char child[SIZE + 4];
-            Py_ssize_t rest = 0;
-            for (Py_ssize_t j = 0; j < left; j++)
-                if (j != i)
-                    child[SIZE + rest++] = bytes[SIZE + j];
+            int rest = dice_left_after(bytes, (int)left, i, child);
+            if (rest < 0)
+                continue;
             Step steps[MAX_STEPS];
             int n = single_moves(bytes, variant, die, steps);
             for (int k = 0; k < n; k++) {
@@ -930,21 +943,16 @@ failed:
     return NULL;
 }
 
-static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+/* tables[k][state[order[k]]] for each k of a state of `size` bytes: a new tuple, or NULL with the
+ * exception set. */
+static PyObject *gather_from(const unsigned char *state, Py_ssize_t size, PyObject *tables, const unsigned char *order,
+                             Py_ssize_t n)
 {
-    if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2]) ||
-        PyTuple_GET_SIZE(args[1]) != PyBytes_GET_SIZE(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "gather(state: bytes, tables: tuple of tuples, order: bytes as long)");
-        return NULL;
-    }
-    const unsigned char *state = (const unsigned char *)PyBytes_AS_STRING(args[0]);
-    const unsigned char *order = (const unsigned char *)PyBytes_AS_STRING(args[2]);
-    Py_ssize_t size = PyBytes_GET_SIZE(args[0]), n = PyBytes_GET_SIZE(args[2]);
     PyObject *result = PyTuple_New(n);
     if (result == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *table = PyTuple_GET_ITEM(args[1], i);
+        PyObject *table = PyTuple_GET_ITEM(tables, i);
         if (!PyTuple_Check(table) || order[i] >= size || state[order[i]] >= PyTuple_GET_SIZE(table)) {
             PyErr_Format(PyExc_IndexError, "gather(): entry %zd (byte %d of the state) has no table entry", i,
                          (int)order[i]);
@@ -953,6 +961,357 @@ static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *arg
         }
         PyTuple_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(table, state[order[i]])));
     }
+    return result;
+}
+
+static PyObject *kernel_gather(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[1]) || !PyBytes_Check(args[2]) ||
+        PyTuple_GET_SIZE(args[1]) != PyBytes_GET_SIZE(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "gather(state: bytes, tables: tuple of tuples, order: bytes as long)");
+        return NULL;
+    }
+    return gather_from((const unsigned char *)PyBytes_AS_STRING(args[0]), PyBytes_GET_SIZE(args[0]), args[1],
+                       (const unsigned char *)PyBytes_AS_STRING(args[2]), PyBytes_GET_SIZE(args[2]));
+}
+
+/* index(): the walk of walk() kept in C (nodes and edges in arrays, one table of the nodes seen), the
+ * nodes leading on to a result marked, then only what the reconciler looks up made as objects: the
+ * results' indexes by key, and the boards on the way by key (game/movegen/pure.py `index`). */
+
+typedef struct {
+    unsigned char bytes[SIZE + 4]; /* the state, then the dice left */
+    unsigned char size;            /* SIZE + how many dice are left */
+    unsigned char good;            /* some way leads on from it to a result */
+    Py_ssize_t edges, end;         /* its single moves: edges[edges..end) */
+} WalkNode;
+
+typedef struct {
+    unsigned char move[3];
+    unsigned char die;
+    Py_ssize_t child;
+} WalkEdge;
+
+typedef struct {
+    WalkNode *nodes; /* in the order found, a depth after the other */
+    Py_ssize_t count, capacity;
+    WalkEdge *edges;
+    Py_ssize_t edge_count, edge_capacity;
+    Py_ssize_t *slots; /* open addressing: 1 + index into nodes, 0 for an empty slot */
+    size_t mask;
+} Walk;
+
+static void walk_free(Walk *walk)
+{
+    PyMem_Free(walk->nodes);
+    PyMem_Free(walk->edges);
+    PyMem_Free(walk->slots);
+}
+
+static uint64_t hash_node(const unsigned char *bytes, int size)
+{
+    unsigned char padded[SIZE + 4] = {0};
+    memcpy(padded, bytes, (size_t)size);
+    uint64_t h = hash_state(padded), tail = 0;
+    memcpy(&tail, padded + SIZE, 4);
+    h ^= tail + (uint64_t)size;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+static Py_ssize_t *walk_slot(const Walk *walk, const unsigned char *bytes, int size)
+{
+    size_t i = (size_t)hash_node(bytes, size) & walk->mask;
+    for (;;) {
+        Py_ssize_t k = walk->slots[i];
+        if (k == 0 || (walk->nodes[k - 1].size == size && memcmp(walk->nodes[k - 1].bytes, bytes, (size_t)size) == 0))
+            return &walk->slots[i];
+        i = (i + 1) & walk->mask;
+    }
+}
+
+/* The index of the node `bytes` (`size` of them), added at the end when new: >= 0, or -1 with the
+ * exception set. */
+static Py_ssize_t walk_node(Walk *walk, const unsigned char *bytes, int size)
+{
+    if (walk->count == walk->capacity) {
+        WalkNode *nodes = walk->nodes;
+        PyMem_Resize(nodes, WalkNode, (size_t)walk->capacity * 2);
+        if (nodes == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        walk->nodes = nodes;
+        walk->capacity *= 2;
+    }
+    if ((size_t)(walk->count + 1) * 2 > walk->mask + 1) {
+        size_t mask = walk->mask * 2 + 1;
+        Py_ssize_t *slots = PyMem_New(Py_ssize_t, mask + 1);
+        if (slots == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(slots, 0, (mask + 1) * sizeof(Py_ssize_t));
+        PyMem_Free(walk->slots);
+        walk->slots = slots;
+        walk->mask = mask;
+        for (Py_ssize_t k = 0; k < walk->count; k++)
+            *walk_slot(walk, walk->nodes[k].bytes, walk->nodes[k].size) = k + 1;
+    }
+    Py_ssize_t *slot = walk_slot(walk, bytes, size);
+    if (*slot)
+        return *slot - 1;
+    WalkNode *node = &walk->nodes[walk->count];
+    memset(node, 0, sizeof(*node));
+    memcpy(node->bytes, bytes, (size_t)size);
+    node->size = (unsigned char)size;
+    *slot = ++walk->count;
+    return walk->count - 1;
+}
+
+static int walk_edge(Walk *walk, const unsigned char *move, int die, Py_ssize_t child)
+{
+    if (walk->edge_count == walk->edge_capacity) {
+        WalkEdge *edges = walk->edges;
+        PyMem_Resize(edges, WalkEdge, (size_t)walk->edge_capacity * 2);
+        if (edges == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        walk->edges = edges;
+        walk->edge_capacity *= 2;
+    }
+    WalkEdge *edge = &walk->edges[walk->edge_count++];
+    memcpy(edge->move, move, 3);
+    edge->die = (unsigned char)die;
+    edge->child = child;
+    return 0;
+}
+
+/* As walk(): each node of a depth, in order, expanded by each die left once (in the order left), the
+ * children found in order forming the next depth. `depths[d]` is where depth d starts (most + 2 of them). */
+static int walk_run(Walk *walk, const unsigned char *root, int size, int variant, int most, Py_ssize_t *depths)
+{
+    walk->count = walk->edge_count = 0;
+    walk->capacity = walk->edge_capacity = 64;
+    walk->mask = 127;
+    walk->nodes = PyMem_New(WalkNode, (size_t)walk->capacity);
+    walk->edges = PyMem_New(WalkEdge, (size_t)walk->edge_capacity);
+    walk->slots = PyMem_New(Py_ssize_t, walk->mask + 1);
+    if (walk->nodes == NULL || walk->edges == NULL || walk->slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(walk->slots, 0, (walk->mask + 1) * sizeof(Py_ssize_t));
+    if (walk_node(walk, root, size) < 0)
+        return -1;
+    depths[0] = 0;
+    depths[1] = 1;
+    for (int depth = 0; depth < most; depth++) {
+        for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++) {
+            unsigned char bytes[SIZE + 4];
+            memcpy(bytes, walk->nodes[k].bytes, SIZE + 4);
+            int left = walk->nodes[k].size - SIZE;
+            walk->nodes[k].edges = walk->edge_count;
+            for (int i = 0; i < left; i++) {
+                int die = bytes[SIZE + i];
+                unsigned char child[SIZE + 4];
+                int rest = dice_left_after(bytes, left, i, child);
+                if (rest < 0)
+                    continue;
+                Step steps[MAX_STEPS];
+                int n = single_moves(bytes, variant, die, steps);
+                for (int m = 0; m < n; m++) {
+                    memcpy(child, steps[m].state, SIZE);
+                    Py_ssize_t c = walk_node(walk, child, SIZE + rest);
+                    if (c < 0 || walk_edge(walk, steps[m].move, die, c) < 0)
+                        return -1;
+                }
+            }
+            walk->nodes[k].end = walk->edge_count;
+        }
+        depths[depth + 2] = walk->count;
+    }
+    return 0;
+}
+
+/* Appends `item` to the list at `key` in `dict` (made when the key is new): 0, or -1 with the exception set. */
+static int append_at(PyObject *dict, PyObject *key, PyObject *item)
+{
+    PyObject *fresh = PyList_New(0);
+    if (fresh == NULL)
+        return -1;
+    PyObject *list = PyDict_SetDefault(dict, key, fresh);
+    Py_DECREF(fresh);
+    return list == NULL ? -1 : PyList_Append(list, item);
+}
+
+/* What index() needs of a hit shown half done (pure.py's `Hits`), borrowed from its argument. */
+typedef struct {
+    const unsigned char *point_zones; /* 25 */
+    Py_ssize_t bar;
+    PyObject *down, *up;
+} Hits;
+
+/* The half done `down` of a hit made from the node `made` (the child's for the hitter down, the
+ * parent's for the blot on the bar first) on zone `point`, into `partial` unless `seen` has it. */
+static int index_half(PyObject *partial, PyObject *seen, const WalkNode *made, int down, int point,
+                      const Hits *hits, PyObject *tables, const unsigned char *order, Py_ssize_t n)
+{
+    PyObject *state = PyBytes_FromStringAndSize((const char *)made->bytes, SIZE);
+    PyObject *left = PyBytes_FromStringAndSize((const char *)made->bytes + SIZE, made->size - SIZE);
+    PyObject *half = state && left ? Py_BuildValue("((OOi)O)", down ? Py_True : Py_False, state, point, left) : NULL;
+    Py_XDECREF(state);
+    Py_XDECREF(left);
+    if (half == NULL)
+        return -1;
+    int known = PySet_Contains(seen, half), failed = known < 0;
+    if (known == 0) {
+        PyObject *key = gather_from(made->bytes, SIZE, tables, order, n);
+        PyObject *bar_table = PyTuple_GET_ITEM(tables, hits->bar);
+        int on_bar = made->bytes[THEIR_BAR] + (down ? -1 : 1);
+        failed = key == NULL || PySet_Add(seen, half) < 0;
+        if (!failed && (point >= n || !PyTuple_Check(bar_table) || on_bar < 0 || on_bar >= PyTuple_GET_SIZE(bar_table))) {
+            PyErr_Format(PyExc_IndexError, "index(): a hit on zone %d with %d on the bar has no table entry", point,
+                         on_bar);
+            failed = 1;
+        }
+        if (!failed) { /* the key is new, unshared: its two zones are set in place */
+            PyObject *old = PyTuple_GET_ITEM(key, point);
+            PyTuple_SET_ITEM(key, point, Py_NewRef(down ? hits->down : hits->up));
+            Py_DECREF(old);
+            old = PyTuple_GET_ITEM(key, hits->bar);
+            PyTuple_SET_ITEM(key, hits->bar, Py_NewRef(PyTuple_GET_ITEM(bar_table, on_bar)));
+            Py_DECREF(old);
+            failed = append_at(partial, key, half) < 0;
+        }
+        Py_XDECREF(key);
+    }
+    Py_DECREF(half);
+    return failed ? -1 : 0;
+}
+
+static PyObject *kernel_index(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7 || !PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) < SIZE ||
+        PyBytes_GET_SIZE(args[0]) > SIZE + 4 || !PyTuple_Check(args[3]) || !PyTuple_Check(args[4]) ||
+        !PyBytes_Check(args[5]) || PyTuple_GET_SIZE(args[4]) != PyBytes_GET_SIZE(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "index(root: a state then at most 4 dice, rules, most, results: tuple, "
+                                         "tables: tuple of tuples, order: bytes as long, hits)");
+        return NULL;
+    }
+    const unsigned char *state;
+    int rules, most;
+    PyObject *just_state = PyBytes_FromStringAndSize(PyBytes_AS_STRING(args[0]), SIZE);
+    if (just_state == NULL)
+        return NULL;
+    PyObject *checked[2] = {just_state, args[1]};
+    int bad = parse(checked, 2, 2, "index", &state, &rules, NULL);
+    Py_DECREF(just_state);
+    if (bad < 0 || int_arg(args[2], "most", 0, 4, &most) < 0)
+        return NULL;
+    const unsigned char *root = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    int size = (int)PyBytes_GET_SIZE(args[0]);
+    for (int i = SIZE; i < size; i++)
+        if (root[i] < 1 || root[i] > 6) {
+            PyErr_Format(PyExc_ValueError, "index(): a die left is 1-6, got %d", root[i]);
+            return NULL;
+        }
+    PyObject *results = args[3], *tables = args[4];
+    const unsigned char *order = (const unsigned char *)PyBytes_AS_STRING(args[5]);
+    Py_ssize_t n = PyBytes_GET_SIZE(args[5]);
+    Hits hits = {NULL, 0, NULL, NULL};
+    if (args[6] != Py_None) {
+        PyObject *h = args[6];
+        if (!PyTuple_Check(h) || PyTuple_GET_SIZE(h) != 4 || !PyBytes_Check(PyTuple_GET_ITEM(h, 0)) ||
+            PyBytes_GET_SIZE(PyTuple_GET_ITEM(h, 0)) != 25) {
+            PyErr_SetString(PyExc_TypeError, "index(): hits is None or (25 zone indexes: bytes, bar, down, up)");
+            return NULL;
+        }
+        hits.point_zones = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(h, 0));
+        hits.bar = PyLong_AsSsize_t(PyTuple_GET_ITEM(h, 1));
+        if (hits.bar == -1 && PyErr_Occurred())
+            return NULL;
+        if (hits.bar < 0 || hits.bar >= n) {
+            PyErr_Format(PyExc_IndexError, "index(): the bar's zone index %zd is not one of %zd", hits.bar, n);
+            return NULL;
+        }
+        hits.down = PyTuple_GET_ITEM(h, 2);
+        hits.up = PyTuple_GET_ITEM(h, 3);
+    }
+    Level wanted; /* the results' states */
+    wanted.nodes = NULL;
+    wanted.slots = NULL;
+    Walk walk = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
+    Py_ssize_t depths[4 + 2];
+    PyObject *legal = NULL, *partial = NULL, *seen = NULL, *result = NULL;
+    if (level_init(&wanted, 0) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
+        PyObject *item = PyTuple_GET_ITEM(results, i);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) != SIZE) {
+            PyErr_SetString(PyExc_TypeError, "index(): a result is a state, 28 bytes");
+            goto done;
+        }
+        if (level_add(&wanted, (const unsigned char *)PyBytes_AS_STRING(item), NO_MOVES, NO_MOVES) < 0)
+            goto done;
+    }
+    if (walk_run(&walk, root, size, rules & VARIANT_BITS, most, depths) < 0)
+        goto done;
+    if (most > 0) /* which nodes lead on to a result: the last depth's by their state, then upward */
+        for (Py_ssize_t k = depths[most]; k < depths[most + 1]; k++)
+            walk.nodes[k].good = level_get(&wanted, walk.nodes[k].bytes) != NULL;
+    for (int depth = most - 1; depth >= 0; depth--)
+        for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
+            for (Py_ssize_t e = walk.nodes[k].edges; e < walk.nodes[k].end && !walk.nodes[k].good; e++)
+                walk.nodes[k].good = walk.nodes[walk.edges[e].child].good;
+    legal = PyDict_New();
+    partial = PyDict_New();
+    seen = PySet_New(NULL);
+    if (legal == NULL || partial == NULL || seen == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
+        PyObject *key = gather_from((const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(results, i)), SIZE,
+                                    tables, order, n);
+        PyObject *number = key ? PyLong_FromSsize_t(i) : NULL;
+        int failed = number == NULL || append_at(legal, key, number) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(number);
+        if (failed)
+            goto done;
+    }
+    for (Py_ssize_t k = 0; most > 0 && k < depths[most]; k++) { /* the nodes with single moves, in order */
+        const WalkNode *node = &walk.nodes[k];
+        if (!node->good)
+            continue;
+        if (k > 0) {
+            PyObject *key = gather_from(node->bytes, SIZE, tables, order, n);
+            PyObject *bytes = key ? PyBytes_FromStringAndSize((const char *)node->bytes, node->size) : NULL;
+            int failed = bytes == NULL || append_at(partial, key, bytes) < 0;
+            Py_XDECREF(key);
+            Py_XDECREF(bytes);
+            if (failed)
+                goto done;
+        }
+        if (hits.point_zones == NULL)
+            continue;
+        for (Py_ssize_t e = node->edges; e < node->end; e++) {
+            const WalkEdge *edge = &walk.edges[e];
+            if (!edge->move[2] || !walk.nodes[edge->child].good)
+                continue;
+            int point = hits.point_zones[edge->move[1] < 25 ? edge->move[1] : 0];
+            if (index_half(partial, seen, &walk.nodes[edge->child], 1, point, &hits, tables, order, n) < 0 ||
+                index_half(partial, seen, node, 0, point, &hits, tables, order, n) < 0)
+                goto done;
+        }
+    }
+    result = PyTuple_Pack(2, legal, partial);
+done:
+    Py_XDECREF(legal);
+    Py_XDECREF(partial);
+    Py_XDECREF(seen);
+    level_free(&wanted);
+    walk_free(&walk);
     return result;
 }
 
@@ -1010,6 +1369,9 @@ static PyMethodDef methods[] = {
      "steps(state, variant, die) -> ((state, move), ...): each legal single move of one die."},
     {"walk", (PyCFunction)(void (*)(void))kernel_walk, METH_FASTCALL,
      "walk(root, rules, most) -> (moves, first, levels): every single move of the dice left, most deep."},
+    {"index", (PyCFunction)(void (*)(void))kernel_index, METH_FASTCALL,
+     "index(root, rules, most, results, tables, order, hits) -> (legal, partial): the results' indexes and the "
+     "boards on the way to them, by what the sensors tell of them (game/movegen/pure.py index)."},
     {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
      "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
     {NULL, NULL, 0, NULL},

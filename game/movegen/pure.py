@@ -18,6 +18,10 @@ The kernel interface, the same in both kernels (rules: the variant, 0 Backgammon
     count(state, rules, d1, d2) -> int                 how many legal plays
     steps(state, rules, die) -> ((state, move), ...)   each legal single move of one die
     gather(state, tables, order) -> tuple              tables[k][state[order[k]]] for each k
+    walk(root, rules, most) -> (moves, first, levels)  every single move of the dice left
+    index(root, rules, most, results, tables, order, hits) -> (legal, partial)
+                                                        the results and the boards on the way to
+                                                        them, by what the sensors tell of them
 
 Under the mother-checker rule a move that traps the opponent's mother checker (a hit on my own
 1-point, the opponent's starting point) while mine is free ends the game at once: the play stops
@@ -46,7 +50,8 @@ from game.movegen.state import (
     encode_document,
 )
 
-__all__ = ["configure_args", "count", "encode", "encode_document", "gather", "plays", "steps", "walk"]
+__all__ = ["configure_args", "count", "encode", "encode_document", "gather", "half_key", "halves", "index", "leading",
+           "plays", "steps", "walk"]
 RawMove = bytes
 SIZE = 28
 """Bytes of a state."""
@@ -335,6 +340,81 @@ def walk(root: bytes, rules: int, most: int) -> Walked:
                         first[child] = (node, raw, die)
         levels.append(level)
     return moves, first, levels
+
+
+def leading(moves: dict[bytes, list[tuple[RawMove, int, bytes]]], levels: list[dict[bytes, None]],
+            results: frozenset[State]) -> set[bytes]:
+    """The nodes of a walk some way leads on from to a result (a node of the last depth whose state
+    is in `results`); the parent that first reached a node then leads on too: its first edge is a
+    way's."""
+    good = {node for node in levels[-1] if node[:SIZE] in results} if len(levels) > 1 else set()
+    for level in reversed(levels[:-1]):
+        good.update(node for node in level if any(child in good for _, _, child in moves[node]))
+    return good
+
+
+Hits = tuple[bytes, int, Any, Any]
+"""What `index` needs to show a Backgammon hit half done: the zone index of each of the mover's own
+points (25 bytes, 0 unused), the zone index of the opponent's bar, and what the sensors tell of the
+hit point with the hitter down on the blot and with it empty."""
+HalfNode = tuple[tuple[bool, State, int], bytes]
+"""A hit half done: (the hitter down on the blot, else the blot on the bar first; the state after
+the hit, else before it; the zone index of the hit point), then the dice not yet used."""
+Key = tuple[Any, ...]
+Index = tuple[dict[Key, list[int]], dict[Key, list[bytes | HalfNode]]]
+"""What `index` finds: the results' indexes by key, and the boards on the way by key."""
+
+
+def half_key(key: Key, down: bool, state: State, point: int, hits: Hits,
+             tables: tuple[tuple[Any, ...], ...]) -> Key:
+    """The key of a hit half done (`HalfNode`) from the key of its state: the hit point and the
+    opponent's bar as they stand between the two."""
+    bar = hits[1]
+    zones = list(key)
+    zones[point] = hits[2] if down else hits[3]
+    zones[bar] = tables[bar][state[THEIR_BAR] - 1 if down else state[THEIR_BAR] + 1]
+    return tuple(zones)
+
+
+def halves(parent: bytes, raw: RawMove, child: bytes, hits: Hits) -> tuple[tuple[bool, bytes, HalfNode], ...]:
+    """The boards between parent and child when the move `raw` hits: the hitter down on the blot
+    (after the child's state), then the blot on the bar first (after the parent's); each with the
+    node it is made from."""
+    point = hits[0][raw[1]]
+    return ((True, child, ((True, child[:SIZE], point), child[SIZE:])),
+            (False, parent, ((False, parent[:SIZE], point), parent[SIZE:])))
+
+
+def index(root: bytes, rules: int, most: int, results: tuple[State, ...], tables: tuple[tuple[Any, ...], ...],
+          order: bytes, hits: Hits | None) -> Index:
+    """The boards of one roll as the reconciler looks them up (`game.reconcile.boards_on_the_way`):
+    each result's index in `results` by its key (`gather(state, tables, order)`: what the sensors
+    tell of it), and by key the boards on the way of the `walk` from `root` (`most` deep) that lead
+    on to a result (`leading`) and have a board after them, the root left out, in the order walked;
+    with `hits`, after each board the halves of its hitting moves that lead on (`halves`: each
+    once, keyed by `half_key`)."""
+    moves, _, levels = walk(root, rules, most)
+    good = leading(moves, levels, frozenset(results))
+    legal: dict[Key, list[int]] = {}
+    for i, state in enumerate(results):
+        legal.setdefault(gather(state, tables, order), []).append(i)
+    partial: dict[Key, list[bytes | HalfNode]] = {}
+    seen: set[HalfNode] = set()
+    for node, out in moves.items():
+        if node not in good:
+            continue
+        if node != root:
+            partial.setdefault(gather(node, tables, order), []).append(node)
+        if hits is None:
+            continue
+        for raw, _, child in out:
+            if raw[2] and child in good:
+                for down, made, half in halves(node, raw, child, hits):
+                    if half not in seen:
+                        seen.add(half)
+                        key = half_key(gather(made, tables, order), down, made, half[0][2], hits, tables)
+                        partial.setdefault(key, []).append(half)
+    return legal, partial
 
 
 _GETTERS: dict[bytes, Callable[[State], Any]] = {}

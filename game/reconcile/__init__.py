@@ -314,16 +314,14 @@ class TurnReconciler:
         self.plays = position.legal_plays(self.dice)
         self._explaining: Explainer | None = None
         self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
-        self._start = board_key(layout(position), capability)
+        self._start = self._ways.key(self._ways.root)  # the position's board, as every board of the roll is keyed
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
-        self._legal: dict[Key, list[int]] = {}
-        for i, state in enumerate(self.plays.states):
-            self._legal.setdefault(self._ways.state_key(state), []).append(i)
+        self._legal: dict[Key, list[int]] = self._ways.legal
         if not self.plays:  # no legal play: leaving the board is one
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
-        self._start_census = self._census(self._start)
+        self._start_census: object = None  # found when a board first needs it (`_illegal`)
         self._outcomes: dict[Key, list[Explanation]] | None = None
         self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
@@ -382,6 +380,8 @@ class TurnReconciler:
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 
     def _illegal(self, view: View, key: Key) -> Explanation | None:
+        if self._start_census is None:
+            self._start_census = self._census(self._start)
         if self._census(key) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
         if self.capability is Capability.STACKS:  # search toward the one board sensed

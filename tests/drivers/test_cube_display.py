@@ -1,6 +1,6 @@
 """The cube display's pins on gpiozero's MockFactory, for every cube value and owner.
 
-The digits are multiplexed by a gpiozero thread, so a test pin class logs every state
+The digits are multiplexed by a thread, so a test pin class logs every state
 change in order; replaying the log shows which segments are lit whenever a digit's
 transistor is switched on. Nothing is timed: the test waits (with a hang guard) until the
 multiplex has cycled a few times.
@@ -144,15 +144,20 @@ def test_a_code_shown_with_the_cube_takes_the_digits_and_the_leds_say_where_the_
     assert_shows(factory, display, (" ", "4"), lambda: display.show(4, "white", True, text="  "))
 
 
-def test_showing_what_is_shown_again_leaves_the_multiplexing_running(display: CubeDisplay) -> None:
+def test_one_multiplexing_thread_shows_value_after_value_until_the_display_closes(
+        factory: MockFactory, display: CubeDisplay) -> None:
     display.show_text("E1")
-    running = display._digits._plex_thread
+    running = display._digits._thread
     assert running is not None and running.is_alive()
     display.show(2, None, False, text="E1")
     display.show_text("E1")
-    assert display._digits._plex_thread is running and running.is_alive()
-    display.show_text("E2")
-    assert display._digits._plex_thread is not running and not running.is_alive()
+    assert display._digits._thread is running and running.is_alive()
+    assert_shows(factory, display, ("E", "2"), lambda: display.show_text("E2"))
+    assert_shows(factory, display, ("3", "3"), lambda: display.show_text("33"))  # nothing to multiplex: it waits
+    assert_shows(factory, display, ("6", "4"), lambda: display.show(1, None, False))
+    assert display._digits._thread is running and running.is_alive()
+    display.close()
+    assert not running.is_alive()
 
 
 @pytest.mark.parametrize(("call", "complaint"), [

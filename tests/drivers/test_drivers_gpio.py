@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from drivers.buttons import BOUNCE_TIME, PlayerButtons, RollButton
 from drivers.clock import ManualClock
-from drivers.events import ButtonKind, ButtonPressed, DieState, Event, Player
+from drivers.events import ButtonKind, ButtonPressed, DieState, EventQueue, Player
 from drivers.pinmap import (
     DEFAULT_BUTTON_PINS,
     DEFAULT_CUBE_PINS,
@@ -45,7 +45,7 @@ def test_each_press_is_one_event_for_its_player_and_button(factory: MockFactory)
 
 
 def test_buttons_pull_up_debounce_and_release_their_pins(factory: MockFactory) -> None:
-    events: queue.Queue[Event] = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     pins: dict[tuple[Player, ButtonKind], int] = {("black", ButtonKind.PASS): 21}
     with PlayerButtons(pins, pin_factory=factory, events=events, source="table 3") as buttons:
         pin = factory.pin(21)

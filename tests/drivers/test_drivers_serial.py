@@ -22,7 +22,7 @@ from drivers.errors import (
     ReplyTimeout,
     UnsupportedFeature,
 )
-from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
+from drivers.events import DieState, Event, EventQueue, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff, SerialLink
 from drivers.protocol import DieStatus, Features, Hello, Ping
 from firmware_host.emulator.board import STANDARD_START, BoardEmulator
@@ -50,14 +50,14 @@ def emulator(clock: ManualClock) -> Iterator[tuple[BoardEmulator, str]]:
     emulator.close()
 
 
-def drain(events: queue.Queue[Event]) -> list[Event]:
+def drain(events: EventQueue) -> list[Event]:
     out = []
     while not events.empty():
         out.append(events.get_nowait())
     return out
 
 
-def poll_until(link: SerialLink, events: queue.Queue[Event], wanted: Callable[[Event], bool],
+def poll_until(link: SerialLink, events: EventQueue, wanted: Callable[[Event], bool],
                limit: float = 30.0, step: float = 0.05) -> list[Event]:
     """Poll (on the manual clock) until an event satisfies `wanted`; all events seen."""
     seen: list[Event] = []
@@ -306,7 +306,7 @@ def test_dice_on_the_boards_link(clock: ManualClock,
 
 def test_dice_on_their_own_port(clock: ManualClock) -> None:
     name = f"serial-test-{next(_names)}"
-    events: queue.Queue[Event] = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     base = f"emulator://{name}?dice=own_port&seed=3"
     with BoardSensor(base, clock=clock, events=events) as board, \
             Dice(base + "&port=dice", clock=clock, events=events, source="dice") as dice:

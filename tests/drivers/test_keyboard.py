@@ -4,7 +4,6 @@ real pseudo-terminal in tests/test_check_and_keys_pty.py."""
 from __future__ import annotations
 
 import os
-import queue
 import random
 import time
 
@@ -13,11 +12,11 @@ import pytest
 from drivers.buttons import VirtualDice
 from drivers.clock import ManualClock
 from drivers.errors import DriverConfigError
-from drivers.events import ButtonKind, ButtonPressed, DieState, Event
+from drivers.events import ButtonKind, ButtonPressed, DieState, Event, EventQueue
 from drivers.keyboard import KEYMAP, KeyboardButtons, describe_keys
 
 
-def drain(events: queue.Queue[Event]) -> list[Event]:
+def drain(events: EventQueue) -> list[Event]:
     out = []
     while not events.empty():
         out.append(events.get_nowait())

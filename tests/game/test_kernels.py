@@ -40,7 +40,9 @@ from game.movegen import (
 )
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
+from game.reconcile.boards_on_the_way import hits_seen, zone_key
 from game.selfplay import many_stacks, random_positions
+from game.zones import Capability, state_view_tables
 
 STACKS = tuple(str(code) for code in range(64))
 BOARD_ORDER = bytes(range(1, 25))
@@ -78,6 +80,12 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
     root = state + bytes((high,) * 4 if high == low else (high, low))
     most = len(plays[1][0]) // 3 if plays[1] else 0
     assert in_order(compiled.walk(root, variant, most)) == in_order(pure.walk(root, variant, most)), where
+    for capability in Capability:  # the reconciler's index of the results and the boards on the way
+        zone = zone_key(capability)
+        tables, order = state_view_tables(position.variant, position.turn, zone)
+        args = (root, variant, most, plays[0], tables, order, hits_seen(position.variant, position.turn, zone))
+        assert [list(found.items()) for found in compiled.index(*args)] == \
+            [list(found.items()) for found in pure.index(*args)], f"{where} {capability.name}"
     for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
         for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
             tables = (STACKS, tuple(reversed(STACKS))) * (len(order) // 2)
@@ -219,7 +227,7 @@ def test_a_compiled_kernel_built_from_an_older_source_is_not_used_and_says_why()
                           env={**os.environ, ENV: ""}, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("pure pure-Python kernel (the compiled kernel was built from an older _kernel.c "
-                                  "(it has no encode_document, walk): build it again (pip install -e .))")
+                                  "(it has no encode_document, walk, index): build it again (pip install -e .))")
 
 
 def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
@@ -250,6 +258,16 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         (lambda: compiled.walk(start + b"\x03\x01", 0, 5), ValueError),
         (lambda: compiled.walk(start[:5] + b"\x40" + start[6:] + b"\x03\x01", 0, 2), ValueError),
         (lambda: compiled.walk(start + b"\x03\x01", 3, 2), ValueError),
+        (lambda: compiled.index(start + b"\x03\x01", 0, 2, (), (STACKS,) * 24, BOARD_ORDER), TypeError),
+        (lambda: compiled.index(start + b"\x03\x07", 0, 2, (), (STACKS,) * 24, BOARD_ORDER, None), ValueError),
+        (lambda: compiled.index(start + b"\x03\x01", 0, 2, (start[:27],), (STACKS,) * 24, BOARD_ORDER, None),
+         TypeError),
+        (lambda: compiled.index(start + b"\x03\x01", 0, 2, (), (STACKS,) * 24, BOARD_ORDER, (b"", 0, "", "")),
+         TypeError),
+        (lambda: compiled.index(start + b"\x03\x01", 0, 2, (), (STACKS,) * 24, BOARD_ORDER, (bytes(25), 24, "", "")),
+         IndexError),
+        (lambda: compiled.index(start + b"\x03\x01", 0, 2, pure.plays(start, 0, 3, 1)[0], (STACKS[:10],) * 24,
+                                BOARD_ORDER, None), IndexError),
     ]
     for call, error in calls:
         with pytest.raises(error):

@@ -549,7 +549,7 @@ def test_a_partial_verdict_tells_its_dice_left_before_its_moves_are_found(
     position, dice = turn
     reconciler = TurnReconciler(position, dice, capability)
     ways = reconciler._ways
-    for node in ways._first:  # every board on the way, a hit half done included
+    for node in ways.nodes():  # every board on the way, a hit half done included
         assert ways.played(node) == len(ways.way(node)), node
     most = reconciler.plays.dice_played
     for nodes in ways._partial.values():

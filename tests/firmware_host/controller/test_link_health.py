@@ -6,7 +6,6 @@ followed up, and a STACKS board is told the order of its stacks (SET_STACKS)."""
 from __future__ import annotations
 
 import itertools
-import queue
 import random
 from collections.abc import Callable, Iterator
 
@@ -14,7 +13,7 @@ import pytest
 
 from drivers.board import ACK_TIMEOUT, BoardSensor
 from drivers.clock import ManualClock
-from drivers.events import CommandFailed, Event, LinkDown, LinkStatistics, LinkUp, ZoneChanged
+from drivers.events import CommandFailed, Event, EventQueue, LinkDown, LinkStatistics, LinkUp, ZoneChanged
 from drivers.link import HEARTBEAT_MISSES, STATS_INTERVAL, SerialLink
 from drivers.protocol import AckStatus, Frame, encode_frame
 from firmware_host.emulator.board import BoardEmulator
@@ -49,7 +48,7 @@ def board_of(clock: ManualClock) -> Iterator[Make]:
         emulator.close()
 
 
-def drain(events: queue.Queue[Event]) -> list[Event]:
+def drain(events: EventQueue) -> list[Event]:
     out = []
     while not events.empty():
         out.append(events.get_nowait())

@@ -11,7 +11,7 @@ import pytest
 
 from drivers.board import BoardSensor
 from drivers.dice import Dice
-from drivers.events import DieState, Event, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
+from drivers.events import DieState, Event, EventQueue, LinkDown, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import Backoff
 from drivers.protocol import DieStatus
 from firmware_host.emulator.board import BoardEmulator
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.pty
 HANG_GUARD = 60.0  # seconds: only to fail instead of hanging on a loaded machine; nothing is timed
 
 
-def wait_for(events: queue.Queue[Event], wanted: Callable[[Event], bool]) -> list[Event]:
+def wait_for(events: EventQueue, wanted: Callable[[Event], bool]) -> list[Event]:
     """Events up to and including the first one `wanted`."""
     seen: list[Event] = []
     give_up = time.monotonic() + HANG_GUARD
