@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from typing import Unpack
+from typing import Unpack, cast
 
 from drivers.errors import DriverConfigError, LinkError, ProtocolError, UnsupportedFeature
 from drivers.events import CommandFailed, SensorSnapshot, ZoneChanged
@@ -29,6 +29,10 @@ from game.zones import ZONE_COUNT, ZONES, Capability, ZoneReading, implausible_b
 
 ACK_TIMEOUT = 2.0
 """Seconds within which the board must acknowledge a command sent without waiting."""
+
+
+_BoardReading = Snapshot | ZoneChange
+"""The board's messages that read its zones (the board sensor's own)."""
 
 
 class BoardSensor(DeviceRole):
@@ -151,7 +155,7 @@ class BoardSensor(DeviceRole):
         kind = type(message)  # the wire's messages are these classes themselves: no isinstance at every frame
         if kind is not ZoneChange and kind is not Snapshot:
             return
-        assert isinstance(message, Snapshot | ZoneChange)
+        message = cast(_BoardReading, message)
         why = self._implausible(message)
         if why:
             self.reject("zone change" if kind is ZoneChange else "snapshot", why, message, timestamp)

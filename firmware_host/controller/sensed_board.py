@@ -40,9 +40,7 @@ class Debouncer:
         """A whole board read at `now`; the newly stable board, if any."""
         board = tuple(zones)
         if board != self._board:
-            if self._board is not None and now < self._since:
-                raise DebounceError(f"time went back from {self._since} to {now}")
-            self._board, self._since = board, now
+            self._moved(board, now)
         return self.poll(now)
 
     def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
@@ -52,10 +50,14 @@ class Debouncer:
             raise DebounceError("a zone change before any whole board was read")
         index = zone - 1
         if board[index] != reading:  # else the board is as it stood (as `update` would find it)
-            if now < self._since:
-                raise DebounceError(f"time went back from {self._since} to {now}")
-            self._board, self._since = (*board[:index], reading, *board[index + 1:]), now
+            self._moved((*board[:index], reading, *board[index + 1:]), now)
         return self.poll(now)
+
+    def _moved(self, board: View, now: float) -> None:
+        """The board read differs from the one before: it stands from `now`."""
+        if self._board is not None and now < self._since:
+            raise DebounceError(f"time went back from {self._since} to {now}")
+        self._board, self._since = board, now
 
     def poll(self, now: float) -> View | None:
         """Time passed: the board that has stood still for the settle time, once."""
