@@ -5,7 +5,8 @@ answer the decision asked now, of that member (whichever of the button and the p
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -160,67 +161,77 @@ def test_a_phone_answer_after_the_button_answered_is_stale_ignored_and_counted(
     again.disconnect()
 
 
-def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto: Mosquitto, room: Room,
-                                                                  browser: Any) -> None:
-    from selenium.webdriver.common.by import By
+@contextmanager
+def doubled_on_the_page(shared_mosquitto: Mosquitto, room: Room, browser: Any,
+                        settings: Settings) -> Iterator[tuple[Director, EmulatedTable, dict[str, str], str, Runner,
+                                                              Callable[[Callable[[Any], Any]], Any]]]:
+    """A chouette table whose box has doubled Bob and Cy, its director's pages served at a URL and
+    the table running meanwhile: (director, table, the phone codes, url, runner, the browser's `until`)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     director = room("director", shared_mosquitto.url)
-    table = room("table", shared_mosquitto.url, "t01", settings=CHOUETTE, players=False, line_noise=0.0,
+    table = room("table", shared_mosquitto.url, "t01", settings=settings, players=False, line_noise=0.0,
                  flicker_rate=0.0, seed=1)
     table.wait(1.0)
     box_doubles_bob_and_cy(table)
-    codes = link(table).phones
     with serving(create_app(director, Sessions({}))) as url:
         runner = Runner([table])
+        until = WebDriverWait(browser, 15, poll_frequency=0.05).until
         try:
-            until = WebDriverWait(browser, 15, poll_frequency=0.05).until
-            # a spectator sees every member's cube, who is asked, and the running totals; no buttons to press
-            browser.get(url + "/table/t01")
-            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .chouette tr.member"))
-            until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
-            members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
-                                             ".map((r) => r.textContent)")
-            assert members == ["P1Bob (captain)1 offered", "P2Cy1 offered", "P3Dee1"]
-            assert "totals: Ann 0 · Bob 0 · Cy 0 · Dee 0" in text(browser, "#board .chouette .totals")
-            assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
-            assert browser.find_element(By.ID, "status").is_displayed()  # a spectator: the director's diagnostics
-            assert browser.find_element(By.ID, "login").is_displayed()
-            assert "captain Bob (White)" in text(browser, "#board") and "box Ann (Black)" in text(browser, "#board")
-            post = """const [ask, player, code, done] = arguments;
-                fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                      body: JSON.stringify({player, code, ask, answer: 'pass'})}).then((r) => done(r.status));"""
-            ask = asked_at(director, "t01")
-            assert ask is not None and ask["player"] == "Bob"
-            assert browser.execute_async_script(post, ask["ask"], "Bob", "AAAAA-AAAAA") == 403  # a spectator's guess
-            assert browser.execute_async_script(post, ask["ask"], "Bob", codes["Cy"]) == 403  # Cy's code as Bob's
-            assert browser.execute_async_script(post, ask["ask"], "Cy", codes["Cy"]) == 200  # Cy, as herself ...
-            wait_until(lambda: link(table).decisions.refused["wrong-member"] == 1, 10, "the table to refuse Cy")
-            assert runner.do(lambda: of_type(table, "decision", "take", "pass")) == []  # ... is not Bob
-            until(lambda d: "phone answers refused: wrong-member 1" in text(d, "#board .chouette"))
-
-            # Bob opens the link with his code: his decision's buttons; he takes
-            browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
-            until(lambda d: d.find_elements(By.ID, "decide-take"))
-            assert "code=" not in browser.current_url  # the code is kept in the phone, not in the address
-            # a member's phone shows the decision and the match, not the director's status, the referee's
-            # login, rulings or a command-line hint
-            assert all(browser.find_element(By.ID, name).is_displayed() for name in ("phone", "board"))
-            hidden = ["#status", "#login", "#rulings", "#rulings-heading", "#penalty", "#notation .referee-only"]
-            shown = browser.execute_script("return arguments[0].filter((s) => document.querySelector(s) && "
-                                           "document.querySelector(s).offsetParent !== null)", hidden)
-            assert shown == [], shown
-            assert "python -m" not in browser.find_element(By.TAG_NAME, "body").text
-            browser.find_element(By.ID, "decide-take").click()
-            wait_until(lambda: runner.do(lambda: of_type(table, "take")), 10, "Bob's take in the journal")
-            [decision] = runner.do(lambda: of_type(table, "decision"))
-            assert (decision["source"], decision["player"], decision["answer"]) == ("phone", "Bob", "take")
-            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
-            assert "applied: Bob take (P1)" in text(browser, "#phone-answers")
-            until(lambda d: "waiting for P2 Cy" in text(d, "#phone-ask"))  # Cy's decision is not Bob's to make
-            assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+            yield director, table, link(table).phones, url, runner, until
         finally:
             runner.stop()
+
+
+def test_a_member_decides_from_the_table_page_in_a_real_browser(shared_mosquitto: Mosquitto, room: Room,
+                                                                  browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    with doubled_on_the_page(shared_mosquitto, room, browser, CHOUETTE) as (director, table, codes, url, runner, until):
+        # a spectator sees every member's cube, who is asked, and the running totals; no buttons to press
+        browser.get(url + "/table/t01")
+        until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .chouette tr.member"))
+        until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
+        members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
+                                         ".map((r) => r.textContent)")
+        assert members == ["P1Bob (captain)1 offered", "P2Cy1 offered", "P3Dee1"]
+        assert "totals: Ann 0 · Bob 0 · Cy 0 · Dee 0" in text(browser, "#board .chouette .totals")
+        assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
+        assert browser.find_element(By.ID, "status").is_displayed()  # a spectator: the director's diagnostics
+        assert browser.find_element(By.ID, "login").is_displayed()
+        assert "captain Bob (White)" in text(browser, "#board") and "box Ann (Black)" in text(browser, "#board")
+        post = """const [ask, player, code, done] = arguments;
+            fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                  body: JSON.stringify({player, code, ask, answer: 'pass'})}).then((r) => done(r.status));"""
+        ask = asked_at(director, "t01")
+        assert ask is not None and ask["player"] == "Bob"
+        assert browser.execute_async_script(post, ask["ask"], "Bob", "AAAAA-AAAAA") == 403  # a spectator's guess
+        assert browser.execute_async_script(post, ask["ask"], "Bob", codes["Cy"]) == 403  # Cy's code as Bob's
+        assert browser.execute_async_script(post, ask["ask"], "Cy", codes["Cy"]) == 200  # Cy, as herself ...
+        wait_until(lambda: link(table).decisions.refused["wrong-member"] == 1, 10, "the table to refuse Cy")
+        assert runner.do(lambda: of_type(table, "decision", "take", "pass")) == []  # ... is not Bob
+        until(lambda d: "phone answers refused: wrong-member 1" in text(d, "#board .chouette"))
+
+        # Bob opens the link with his code: his decision's buttons; he takes
+        browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
+        until(lambda d: d.find_elements(By.ID, "decide-take"))
+        assert "code=" not in browser.current_url  # the code is kept in the phone, not in the address
+        # a member's phone shows the decision and the match, not the director's status, the referee's
+        # login, rulings or a command-line hint
+        assert all(browser.find_element(By.ID, name).is_displayed() for name in ("phone", "board"))
+        hidden = ["#status", "#login", "#rulings", "#rulings-heading", "#penalty", "#notation .referee-only"]
+        shown = browser.execute_script("return arguments[0].filter((s) => document.querySelector(s) && "
+                                       "document.querySelector(s).offsetParent !== null)", hidden)
+        assert shown == [], shown
+        assert "python -m" not in browser.find_element(By.TAG_NAME, "body").text
+        browser.find_element(By.ID, "decide-take").click()
+        wait_until(lambda: runner.do(lambda: of_type(table, "take")), 10, "Bob's take in the journal")
+        [decision] = runner.do(lambda: of_type(table, "decision"))
+        assert (decision["source"], decision["player"], decision["answer"]) == ("phone", "Bob", "take")
+        until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
+        assert "applied: Bob take (P1)" in text(browser, "#phone-answers")
+        until(lambda d: "waiting for P2 Cy" in text(d, "#phone-ask"))  # Cy's decision is not Bob's to make
+        assert not browser.find_elements(By.CSS_SELECTOR, "button.decide")
 
 
 def cys_would_be_code(table: EmulatedTable) -> str:
@@ -263,48 +274,37 @@ def test_a_bot_at_the_chouette_gets_no_phone_code_and_the_state_names_it_a_bot(s
 def test_the_table_page_and_a_members_phone_show_the_bot_as_a_bot_in_a_real_browser(shared_mosquitto: Mosquitto,
                                                                                      room: Room, browser: Any) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
-    director = room("director", shared_mosquitto.url)
-    table = room("table", shared_mosquitto.url, "t01", settings=WITH_A_BOT, players=False, line_noise=0.0,
-                 flicker_rate=0.0, seed=1)
-    table.wait(1.0)
-    box_doubles_bob_and_cy(table)
-    codes = link(table).phones
-    with serving(create_app(director, Sessions({}))) as url:
-        runner = Runner([table])
-        try:
-            until = WebDriverWait(browser, 15, poll_frequency=0.05).until
-            browser.get(url + "/table/t01")  # the director's page (a spectator)
-            until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
-            members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
-                                             ".map((r) => [r.textContent, r.classList.contains('bot')])")
-            assert members == [["P1Bob (captain)1 offered", False], ["P2Cy (bot, expert)1 offered", True],
-                               ["P3Dee1", False]]
-            assert "line Bob, Cy (bot, expert), Dee" in text(browser, "#board .chouette")
-            # a member's phone: Cy is not among the names to pick, and the page says why
-            browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
-            until(lambda d: d.find_elements(By.ID, "decide-take"))
-            names = browser.execute_script("return [...document.querySelectorAll('#phone-player option')]"
-                                           ".map((o) => o.value)")
-            assert names == ["", "Ann", "Bob", "Dee"]
-            assert text(browser, "#phone-bots") == "Cy (bot, expert) decides at the table, with no code"
-            assert "Cy (bot, expert)" in text(browser, "#board .chouette")
-            post = """const [ask, code, done] = arguments;
-                fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                      body: JSON.stringify({player: 'Cy', code, ask, answer: 'take'})})
-                  .then(async (r) => done([r.status, (await r.json()).error]));"""
-            ask = asked_at(director, "t01")
-            assert ask is not None
-            assert browser.execute_async_script(post, ask["ask"], cys_would_be_code(table)) == [
-                403, "Cy is a bot (expert) at table t01: it decides at the table, and no phone decides for it"]
-            browser.find_element(By.ID, "decide-take").click()  # Bob takes; Cy, the bot, answers its own at once
-            wait_until(lambda: len(runner.do(lambda: of_type(table, "decision"))) == 2, 10, "Bob's and Cy's")
-            decisions = runner.do(lambda: of_type(table, "decision"))
-            assert [(d["source"], d["player"]) for d in decisions] == [("phone", "Bob"), ("bot", "Cy")]
-            until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
-        finally:
-            runner.stop()
+    with doubled_on_the_page(shared_mosquitto, room, browser, WITH_A_BOT) as (director, table, codes, url, runner,
+                                                                               until):
+        browser.get(url + "/table/t01")  # the director's page (a spectator)
+        until(lambda d: "P1: Bob to take or pass on Bob's cube" in text(d, "#board .turn"))
+        members = browser.execute_script("return [...document.querySelectorAll('#board tr.member')]"
+                                         ".map((r) => [r.textContent, r.classList.contains('bot')])")
+        assert members == [["P1Bob (captain)1 offered", False], ["P2Cy (bot, expert)1 offered", True],
+                           ["P3Dee1", False]]
+        assert "line Bob, Cy (bot, expert), Dee" in text(browser, "#board .chouette")
+        # a member's phone: Cy is not among the names to pick, and the page says why
+        browser.get(url + f"/table/t01#player=Bob&code={codes['Bob']}")
+        until(lambda d: d.find_elements(By.ID, "decide-take"))
+        names = browser.execute_script("return [...document.querySelectorAll('#phone-player option')]"
+                                       ".map((o) => o.value)")
+        assert names == ["", "Ann", "Bob", "Dee"]
+        assert text(browser, "#phone-bots") == "Cy (bot, expert) decides at the table, with no code"
+        assert "Cy (bot, expert)" in text(browser, "#board .chouette")
+        post = """const [ask, code, done] = arguments;
+            fetch('/api/table/t01/decision', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                  body: JSON.stringify({player: 'Cy', code, ask, answer: 'take'})})
+              .then(async (r) => done([r.status, (await r.json()).error]));"""
+        ask = asked_at(director, "t01")
+        assert ask is not None
+        assert browser.execute_async_script(post, ask["ask"], cys_would_be_code(table)) == [
+            403, "Cy is a bot (expert) at table t01: it decides at the table, and no phone decides for it"]
+        browser.find_element(By.ID, "decide-take").click()  # Bob takes; Cy, the bot, answers its own at once
+        wait_until(lambda: len(runner.do(lambda: of_type(table, "decision"))) == 2, 10, "Bob's and Cy's")
+        decisions = runner.do(lambda: of_type(table, "decision"))
+        assert [(d["source"], d["player"]) for d in decisions] == [("phone", "Bob"), ("bot", "Cy")]
+        until(lambda d: d.find_elements(By.CSS_SELECTOR, "#phone-answers li.applied"))
 
 
 def test_behind_the_documented_acl_only_the_director_decides_for_a_member(tmp_path: Path) -> None:
