@@ -219,6 +219,8 @@ def features(variant: Variant, states: U8) -> F32:
     race = _race_free(b) & _race_free(other) if variant is Variant.RUNGAMMON else ~_contact(b)
     parts.append(race[:, None].astype(np.float32))
     parts += [_tactics(variant, b), _tactics(variant, other)]
+    if variant is Variant.BACKGAMMON:
+        parts.append(_containment(b, other))
     return np.concatenate(parts, axis=1)
 
 
@@ -296,3 +298,127 @@ def _race_free(b: Board) -> npt.NDArray[np.bool_]:
 def input_size(variant: Variant) -> int:
     """How many inputs the network of `variant` has."""
     return int(features(variant, np.zeros((1, 28), dtype=np.uint8)).shape[1])
+
+
+def _escape_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """For each 12-bit set of blocked points ahead of a checker (bit k: the point k + 1 pips ahead), the
+    rolls of 36 that carry it to the point a + b pips ahead, open, by either order of the dice (a double
+    a-a by way of a), as GNU Backgammon counts escapes; and of those, the ones that land beyond the
+    first blocked point (none when nothing is blocked)."""
+    escapes, beyond = np.zeros(4096, dtype=np.int16), np.zeros(4096, dtype=np.int16)
+    for mask in range(4096):
+        blocked = [(mask >> k) & 1 == 1 for k in range(12)]
+        first = next((k for k in range(12) if blocked[k]), None)
+        for a in range(1, 7):
+            for b in range(1, a + 1):
+                if blocked[a + b - 1] or (blocked[a - 1] and blocked[b - 1]):
+                    continue
+                ways = 1 if a == b else 2
+                escapes[mask] += ways
+                if first is not None and a + b - 1 > first:
+                    beyond[mask] += ways
+    return escapes, beyond
+
+
+_ESCAPES, _ESCAPES_BEYOND = _escape_tables()
+# A checker on own point p (25: the bar) sees the points p - 1 down to p - 12 that are on the board.
+_WINDOW_SHIFT = np.array([max(25 - p, 0) for p in range(26)], dtype=np.int64)
+_WINDOW_MASK = np.array([(1 << min(max(p - 1, 0), 12)) - 1 for p in range(26)], dtype=np.int64)
+
+
+def _escape_windows(blocked: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """The escape tables' index for a checker on each own point 0-25 (25: the bar; 0: off the board,
+    nothing ahead) of the side whose blocked points (own numbering) are `blocked`; shape (N, 26)."""
+    reversed_mask = blocked[:, ::-1].astype(np.int64) @ _BITS  # bit 23 - j: own point j + 1 blocked
+    windows: npt.NDArray[np.int64] = (reversed_mask[:, None] >> _WINDOW_SHIFT[None, :]) & _WINDOW_MASK[None, :]
+    return windows
+
+
+_INDEX = np.arange(25, dtype=np.int32)
+
+
+def _containment(b: Board, other: Board) -> F32:
+    """Backgammon only: GNU Backgammon's contact inputs (Berliner's; eval.c's CalculateHalfInputs), which
+    its 0-ply evaluation sees and the learner check's network otherwise had to find, for the side on
+    roll in `b` and then for the other: how its points contain the opponent's rearmost checker
+    (escapes, the fewest escapes from any point of its outfield and home), how freely its own checkers
+    escape, the pips it needs to break contact, its checkers already past the opponent's (free pips),
+    its timing, where its back checker and anchors stand, the spread of its checkers beyond their
+    mean, and back games. Both sides in one batch of twice the rows: numpy's cost here is per call."""
+    n = b.mine.shape[0]
+    mine = np.concatenate([np.concatenate([b.mine, b.my_bar[:, None]], axis=1),
+                           np.concatenate([other.mine, other.my_bar[:, None]], axis=1)])  # index 24: the bar
+    theirs = np.concatenate([mine[n:], mine[:n]])  # in their own numbering
+    blocking_them = np.concatenate([other.theirs >= 2, b.theirs >= 2])  # my points, in their numbering
+    blocking_me = np.concatenate([b.theirs >= 2, other.theirs >= 2])
+    halves = _contact_half(mine.astype(np.int32), theirs, blocking_me, blocking_them)
+    return np.concatenate([halves[:n], halves[n:]], axis=1)
+
+
+def _contact_half(mine: npt.NDArray[np.int32], theirs: npt.NDArray[np.int16], blocking_me: npt.NDArray[np.bool_],
+                  blocking_them: npt.NDArray[np.bool_]) -> F32:
+    """The inputs of `_containment` for one side: `mine` and `theirs` 25 counts a row in each side's own
+    numbering (index 24: the bar), `blocking_me` their points in mine, `blocking_them` mine in theirs."""
+    rows = np.arange(mine.shape[0])
+    index = _INDEX[None, :]
+    their_rear = np.where(theirs > 0, index, -1).max(axis=1)  # -1: none left
+    their_back = (23 - their_rear)[:, None]  # my index of their rearmost checker (-1: on the bar)
+    their_point = their_rear + 1
+    windows = _escape_windows(blocking_them)
+    their_escapes = _ESCAPES[windows]
+    back_escapes = their_escapes[rows, their_point]
+    back_escapes_beyond = _ESCAPES_BEYOND[windows[rows, their_point]]
+    points = np.arange(26)[None, :]
+    outfield = points >= 16
+    contain_rear = 36 - np.where(outfield & (points <= their_point[:, None]), their_escapes, 36).min(axis=1)
+    contain = 36 - np.where(outfield & (points <= 24), their_escapes, 36).min(axis=1)
+    # My checkers outside home against their points, weighted by the distance to my home.
+    my_escapes = _ESCAPES[_escape_windows(blocking_me)[:, 1:]]  # (N, 25), index 24: the bar
+    mobility = (np.maximum(index - 5, 0) * mine * my_escapes).sum(axis=1)
+    break_contact = ((index > their_back) * mine * (index + 1 - their_back)).sum(axis=1)
+    free_pips = ((index < their_back) * mine * (index + 1)).sum(axis=1)
+    back = np.where(mine > 0, index, -1).max(axis=1)
+    anchors = mine[:, :24] >= 2  # none above `back`, so the back anchor is the highest
+    back_anchor = np.where(anchors, index[:, :24], -1).max(axis=1)
+    in_their_home = np.where(anchors[:, 18:], index[:, 18:24], 99).min(axis=1)
+    in_their_outfield = np.where(anchors[:, 12:18], index[:, 12:18], -1).max(axis=1)
+    forward = np.where(in_their_home < 99, 24 - in_their_home,
+                       np.where(in_their_outfield >= 0, 24 - in_their_outfield, 0))
+    forward_anchor = np.where(forward == 0, 2.0, forward / 6.0)
+    total = mine.sum(axis=1)
+    mean = np.where(total > 0, ((mine * index).sum(axis=1) + total - 1) // np.maximum(total, 1), 0)  # rounded up
+    ahead_of_mean = mine * (index > mean[:, None])
+    spread_count = ahead_of_mean.sum(axis=1)
+    spread = (ahead_of_mean * (index - mean[:, None]) ** 2).sum(axis=1)
+    moment = np.where(spread_count > 0, (spread + spread_count - 1) // np.maximum(spread_count, 1), 0)
+    back_anchors = anchors[:, 18:].sum(axis=1)
+    back_game_checkers = mine[:, 18:].sum(axis=1)
+    columns = [back_escapes / 36.0, back_escapes_beyond / 36.0, contain_rear / 36.0, (contain_rear / 36.0) ** 2,
+               contain / 36.0, (contain / 36.0) ** 2, mobility / 3600.0, break_contact / 167.0, free_pips / 100.0,
+               _timing(mine, their_back[:, 0]) / 100.0, back / 24.0, back_anchor / 24.0, forward_anchor,
+               moment / 400.0, np.where(back_anchors > 1, (back_game_checkers - 3) / 4.0, 0.0),
+               np.where(back_anchors == 1, back_game_checkers / 8.0, 0.0)]
+    return np.stack(columns, axis=1).astype(np.float32)
+
+
+def _timing(mine: npt.NDArray[np.int32], their_back: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """GNU Backgammon's timing: the pips a side can play before it must break its points, counting
+    checkers in front of the opponent's rearmost (or beyond my 12-point) as spares only above two, and
+    then filling the gaps of its home board, highest point first, while spares remain."""
+    limit = np.maximum(their_back, 11)[:, None]
+    points = _INDEX[None, :24]
+    on_point = mine[:, :24]
+    spares = np.where(on_point > 2, on_point - 2, np.where(on_point == 1, 1, 0))
+    counted = np.where(points > limit, spares, 0) + np.where((points >= 6) & (points <= limit), on_point, 0)
+    bar = mine[:, 24] * (1 + (their_back >= 24))  # counted twice when the opponent has nothing left
+    checkers = bar + counted.sum(axis=1)
+    pips = 24 * bar + (counted * points).sum(axis=1)
+    for i in range(5, -1, -1):
+        here = mine[:, i]
+        over = np.maximum(here - 2, 0)
+        pips, checkers = pips + i * over, checkers + over
+        gap = 2 - here
+        filled = (here < 2) & (checkers >= gap)
+        pips, checkers = pips - np.where(filled, i * gap, 0), checkers - np.where(filled, gap, 0)
+    timing: npt.NDArray[np.int32] = np.maximum(pips, 0)
+    return timing
