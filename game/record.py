@@ -85,6 +85,10 @@ class RecordWriter:
         """Force what was written to disk."""
         os.fsync(self._fp.fileno())
 
+    def fileno(self) -> int:
+        """The file's descriptor (for a caller that forces it to disk on its own thread)."""
+        return self._fp.fileno()
+
     def write_all(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Append every event, in order."""
         for event in events:

@@ -35,9 +35,10 @@ Room = Callable[..., Any]
 
 
 def run_until(table: EmulatedTable, seq: int) -> None:
-    """Play on until the journal has `seq` lines (or the match ends)."""
+    """Play on until the journal has `seq` lines (or the match ends), every one durable and offered to the room."""
     while table.journal.sequence < seq and not table.controller.match.is_over:
         table.step()
+    assert table.journal.settle(10), "the journal's lines were not made durable"
 
 
 def link(table: EmulatedTable) -> TableLink:
