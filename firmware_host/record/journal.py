@@ -28,6 +28,7 @@ that a power cut could still take back.
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -96,6 +97,8 @@ class Journal:
         self._writer = RecordWriter.append(self.path)  # flushed line by line; forced to disk by the syncer
         self.syncer = Syncer(self._writer.fileno(), self.sequence) if fsync else None
         """The thread that forces the lines to disk (None: the journal does not fsync)."""
+        # A journal dropped unclosed (a test's, a failed start's) ends its syncer's thread with it.
+        self._stop_syncer = weakref.finalize(self, self.syncer.close) if self.syncer is not None else None
         self._listeners: list[Listener] = []
         self._unheard: list[tuple[int, bytes, str]] = []
         """Lines written and not yet told to the listeners: (seq, line, hash), in order."""
@@ -198,9 +201,9 @@ class Journal:
     def close(self) -> None:
         """Close the file, what was written made durable and heard first (the syncer's last try); the
         journal can be opened again to go on."""
-        if self.syncer is not None:
+        if self.syncer is not None and self._stop_syncer is not None:
             self.syncer.request(self.sequence)
-            self.syncer.close()
+            self._stop_syncer()
         try:
             self.deliver()
         finally:

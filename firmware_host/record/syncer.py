@@ -65,6 +65,11 @@ class Syncer:
             self._requests.put(self._requested)
         return failure
 
+    @property
+    def running(self) -> bool:
+        """Whether the syncer's thread is still there (until `close`)."""
+        return self._thread.is_alive()
+
     def cpu_time(self) -> float:
         """The CPU seconds the syncer's thread has used so far (its fsyncs, mostly: the kernel's work)."""
         ident = self._thread.ident
@@ -76,7 +81,9 @@ class Syncer:
             return self._cpu_at_end
 
     def close(self) -> None:
-        """Make what was asked durable (one last try), then end the thread."""
+        """Make what was asked durable (one last try), then end the thread (again: nothing)."""
+        if not self._thread.is_alive():
+            return
         self._closing = True
         self._requests.put(self._requested)
         self._thread.join()

@@ -4,6 +4,7 @@ each line only once it is durable."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from collections.abc import Iterator
@@ -143,6 +144,24 @@ def test_a_failed_fsync_is_said_once_and_tried_again_and_nothing_is_lost(
     assert journal.settle(WAIT)
     assert (heard, disk.durable) == ([1, 2], disk.written())
     assert disk.fsyncs in (1, 2)  # the retry may come before the second line or after it
+
+
+def test_closing_or_dropping_a_journal_ends_its_syncer_with_every_line_durable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    closed = Journal(tmp_path / "closed")
+    disk = Disk(monkeypatch, closed.path)
+    with closed.action():
+        closed.write({"type": "roll", "t": 1.0})
+    syncer = closed.syncer
+    assert syncer is not None and syncer.running
+    closed.close()
+    closed.close()  # again: nothing
+    assert not syncer.running and disk.durable == disk.written()
+    dropped = Journal(tmp_path / "dropped")
+    syncer = dropped.syncer
+    del dropped  # a journal nobody closed (a failed start's) takes its thread with it
+    gc.collect()
+    assert syncer is not None and not syncer.running
 
 
 def test_a_whole_match_every_line_heard_only_once_durable_and_fewer_fsyncs_than_lines(
