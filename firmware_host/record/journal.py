@@ -186,8 +186,10 @@ class Journal:
     def listen(self, listener: Listener) -> None:
         """Call `listener(seq, line, hash)` for each line written from now on, once it is durable
         (fsynced, when the journal fsyncs), at the end of an action or at `deliver`. It runs on the
-        writer's thread, so it must not block. Every line written before is made durable first."""
-        self.settle()
+        writer's thread, so it must not block. Every line written before is made durable first (and
+        counts as heard: the listener reads those from the file)."""
+        if self.settle():
+            self.heard = self.sequence
         self._listeners.append(listener)
 
     def sign(self, t: float) -> None:

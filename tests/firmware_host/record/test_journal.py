@@ -91,6 +91,17 @@ def test_an_actions_lines_are_flushed_at_once_and_made_durable_by_one_fsync_afte
     assert heard == [(n + 1, line, line_hash(line)) for n, line in enumerate(lines)]
 
 
+def test_a_listener_hears_only_the_lines_written_after_it_came_and_those_before_count_as_heard(
+        journal: Journal) -> None:
+    journal.write({"type": "link", "t": 1.0})
+    heard: list[int] = []
+    journal.listen(lambda seq, line, digest: heard.append(seq))
+    assert (journal.heard, journal.durable, heard) == (1, 1, [])
+    journal.write({"type": "link", "t": 2.0})
+    assert journal.settle(WAIT)
+    assert (journal.heard, heard) == (2, [2])
+
+
 def test_the_table_goes_on_while_the_disk_is_slow_and_no_line_is_heard_before_it_is_durable(
         journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
     disk = Disk(monkeypatch, journal.path)
