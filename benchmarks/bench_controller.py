@@ -6,8 +6,8 @@ Run from the repository root:  python3 -m benchmarks.bench_controller [--seed S]
 CPU per frame. An emulated table (`EmulatedTable`: the board emulator behind the real
 driver, mock pins, two simulated players, a manual clock) plays a match of each variant at
 each sensing capability. Every sensor frame the controller receives is timed with
-`time.thread_time()` (the table's loop thread) over `handle(frame)` then `tick(now)`, as the loop runs them,
-plus the driver's work for it (`DriverPath`: its bytes split out of the stream and checked,
+`time.thread_time()` (the table's loop thread) over `handle(frame)` then `tick(now)`, as the
+loop runs them, plus the driver's work for it (`DriverPath`: its bytes split out of the stream and checked,
 decoded, made an event by `BoardSensor.receive`, taken off the queue; replayed apart, since the
 emulated table's link runs the emulator in the same call; the `driver` column).
 ZONE_CHANGE frames are the run's own. SNAPSHOT frames are timed in a second run of the same
@@ -19,8 +19,10 @@ judging of a board the frames made: it happens in the `tick(now)` that finds the
 (`settle_seconds` after its last change, with no frame), timed there (unless a done press waited
 for that board: then the tick commits the play, the press's work, like a press's `handle`,
 untimed). The collector sets aside what the table was built with, as `python -m firmware_host`
-does (`set_aside_from_the_collector`). A frame's
-wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
+does (`set_aside_from_the_collector`). The journal's fsyncs run on its syncer's thread
+(firmware_host/record/syncer.py), not the loop's: that thread's CPU over the whole match is
+amortised over the frames in a column of its own (`+syncer/wire`), and the target is judged on
+the total. A frame's wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at
 `BAUD_RATE`; ratios are CPU time over wire time.
 
 Turn set-up over many positions. The matches above meet a few dozen rolls each; the set-up's
