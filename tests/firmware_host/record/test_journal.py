@@ -72,6 +72,14 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
         yield opened
 
 
+@pytest.fixture
+def heard(journal: Journal) -> list[int]:
+    """The numbers of the lines the journal's listener has heard, in order."""
+    numbers: list[int] = []
+    journal.listen(lambda seq, line, digest: numbers.append(seq))
+    return numbers
+
+
 def test_an_actions_lines_are_flushed_at_once_and_made_durable_by_one_fsync_after_its_end(
         journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
     disk = Disk(monkeypatch, journal.path)
@@ -95,7 +103,7 @@ def test_a_listener_hears_only_the_lines_written_after_it_came_and_those_before_
         journal: Journal) -> None:
     journal.write({"type": "link", "t": 1.0})
     heard: list[int] = []
-    journal.listen(lambda seq, line, digest: heard.append(seq))
+    journal.listen(lambda seq, line, digest: heard.append(seq))  # after the first line: not the fixture
     assert (journal.heard, journal.durable, heard) == (1, 1, [])
     journal.write({"type": "link", "t": 2.0})
     assert journal.settle(WAIT)
@@ -103,10 +111,8 @@ def test_a_listener_hears_only_the_lines_written_after_it_came_and_those_before_
 
 
 def test_the_table_goes_on_while_the_disk_is_slow_and_no_line_is_heard_before_it_is_durable(
-        journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
+        journal: Journal, heard: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     disk = Disk(monkeypatch, journal.path)
-    heard: list[int] = []
-    journal.listen(lambda seq, line, digest: heard.append(seq))
     disk.hold()
     with journal.action():
         journal.write({"type": "roll", "t": 1.0})
@@ -140,10 +146,8 @@ def test_an_action_with_no_lines_costs_no_fsync(journal: Journal, monkeypatch: p
 
 
 def test_a_failed_fsync_is_said_once_and_tried_again_and_nothing_is_lost(
-        journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
+        journal: Journal, heard: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     disk = Disk(monkeypatch, journal.path)
-    heard: list[int] = []
-    journal.listen(lambda seq, line, digest: heard.append(seq))
     disk.fail_next()
     with journal.action():
         journal.write({"type": "roll", "t": 1.0})
