@@ -181,7 +181,10 @@ class TableLink:
         self.publisher.reply(Reply(ruling.id, bool(event["applied"]), str(event["outcome"]), seq))
 
     def close(self, flush_timeout: float = 2.0) -> None:
-        """Stop publishing, after up to `flush_timeout` s for the director to acknowledge what is outstanding."""
+        """Stop publishing, once every line written is offered (made durable first: the table's last
+        lines may still be on their way to the disk) and after up to `flush_timeout` s for the director
+        to acknowledge what is outstanding."""
+        self.controller.journal.settle(flush_timeout)
         self.publisher.close(flush_timeout)
 
 
