@@ -47,6 +47,7 @@ import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import itemgetter
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
 from game.codes import BLANK, Code
@@ -162,6 +163,7 @@ class Explainer:
         own = OWN_TO_BOARD[position.variant, me]
         # own location (0 off, 1-24 points, 25 bar) -> layout index
         self._at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
+        self._own: Callable[[Layout], tuple[str, ...]] = itemgetter(*self._at)  # a board's stacks by own location
         self._their_bar, self._their_off = BAR_ZONE[them] - 1, OFF_ZONE[them] - 1
         theirs = OWN_TO_BOARD[position.variant, them]
         self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
@@ -201,18 +203,21 @@ class Explainer:
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
         makes and the rules of single moves it breaks (none: a legal single move)."""
+        # The search's inner loop (a few hundred calls a roll, thousands for a double): what only
+        # some moves need (bearing off, the first-checker rule, a blocked point's words) is worked
+        # out when one does.
         me, them, at = self._me, self._them, self._at
         variant = self.position.variant
-        own = [board[index] for index in at]
+        own = self._own(board)
         on_bar = bool(own[BAR])
-        sources = self._sources(own)
-        bear_off_block = self._bear_off_block(own)
-        highest = max((p for p in range(1, 7) if me in own[p]), default=0)
-        passed = bool(own[OFF]) or any(me in own[p] for p in range(1, 12))
-        for p, trapped in sources:
+        blocking = 1 if variant is Variant.RUNGAMMON else 2
+        hitting = variant is not Variant.RUNGAMMON
+        bear_off: tuple[tuple[str, int] | None, int] | None = None
+        for p, trapped in self._sources(own):
             broken: list[BrokenRule] = []
             q = p - die
-            move = Move(p, max(q, OFF), q > 0 and self._hits(own[q]))
+            landing = own[q] if q > 0 else ""
+            move = Move(p, q if q > 0 else OFF, hitting and landing == them)
             leaving = own[p]
             if trapped:
                 broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
@@ -224,33 +229,38 @@ class Explainer:
             if on_bar and p != BAR:
                 broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
                                          "must enter before any other moves", p, BAR))
-            if (variant is Variant.RUNGAMMON and p == 24 and not passed
-                    and own[24].count(me) < CHECKERS):
+            if (variant is Variant.RUNGAMMON and p == 24 and own[24].count(me) < CHECKERS
+                    and not (own[OFF] or any(me in own[point] for point in range(1, 12)))):
                 broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
                                          f"{move}: a second checker may leave point 24 only once one has "
                                          f"passed {self._names[1]}'s start on point 12", 24))
             new = list(board)
             new[at[p]] = left_behind
             if q > 0:
-                landing = own[q]
-                blocked = self._blocked(landing)
-                if blocked:
-                    broken.append(self._rule(Breach.BLOCKED_POINT, f"{move}: point {q} is held by {blocked}", q))
+                if (landing.count(them) >= blocking if variant is not Variant.CATCHGAMMON
+                        else landing.rstrip(me) not in ("", them)):
+                    broken.append(self._rule(Breach.BLOCKED_POINT,
+                                             f"{move}: point {q} is held by {self._blocked(landing)}", q))
                 if move.hit and variant is Variant.BACKGAMMON:
                     new[at[q]] = me
                     new[self._their_bar] += them
                 else:
                     new[at[q]] = landing + me
             else:
-                broken.extend(self._bear_off_rules(move, die, bear_off_block, highest))
+                if bear_off is None:
+                    bear_off = (self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0))
+                broken.extend(self._bear_off_rules(move, die, *bear_off))
                 new[at[OFF]] += me
             yield tuple(new), DieMove(move, die, trapped), tuple(broken)
 
-    def _sources(self, own: list[str]) -> list[tuple[int, bool]]:
+    def _sources(self, own: tuple[str, ...]) -> list[tuple[int, bool]]:
         """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
         each with whether that checker is trapped under the opponent's (Catchgammon)."""
         me, them = self._me, self._them
         sources: list[tuple[int, bool]] = [(BAR, False)] if own[BAR] else []
+        if self.position.variant is not Variant.CATCHGAMMON:  # no checker is ever under an opposing one
+            sources += [(p, False) for p in range(24, 0, -1) if own[p].endswith(me)]
+            return sources
         for p in range(24, 0, -1):
             stack = own[p]
             if stack.endswith(me):
@@ -347,7 +357,7 @@ class Explainer:
             return _checkers(theirs, self._names[1])
         return ""
 
-    def _bear_off_block(self, own: list[str]) -> tuple[str, int] | None:
+    def _bear_off_block(self, own: tuple[str, ...]) -> tuple[str, int] | None:
         """Why the mover may not bear off yet, and the point (own numbering) that stops it."""
         me, them, name = self._me, self._them, self._names[0]
         if own[BAR]:

@@ -10,24 +10,31 @@ hash of the line before. With the table's key (`firmware_host.record.signing`) t
 the key and `sign()` signs the chain's head, so that `python -m game validate` tells an edit by
 anyone without the key, and a cut, from the record the table wrote (game/integrity.py).
 
-Why one fsync per action, not per line, nor per turn or per minute: a roll is seen by everyone the
-moment it is thrown, and a line left in the page cache (ext4 writes data back after up to 30 s)
-would let a player who pulls the table's plug after a bad roll erase it; so every line is on disk
-before the controller takes its next event. The lines of one action (a play and its clocks, a
-game's end and its signature, a flag and what the table shows for it) share one fsync.
+Why the journal forces every action's lines to disk, not each line, nor each turn or minute: a
+roll is seen by everyone the moment it is thrown, and a line left in the page cache (ext4 writes
+data back after up to 30 s) would let a player who pulls the table's plug after a bad roll erase it.
+So at the end of each action (the controller's handling of one event) its lines go to the journal's
+syncer (firmware_host/record/syncer.py), which fsyncs at once on its own thread: the lines are
+durable as soon as the controller could have made them so itself, and the table's loop does not
+wait for the disk meanwhile (an SD card's fsync can take tens of milliseconds, sensor frames queueing
+behind it). Lines of actions that end while an fsync runs share the next one.
 
-A listener (`Journal.listen`) hears each line once it is on disk, with its sequence number
-(its line number in the file) and its hash: the room's publisher relays them to the director.
+A listener (`Journal.listen`) hears each line once it is durable, with its sequence number (its
+line number in the file) and its hash, on the table's thread, at the end of an action or when the
+table's loop asks (`deliver`): the room's publisher relays them to the director, and never a line
+that a power cut could still take back.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from firmware_host.errors import JournalError
+from firmware_host.record.syncer import Syncer
 from game.chouette.replay import is_chouette_record, resume
 from game.errors import ReplayError
 from game.record import RecordWriter, chain_problems, read_record, replay_lines
@@ -87,11 +94,16 @@ class Journal:
             raise JournalError(f"{self.path} is signed by {named}: go on with it with that table's key")
         self.key = key if key is not None and (named is not None or not existing) else None
         """The key this journal is signed with (None: unsigned)."""
-        self._writer = RecordWriter.append(self.path)  # flushed line by line; fsynced here, by action
-        self._fsync = fsync
+        self._writer = RecordWriter.append(self.path)  # flushed line by line; forced to disk by the syncer
+        self.syncer = Syncer(self._writer.fileno(), self.sequence) if fsync else None
+        """The thread that forces the lines to disk (None: the journal does not fsync)."""
+        # A journal dropped unclosed (a test's, a failed start's) ends its syncer's thread with it.
+        self._stop_syncer = weakref.finalize(self, self.syncer.close) if self.syncer is not None else None
         self._listeners: list[Listener] = []
-        self._unsynced: list[tuple[int, bytes, str]] = []
-        """Lines written in the action under way: (seq, line, hash), durable and heard at its end."""
+        self._unheard: list[tuple[int, bytes, str]] = []
+        """Lines written and not yet told to the listeners: (seq, line, hash), in order."""
+        self.heard = self.sequence
+        """The number of the last line told to the listeners (durable, when the journal fsyncs)."""
         self._actions = 0
         self._action = _Action(self)  # one, reused: entered twice a frame, it must cost next to nothing
 
@@ -108,20 +120,55 @@ class Journal:
         return read_journal(self.directory)
 
     def write(self, event: Mapping[str, Any]) -> None:
-        """Append one event, chained and flushed; fsynced and told to the listeners at once, or at
-        the end of the action under way (`action`)."""
+        """Append one event, chained and flushed; sent to be made durable at once, or at the end of
+        the action under way (`action`)."""
         digest = self._writer.write(event)
         self.sequence += 1
-        self._unsynced.append((self.sequence, self._writer.line, digest))
+        if self._listeners:
+            self._unheard.append((self.sequence, self._writer.line, digest))
         if not self._actions:
             self._commit()
 
     def action(self) -> _Action:
         """`with journal.action():` the lines written inside are one action's (the controller's
         handling of one event): each is flushed as it is written, so a killed process loses none, and
-        one fsync at the end makes them all durable before the controller takes its next event; the
-        listeners hear them then. Actions nest: the outermost one's end commits."""
+        at the end the syncer is asked to force them all to disk; the controller goes on meanwhile.
+        Actions nest: the outermost one's end commits. Every action's end also tells the listeners
+        the lines that have become durable since the last."""
         return self._action
+
+    @property
+    def durable(self) -> int:
+        """The number of the last line known to be on disk (every line, when the journal does not fsync)."""
+        return self.sequence if self.syncer is None else self.syncer.durable
+
+    def deliver(self) -> None:
+        """Tell the listeners each line that has become durable since they last heard (the table's
+        loop calls it when it looks for news; each action's end does too). Raises `JournalError`
+        once when an fsync failed: the lines stay written and are tried again."""
+        syncer = self.syncer
+        if syncer is not None and syncer.failure is not None:
+            failure = syncer.take_failure()
+            if failure is not None:
+                raise JournalError(f"{self.path}: fsync failed, lines {self.durable + 1}-{self.sequence} "
+                                   f"not yet durable (tried again): {failure}")
+        if not self._unheard:
+            return
+        durable = self.durable
+        if self._unheard[0][0] > durable:
+            return
+        ready = [line for line in self._unheard if line[0] <= durable]
+        del self._unheard[:len(ready)]
+        for seq, line, digest in ready:
+            self.heard = seq
+            for listener in self._listeners:
+                listener(seq, line, digest)
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until every line written is durable, then tell the listeners; whether all is."""
+        done = self.syncer is None or self.syncer.wait(timeout)
+        self.deliver()
+        return done
 
     def _begin(self) -> None:
         self._actions += 1
@@ -132,19 +179,17 @@ class Journal:
             self._commit()
 
     def _commit(self) -> None:
-        if not self._unsynced:
-            return
-        if self._fsync:
-            self._writer.sync()
-        lines, self._unsynced = self._unsynced, []
-        for seq, line, digest in lines:
-            for listener in self._listeners:
-                listener(seq, line, digest)
+        if self.syncer is not None and self.syncer.durable < self.sequence:
+            self.syncer.request(self.sequence)
+        self.deliver()
 
     def listen(self, listener: Listener) -> None:
         """Call `listener(seq, line, hash)` for each line written from now on, once it is durable
-        (fsynced, when the journal fsyncs): at once, or at the end of its action. It runs on the
-        writer's thread, so it must not block."""
+        (fsynced, when the journal fsyncs), at the end of an action or at `deliver`. It runs on the
+        writer's thread, so it must not block. Every line written before is made durable first (and
+        counts as heard: the listener reads those from the file)."""
+        if self.settle():
+            self.heard = self.sequence
         self._listeners.append(listener)
 
     def sign(self, t: float) -> None:
@@ -156,9 +201,15 @@ class Journal:
                     "signature": self.key.sign(self.sequence, head, float(t)), "t": float(t)})
 
     def close(self) -> None:
-        """Close the file (what was written made durable first); the journal can be opened again to go on."""
-        self._commit()
-        self._writer.close()
+        """Close the file, what was written made durable and heard first (the syncer's last try); the
+        journal can be opened again to go on."""
+        if self.syncer is not None and self._stop_syncer is not None:
+            self.syncer.request(self.sequence)
+            self._stop_syncer()
+        try:
+            self.deliver()
+        finally:
+            self._writer.close()
 
     def __enter__(self) -> Self:
         return self

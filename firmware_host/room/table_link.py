@@ -1,8 +1,9 @@
 """The one place where a table meets the room: a controller attached to a `TablePublisher`.
 
 What it relies on of the controller (and nothing else):
-- `controller.journal`: `path` (read once, to offer the lines already written), `sequence`,
-  and `listen(callback)` (each new line, its number and its hash);
+- `controller.journal`: `settle()` then `path` (read once, to offer the lines already written, all
+  durable), `sequence` (lines written), `heard` (lines told), `listen(callback)` (each new line once
+  durable, its number and its hash) and `deliver()` (the lines made durable since);
 - for the state: `match` (variant, length, players, game_number, score, crawford, position,
   dice, cube, is_over, winner), `prompt` (waiting, player, dice, code, message, serial),
   `clock` (remaining, running, delay_left; None without a clock), `link_up`, `settings.profile`;
@@ -10,8 +11,8 @@ What it relies on of the controller (and nothing else):
 - at a chouette: `played` (the session) and `contest` (its `asked`, and `decide` for a member's decision
   from a phone: firmware_host/room/chouette_room.py), `settings.chouette.bots` (the players who are
   bots: no code, named as bots), and `outputs.note` for a refused one.
-Everything runs on the table's own thread: the journal calls back from `Journal.write`, and
-the table's loop calls `poll(now)` (state out, rulings and decisions in) once per turn of the loop.
+Everything runs on the table's own thread: the journal calls back at an action's end or from
+`deliver`, and the table's loop calls `poll(now)` (state out, rulings and decisions in) once per turn of the loop.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class TableLink:
         self.publisher = publisher
         self._wall = wall_clock
         journal = controller.journal
+        journal.settle()  # the room is offered no line a power cut could still take back
         lines = read_record(journal.path)
         if not lines or len(lines) != journal.sequence:
             raise ValueError(f"{journal.path}: {len(lines)} lines read, the journal says {journal.sequence}")
@@ -93,6 +95,7 @@ class TableLink:
         publisher.open_match(self.match, [(line.raw, line_hash(line.raw)) for line in lines])
         journal.listen(self._written)
         self._shown: tuple[int, int, bool, int] | None = None
+        self._answered: dict[str, tuple[int, dict[str, Any]]] = {}
         self.decisions = PhoneDecisions(publisher.table, self.match)
         chouette = controller.settings.chouette
         self.bots = {name: level.value for name, level in chouette.bots.items()} if chouette is not None else {}
@@ -128,13 +131,14 @@ class TableLink:
         """Say when the broker cannot be reached and when it is again; apply the rulings that came in;
         publish the state when it changed."""
         self._say_reach()
+        controller = self.controller
+        controller.journal.deliver()
         for ruling in self.publisher.take_rulings():
             self._apply(ruling)
-        controller = self.controller
         for decision in self.publisher.take_decisions():
             self.publisher.reply(self.decisions.apply(controller, decision))
         refused = sum(self.decisions.refused.values())
-        shown = (controller.journal.sequence, controller.prompt.serial, controller.link_up, refused)
+        shown = (controller.journal.heard, controller.prompt.serial, controller.link_up, refused)
         if shown != self._shown:
             self._shown = shown
             state = {"table": self.publisher.table, "match": self.match, "seq": shown[0],
@@ -164,18 +168,23 @@ class TableLink:
             _log.warning("%s", line)
 
     def _apply(self, ruling: Ruling) -> None:
-        done = self.flags.rulings.get(ruling.id)
-        if done is None:  # a ruling delivered twice is applied once, and answered again
+        # a ruling delivered twice is applied once, and answered again: the book knows the rulings of
+        # the lines heard, `_answered` those whose line may not be durable yet
+        done = self.flags.rulings.get(ruling.id) or self._answered.get(ruling.id)
+        if done is None:
             seq = self.controller.journal.sequence + 1  # the referee event is the ruling's first line
             event = self.controller.referee(ruling.referee, ruling.action, flag=ruling.flag,
                                             player=Color(ruling.player) if ruling.player else None,
                                             seconds=ruling.seconds, ruling=ruling.id)
-            done = (seq, event)
+            done = self._answered[ruling.id] = (seq, event)
         seq, event = done
         self.publisher.reply(Reply(ruling.id, bool(event["applied"]), str(event["outcome"]), seq))
 
     def close(self, flush_timeout: float = 2.0) -> None:
-        """Stop publishing, after up to `flush_timeout` s for the director to acknowledge what is outstanding."""
+        """Stop publishing, once every line written is offered (made durable first: the table's last
+        lines may still be on their way to the disk) and after up to `flush_timeout` s for the director
+        to acknowledge what is outstanding."""
+        self.controller.journal.settle(flush_timeout)
         self.publisher.close(flush_timeout)
 
 

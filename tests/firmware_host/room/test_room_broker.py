@@ -35,9 +35,10 @@ Room = Callable[..., Any]
 
 
 def run_until(table: EmulatedTable, seq: int) -> None:
-    """Play on until the journal has `seq` lines (or the match ends)."""
+    """Play on until the journal has `seq` lines (or the match ends), every one durable and offered to the room."""
     while table.journal.sequence < seq and not table.controller.match.is_over:
         table.step()
+    assert table.journal.settle(10), "the journal's lines were not made durable"
 
 
 def link(table: EmulatedTable) -> TableLink:
@@ -69,6 +70,17 @@ def assert_same(table: EmulatedTable, director: Director) -> None:
     journal, held = table.journal.path.read_bytes(), copy.path.read_bytes()
     assert held.splitlines() == journal.splitlines()  # event for event, in order
     assert held == journal
+
+
+def test_a_table_that_stops_at_the_match_end_hands_the_room_every_line_before_it_goes(
+        shared_mosquitto: Mosquitto, room: Room) -> None:
+    director = room("director", shared_mosquitto.url)
+    table = room("table", shared_mosquitto.url, "t01", seed=5)
+    assert table.run()
+    written = table.journal.sequence
+    link(table).close()  # as the table's process does once the match is over: no step after the last
+    wait_until(lambda: held(director, table) == written, 30, "the director to hold the whole journal")
+    assert_same(table, director)
 
 
 def test_a_whole_match_reaches_the_director_complete_and_in_order(shared_mosquitto: Mosquitto, room: Room) -> None:
