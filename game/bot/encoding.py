@@ -304,19 +304,17 @@ def _escape_tables() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
     """For each 12-bit set of blocked points ahead of a checker (bit k: the point k + 1 pips ahead), the
     rolls of 36 that carry it to the point a + b pips ahead, open, by either order of the dice (a double
     a-a by way of a), as GNU Backgammon counts escapes; and of those, the ones that land beyond the
-    first blocked point (none when nothing is blocked)."""
+    first blocked point (none when nothing is blocked). All 4,096 sets at once: made at import."""
+    masks = np.arange(4096, dtype=np.int64)
+    blocked = ((masks[:, None] >> np.arange(12)) & 1).astype(bool)  # (4096, 12)
+    first = np.where(blocked.any(axis=1), blocked.argmax(axis=1), 12)  # 12: nothing blocked
     escapes, beyond = np.zeros(4096, dtype=np.int16), np.zeros(4096, dtype=np.int16)
-    for mask in range(4096):
-        blocked = [(mask >> k) & 1 == 1 for k in range(12)]
-        first = next((k for k in range(12) if blocked[k]), None)
-        for a in range(1, 7):
-            for b in range(1, a + 1):
-                if blocked[a + b - 1] or (blocked[a - 1] and blocked[b - 1]):
-                    continue
-                ways = 1 if a == b else 2
-                escapes[mask] += ways
-                if first is not None and a + b - 1 > first:
-                    beyond[mask] += ways
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            open_way = ~blocked[:, a + b - 1] & ~(blocked[:, a - 1] & blocked[:, b - 1])
+            ways = 1 if a == b else 2
+            escapes += ways * open_way
+            beyond += ways * (open_way & (a + b - 1 > first))
     return escapes, beyond
 
 
