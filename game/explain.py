@@ -141,6 +141,10 @@ Step = tuple[DieMove, tuple[BrokenRule, ...]]  # a move and the rules it breaks
 Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
 Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
 Judged = tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]  # rank, steps, whole-play rules
+Admit = Callable[[Layout, int], bool]
+"""Whether the search goes on from a board with so many dice moves left: false only where no
+board sought can follow, and then for every board that follows (so a board sought is reached
+by the same paths, in the same order, as by the whole search)."""
 
 
 class Explainer:
@@ -191,10 +195,12 @@ class Explainer:
         _, steps, whole = min(judged, key=lambda item: item[0])
         return _explanation(goal, steps, whole)
 
-    def outcomes(self) -> dict[Layout, Explanation]:
-        """Every board some sequence of the roll makes, with its simplest explanation."""
+    def outcomes(self, admit: Admit | None = None) -> dict[Layout, Explanation]:
+        """Every board some sequence of the roll makes, with its simplest explanation; with `admit`,
+        only those of the boards the search is let reach (`toward_mover`, `toward_counts`): those
+        boards in the same order and with the same explanations as without it."""
         best: dict[Layout, Judged] = {}
-        for (board, _), path in self._explore(None).items():
+        for (board, _), path in self._explore(admit).items():
             judged = self._judge(board, path)
             if board not in best or judged[0] < best[board][0]:
                 best[board] = judged
@@ -286,7 +292,7 @@ class Explainer:
 
     # -- search ---------------------------------------------------------------
 
-    def _explore(self, admit: Callable[[Layout, int], bool] | None) -> dict[Node, Path]:
+    def _explore(self, admit: Admit | None) -> dict[Node, Path]:
         """Every node reached by up to all the dice, with its path breaking fewest rules;
         `admit(board, dice left)` prunes boards that cannot lead to the goal."""
         start: Node = (self._start, self.dice)
@@ -310,12 +316,16 @@ class Explainer:
             level = deeper
         return found
 
-    def _toward(self, goal: Layout) -> Callable[[Layout, int], bool]:
-        """A board can still become `goal`: the mover's checkers only move on along their path
-        (so beyond each point there are never fewer than the goal has), each move takes one
-        checker from one place to one other, and hit checkers never leave their bar."""
-        wanted = self._mine(goal)
-        their_bar = len(goal[self._their_bar])
+    def _toward(self, goal: Layout) -> Admit:
+        """A board can still become `goal` (`toward_mover`)."""
+        return self.toward_mover(self._mine(goal), len(goal[self._their_bar]))
+
+    def toward_mover(self, wanted: Sequence[int], their_bar: int) -> Admit:
+        """A board can still become one with `wanted[loc]` of the mover's checkers at each own
+        location (0 off, 1-24 points, 25 bar) and `their_bar` checkers on the opponent's bar: the
+        mover's checkers only move on along their path (so beyond each point there are never fewer
+        than wanted), each move takes one checker from one place to one other, and hit checkers
+        never leave their bar."""
 
         def admit(board: Layout, moves_left: int) -> bool:
             if len(board[self._their_bar]) > their_bar:
@@ -329,6 +339,26 @@ class Explainer:
                     return False
                 surplus += max(have[loc] - wanted[loc], 0)
             return surplus <= moves_left
+
+        return admit
+
+    def toward_colours(self, colours: Sequence[tuple[int, int]]) -> Admit:
+        """A board can still become one with (white, black) `colours[z - 1]` checkers in each zone
+        z (`toward_mover`)."""
+        mine = 0 if self._me == "w" else 1
+        return self.toward_mover([colours[index][mine] for index in self._at], colours[self._their_bar][1 - mine])
+
+    def toward_counts(self, counts: Sequence[int]) -> Admit:
+        """A board can still become one with `counts[z - 1]` checkers in each zone z: each move
+        (a hit too) adds one checker to one zone, so a board lacking more checkers than moves
+        are left cannot."""
+
+        def admit(board: Layout, moves_left: int) -> bool:
+            lacking = 0
+            for wanted, stack in zip(counts, board, strict=True):
+                if len(stack) < wanted:
+                    lacking += wanted - len(stack)
+            return lacking <= moves_left
 
         return admit
 

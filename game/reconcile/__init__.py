@@ -387,7 +387,15 @@ class TurnReconciler:
         if self.capability is Capability.STACKS:  # search toward the one board sensed
             explanation = self._explainer.explain(cast(Layout, key))
             return explanation if explanation and not explanation.legal else None
-        return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
+        if self._outcomes is not None:
+            return min(self._outcomes.get(key, ()), key=_simplicity, default=None)
+        # Search only toward boards that look like this one: what the whole search finds for them
+        # (`Explainer.outcomes`), at a fraction of its cost (most such boards are misplaced).
+        explainer = self._explainer
+        admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS else \
+            explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
+        found = [explanation for board, explanation in explainer.outcomes(admit).items() if self._key(board) == key]
+        return min(found, key=_simplicity, default=None)
 
     def _census(self, key: Key) -> object:
         """How many checkers a key has (of each colour, where the sensors tell colours)."""

@@ -331,3 +331,29 @@ def test_the_hands_moves_that_break_no_rule_are_the_legal_single_moves(position:
     found = [(board, move) for board, move, broken in explainer.hand_moves(layout(position), die) if not broken]
     assert sorted(found, key=repr) == sorted(
         ((layout(p.after_moves), DieMove(p.moves[0], die)) for p in single_moves(position, die)), key=repr)
+
+
+def _sensed(board: Layout) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """What sensors of counts and of colours tell of a board."""
+    return tuple(map(len, board)), tuple((stack.count("w"), stack.count("b")) for stack in board)
+
+
+@SETTINGS
+@given(st.one_of(st.sampled_from(CORPUS), st.tuples(any_position, dice)), st.data())
+def test_the_search_toward_sensed_boards_finds_what_the_whole_search_finds_for_them(
+        turn: tuple[Position, tuple[int, int]], data: st.DataObject) -> None:
+    position, roll = turn
+    explainer = Explainer(position, roll)
+    outcomes = list(explainer.outcomes().items())
+    board = list(data.draw(st.sampled_from([board for board, _ in outcomes])))
+    if data.draw(st.booleans(), label="a checker set elsewhere"):  # most likely a board no sequence makes
+        source = data.draw(st.sampled_from([z for z, stack in enumerate(board) if stack]))
+        target = data.draw(st.integers(0, len(board) - 1))
+        board[target] += board[source][-1]
+        board[source] = board[source][:-1]
+    counts, colours = _sensed(tuple(board))
+    for told, admit in ((0, explainer.toward_counts(counts)), (1, explainer.toward_colours(colours))):
+        sensed = (counts, colours)[told]
+        whole = [(b, e) for b, e in outcomes if _sensed(b)[told] == sensed]
+        toward = [(b, e) for b, e in explainer.outcomes(admit).items() if _sensed(b)[told] == sensed]
+        assert toward == whole
