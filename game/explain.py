@@ -47,7 +47,8 @@ import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from operator import itemgetter
+from itertools import accumulate, repeat
+from operator import itemgetter, lt, sub
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
 from game.codes import BLANK, Code
@@ -209,9 +210,14 @@ class Explainer:
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
         makes and the rules of single moves it breaks (none: a legal single move)."""
+        return self._hand_moves(board, die, None, 0)
+
+    def _hand_moves(self, board: Layout, die: int, admit: Admit | None,
+                    moves_left: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
+        """`hand_moves`, without those whose board `admit(board, moves_left)` turns away."""
         # The search's inner loop (a few hundred calls a roll, thousands for a double): what only
         # some moves need (bearing off, the first-checker rule, a blocked point's words) is worked
-        # out when one does.
+        # out when one does, and a move's words only once the search goes on from its board.
         me, them, at = self._me, self._them, self._at
         variant = self.position.variant
         own = self._own(board)
@@ -220,18 +226,28 @@ class Explainer:
         hitting = variant is not Variant.RUNGAMMON
         bear_off: tuple[tuple[str, int] | None, int] | None = None
         for p, trapped in self._sources(own):
-            broken: list[BrokenRule] = []
             q = p - die
             landing = own[q] if q > 0 else ""
-            move = Move(p, q if q > 0 else OFF, hitting and landing == them)
+            hit = hitting and landing == them
             leaving = own[p]
+            new = list(board)
+            new[at[p]] = leaving[1:] if trapped else leaving[:-1]
+            if q <= 0:
+                new[at[OFF]] += me
+            elif hit and variant is Variant.BACKGAMMON:
+                new[at[q]] = me
+                new[self._their_bar] += them
+            else:
+                new[at[q]] = landing + me
+            made = tuple(new)
+            if admit is not None and not admit(made, moves_left):
+                continue
+            broken: list[BrokenRule] = []
+            move = Move(p, q if q > 0 else OFF, hit)
             if trapped:
                 broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
                                          f"{move}: the {self._names[0]} checker on point {p} is trapped "
                                          f"under {_checkers(leaving.count(them), self._names[1])}", p))
-                left_behind = leaving[1:]
-            else:
-                left_behind = leaving[:-1]
             if on_bar and p != BAR:
                 broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
                                          "must enter before any other moves", p, BAR))
@@ -240,24 +256,16 @@ class Explainer:
                 broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
                                          f"{move}: a second checker may leave point 24 only once one has "
                                          f"passed {self._names[1]}'s start on point 12", 24))
-            new = list(board)
-            new[at[p]] = left_behind
             if q > 0:
                 if (landing.count(them) >= blocking if variant is not Variant.CATCHGAMMON
                         else landing.rstrip(me) not in ("", them)):
                     broken.append(self._rule(Breach.BLOCKED_POINT,
                                              f"{move}: point {q} is held by {self._blocked(landing)}", q))
-                if move.hit and variant is Variant.BACKGAMMON:
-                    new[at[q]] = me
-                    new[self._their_bar] += them
-                else:
-                    new[at[q]] = landing + me
             else:
                 if bear_off is None:
                     bear_off = (self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0))
                 broken.extend(self._bear_off_rules(move, die, *bear_off))
-                new[at[OFF]] += me
-            yield tuple(new), DieMove(move, die, trapped), tuple(broken)
+            yield made, DieMove(move, die, trapped), tuple(broken)
 
     def _sources(self, own: tuple[str, ...]) -> list[tuple[int, bool]]:
         """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
@@ -305,9 +313,7 @@ class Explainer:
                     rest = list(left)
                     rest.remove(die)
                     dice_left = tuple(rest)
-                    for new, move, broken in self.hand_moves(board, die):
-                        if admit is not None and not admit(new, len(dice_left)):
-                            continue
+                    for new, move, broken in self._hand_moves(board, die, admit, len(dice_left)):
                         node = (new, dice_left)
                         total = cost + len(broken)
                         if node not in deeper or total < deeper[node][0]:
@@ -327,17 +333,19 @@ class Explainer:
         than wanted), each move takes one checker from one place to one other, and hit checkers
         never leave their bar."""
 
+        # Judged for every move the search makes, so in builtins over whole rows: the locations from
+        # the bar down to point 1, the checkers at each and beyond each.
+        wanted_at = wanted[BAR:OFF:-1]
+        wanted_beyond = list(accumulate(wanted_at))
+        wanted_sum, me, own, their_bar_index = sum(wanted_at), self._me, self._own, self._their_bar
+
         def admit(board: Layout, moves_left: int) -> bool:
-            if len(board[self._their_bar]) > their_bar:
+            if len(board[their_bar_index]) > their_bar:
                 return False
-            have = self._mine(board)
-            beyond_have = beyond_wanted = surplus = 0
-            for loc in range(BAR, OFF, -1):
-                beyond_have += have[loc]
-                beyond_wanted += wanted[loc]
-                if beyond_have < beyond_wanted:
-                    return False
-                surplus += max(have[loc] - wanted[loc], 0)
+            have = list(map(str.count, own(board)[BAR:OFF:-1], repeat(me)))
+            if any(map(lt, accumulate(have), wanted_beyond)):
+                return False
+            surplus = (sum(map(abs, map(sub, have, wanted_at))) + sum(have) - wanted_sum) // 2  # of have over wanted
             return surplus <= moves_left
 
         return admit
