@@ -345,7 +345,7 @@ class Explainer:
             have = list(map(str.count, own(board)[BAR:OFF:-1], repeat(me)))
             if any(map(lt, accumulate(have), wanted_beyond)):
                 return False
-            surplus = (sum(map(abs, map(sub, have, wanted_at))) + sum(have) - wanted_sum) // 2  # of have over wanted
+            surplus: int = (sum(map(abs, map(sub, have, wanted_at))) + sum(have) - wanted_sum) // 2  # have over wanted
             return surplus <= moves_left
 
         return admit
