@@ -29,7 +29,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import ne
+from operator import attrgetter, ne
 from typing import Generic, TypeVar, cast
 
 from game import codes
@@ -321,7 +321,7 @@ class TurnReconciler:
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
-        self._start_census: object = None  # found when a board first needs it (`_illegal`)
+        self._start_census: tuple[int, int] | None = None  # found when a board first needs it (`_illegal`)
         self._outcomes: dict[Key, list[Explanation]] | None = None
         self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
@@ -376,13 +376,18 @@ class TurnReconciler:
             ways = self._ways
             return Partial.found_later(ways.dice_left(node)[:self._most - ways.played(node)],
                                        lambda: (ways.way(node), ways.board(node)))
+        misplaced = self._misplaced_views.get((key, done))  # a checker held in the hand: the same board again
+        if misplaced is not None:
+            return misplaced
         explanation = self._illegal(view, key)
         return Illegal(explanation) if explanation else self._misplaced(view, key, done)
 
     def _illegal(self, view: View, key: Key) -> Explanation | None:
         if self._start_census is None:
-            self._start_census = self._census(self._start)
-        if self._census(key) != self._start_census:
+            stacks = "".join(layout(self.position))
+            white, black = stacks.count("w"), stacks.count("b")
+            self._start_census = (white + black, 0) if self.capability is Capability.COUNTS else (white, black)
+        if _census(view, self.capability) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
         if self.capability is Capability.STACKS:  # search toward the one board sensed
             explanation = self._explainer.explain(cast(Layout, key))
@@ -396,16 +401,6 @@ class TurnReconciler:
             explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
         found = [explanation for board, explanation in explainer.outcomes(admit).items() if self._key(board) == key]
         return min(found, key=_simplicity, default=None)
-
-    def _census(self, key: Key) -> object:
-        """How many checkers a key has (of each colour, where the sensors tell colours)."""
-        if self.capability is Capability.STACKS:
-            stacks = "".join(cast(Layout, key))
-            return stacks.count("w"), stacks.count("b")
-        if self.capability is Capability.COUNTS:
-            return sum(cast(tuple[int, ...], key))
-        pairs = cast(tuple[tuple[int, int], ...], key)
-        return sum(white for white, _ in pairs), sum(black for _, black in pairs)
 
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
@@ -471,6 +466,16 @@ class TurnReconciler:
 
 NO_PLAY = -1
 """The index standing for leaving the board as it is, when no play is legal."""
+
+
+def _census(view: View, capability: Capability) -> tuple[int, int]:
+    """How many checkers a view has: (white, black) where the sensors tell colours, else (all, 0)."""
+    if capability is Capability.COUNTS:
+        return sum(map(_COUNT, view)), 0
+    return sum(map(_WHITE, view)), sum(map(_BLACK, view))
+
+
+_COUNT, _WHITE, _BLACK = attrgetter("count"), attrgetter("white"), attrgetter("black")
 
 
 def _simplicity(explanation: Explanation) -> tuple[int, int]:
