@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate, repeat
-from operator import itemgetter, lt, sub
+from operator import itemgetter, lt, mul, sub
 
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
 from game.codes import BLANK, Code
@@ -173,6 +173,11 @@ class Explainer:
         theirs = OWN_TO_BOARD[position.variant, them]
         self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
         self._larger_alone: bool | None = None
+        mine = self._mine(self._start)
+        self._start_off, self._start_pips = mine[OFF], _pips(mine)
+        self._dice_sums = {sum(self.dice[:n]) for n in range(len(self.dice) + 1)} if high == low else \
+            {0, high, low, high + low}
+        """The pips the dice of some sequence of the roll move the mover's checkers on."""
 
     @cached_property
     def _legal(self) -> set[Layout]:
@@ -189,6 +194,8 @@ class Explainer:
             raise ZoneError(f"a layout has {ZONE_COUNT} stacks, got {len(goal)}")
         if _census(goal) != _census(self._start):
             return None  # checkers missing, added or of another colour
+        if not self._dice_reach(self._mine(goal)):
+            return None
         found = self._explore(self._toward(goal))
         judged = [self._judge(board, path) for (board, _), path in found.items() if board == goal]
         if not judged:
@@ -350,25 +357,46 @@ class Explainer:
 
         return admit
 
-    def toward_colours(self, colours: Sequence[tuple[int, int]]) -> Admit:
+    def toward_colours(self, colours: Sequence[tuple[int, int]]) -> Admit | None:
         """A board can still become one with (white, black) `colours[z - 1]` checkers in each zone
-        z (`toward_mover`)."""
+        z (`toward_mover`); None when no sequence of the roll makes such a board (`_dice_reach`)."""
         mine = 0 if self._me == "w" else 1
-        return self.toward_mover([colours[index][mine] for index in self._at], colours[self._their_bar][1 - mine])
+        wanted = [colours[index][mine] for index in self._at]
+        if not self._dice_reach(wanted):
+            return None
+        return self.toward_mover(wanted, colours[self._their_bar][1 - mine])
 
-    def toward_counts(self, counts: Sequence[int]) -> Admit:
+    def toward_counts(self, counts: Sequence[int]) -> Admit | None:
         """A board can still become one with `counts[z - 1]` checkers in each zone z: each move
         (a hit too) adds one checker to one zone, so a board lacking more checkers than moves
-        are left cannot."""
+        are left cannot. None when no sequence of the roll makes such a board: with no more
+        checkers than at the start on the opponent's bar, none was hit, so the opponent's stand
+        where they stood and the rest are the mover's (`_dice_reach`)."""
+        if counts[self._their_bar] == len(self._start[self._their_bar]):
+            them = self._them
+            wanted = [counts[index] - self._start[index].count(them) for index in self._at]
+            if min(wanted) < 0 or not self._dice_reach(wanted):
+                return None
 
         def admit(board: Layout, moves_left: int) -> bool:
             lacking = 0
-            for wanted, stack in zip(counts, board, strict=True):
-                if len(stack) < wanted:
-                    lacking += wanted - len(stack)
+            for count, stack in zip(counts, board, strict=True):
+                if len(stack) < count:
+                    lacking += count - len(stack)
             return lacking <= moves_left
 
         return admit
+
+    def _dice_reach(self, wanted: Sequence[int]) -> bool:
+        """Some sequence of the roll can leave `wanted[loc]` of the mover's checkers at each own
+        location, by the pips alone: every move takes a checker on by its die, but one borne off
+        by at most its die, and a checker borne off stays off. So the pips the mover's checkers
+        drop are the sum of the dice of some sequence, or with checkers borne off at most the
+        largest such sum."""
+        dropped = self._start_pips - _pips(wanted)
+        if wanted[OFF] == self._start_off:
+            return dropped in self._dice_sums
+        return 0 <= dropped <= sum(self.dice)
 
     def _mine(self, board: Layout) -> list[int]:
         """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
@@ -478,6 +506,11 @@ class Explainer:
 
     def _own_point(self, index: int) -> int:
         return self._at.index(index)
+
+
+def _pips(mine: Sequence[int]) -> int:
+    """The pips of the mover's checkers at own locations 0 (off) to 25 (the bar)."""
+    return sum(map(mul, mine, range(BAR + 1)))
 
 
 def _census(board: Layout) -> tuple[int, int]:

@@ -399,6 +399,8 @@ class TurnReconciler:
         explainer = self._explainer
         admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS else \
             explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
+        if admit is None:
+            return None
         found = [explanation for board, explanation in explainer.outcomes(admit).items() if self._key(board) == key]
         return min(found, key=_simplicity, default=None)
 

@@ -355,5 +355,10 @@ def test_the_search_toward_sensed_boards_finds_what_the_whole_search_finds_for_t
     for told, admit in ((0, explainer.toward_counts(counts)), (1, explainer.toward_colours(colours))):
         sensed = (counts, colours)[told]
         whole = [(b, e) for b, e in outcomes if _sensed(b)[told] == sensed]
+        if admit is None:  # no sequence of the roll makes such a board
+            assert whole == []
+            continue
         toward = [(b, e) for b, e in explainer.outcomes(admit).items() if _sensed(b)[told] == sensed]
         assert toward == whole
+    found = explainer.explain(tuple(board))
+    assert (found is None) == (tuple(board) not in dict(outcomes))
