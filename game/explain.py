@@ -46,11 +46,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import accumulate, repeat
 from operator import itemgetter, lt, mul, sub
 
-from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
 from game.codes import BLANK, Code
 from game.errors import ZoneError
 from game.movegen import LegalPlays, check_dice
@@ -162,16 +162,8 @@ class Explainer:
         self.plays = position.legal_plays((high, low)) if plays is None else plays
         self._start = layout(position)
         self._most = self.plays.dice_played
-        me, them = position.turn, position.turn.opponent
-        self._me, self._them = me.char, them.char
-        self._names = (me.value, them.value)
-        own = OWN_TO_BOARD[position.variant, me]
-        # own location (0 off, 1-24 points, 25 bar) -> layout index
-        self._at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
-        self._own: Callable[[Layout], tuple[str, ...]] = itemgetter(*self._at)  # a board's stacks by own location
-        self._their_bar, self._their_off = BAR_ZONE[them] - 1, OFF_ZONE[them] - 1
-        theirs = OWN_TO_BOARD[position.variant, them]
-        self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
+        (self._me, self._them, self._names, self._at, self._own, self._their_bar, self._their_off,
+         self._their_path) = _seat(position.variant, position.turn)
         self._larger_alone: bool | None = None
         mine = self._mine(self._start)
         self._start_off, self._start_pips = mine[OFF], _pips(mine)
@@ -400,8 +392,7 @@ class Explainer:
 
     def _mine(self, board: Layout) -> list[int]:
         """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
-        me = self._me
-        return [board[index].count(me) for index in self._at]
+        return list(map(str.count, self._own(board), repeat(self._me)))
 
     def _hits(self, landing: str) -> bool:
         """Landing here hits (Backgammon) or traps (Catchgammon) a lone opposing checker."""
@@ -506,6 +497,20 @@ class Explainer:
 
     def _own_point(self, index: int) -> int:
         return self._at.index(index)
+
+
+@cache
+def _seat(variant: Variant, me: Color) -> tuple[str, str, tuple[str, str], tuple[int, ...],
+                                               Callable[[Layout], tuple[str, ...]], int, int, tuple[int, ...]]:
+    """What an Explainer for `me`'s rolls works with, the same for every roll: the mover's and the
+    opponent's letters and names; the layout index of each own location (0 off, 1-24 points, 25
+    bar) and a getter of a board's stacks in that order; the opponent's bar and tray, and the
+    layout index of each of their own points q at [q - 1]."""
+    them = me.opponent
+    own, theirs = OWN_TO_BOARD[variant, me], OWN_TO_BOARD[variant, them]
+    at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
+    return (me.char, them.char, (me.value, them.value), at, itemgetter(*at), BAR_ZONE[them] - 1,
+            OFF_ZONE[them] - 1, tuple(theirs[q] - 1 for q in range(1, 25)))
 
 
 def _pips(mine: Sequence[int]) -> int:
