@@ -138,14 +138,42 @@ def _checkers(n: int, colour: str) -> str:
     return f"a {colour} checker" if n == 1 else f"{_NUMBERS[n]} {colour} checkers"
 
 
-Step = tuple[DieMove, tuple[BrokenRule, ...]]  # a move and the rules it breaks
+Step = tuple[Layout, int, int, bool]
+"""A move of the search: the board it is made on, its source (own location), its die, and whether
+the checker lifted was trapped. Its `DieMove` and the rules it breaks are worded (`_worded`) only
+for an explanation: a search makes thousands of moves, a verdict names a few."""
 Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
 Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
-Judged = tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]  # rank, steps, whole-play rules
+Rank = tuple[int, int]  # rules broken, then moves: the simplest explanation is the least
 Admit = Callable[[Layout, int], bool]
 """Whether the search goes on from a board with so many dice moves left: false only where no
 board sought can follow, and then for every board that follows (so a board sought is reached
 by the same paths, in the same order, as by the whole search)."""
+
+
+class Outcome:
+    """A board some sequence of the roll makes, with the rank of its simplest explanation (rules
+    broken, then moves), which is worded when first asked (`explanation()`)."""
+
+    __slots__ = ("_explanation", "_steps", "_word", "board", "broken", "moves")
+
+    def __init__(self, board: Layout, rank: Rank, steps: tuple[Step, ...],
+                 word: Callable[[Layout, tuple[Step, ...]], Explanation]) -> None:
+        self.board = board
+        self.broken, self.moves = rank
+        self._steps, self._word = steps, word
+        self._explanation: Explanation | None = None
+
+    @property
+    def rank(self) -> Rank:
+        """Rules broken, then moves: `(len(explanation().broken), len(explanation().moves))`."""
+        return self.broken, self.moves
+
+    def explanation(self) -> Explanation:
+        """The simplest sequence of dice moves that makes the board, with the rules it breaks."""
+        if self._explanation is None:
+            self._explanation = self._word(self.board, self._steps)
+        return self._explanation
 
 
 class Explainer:
@@ -165,6 +193,7 @@ class Explainer:
         (self._me, self._them, self._names, self._at, self._own, self._their_bar, self._their_off,
          self._their_path) = _seat(position.variant, position.turn)
         self._larger_alone: bool | None = None
+        self._primes_of: dict[Layout, tuple[BrokenRule, ...]] = {}  # the Rungammon prime rules a board breaks
         mine = self._mine(self._start)
         self._start_off, self._start_pips = mine[OFF], _pips(mine)
         self._dice_sums = {sum(self.dice[:n]) for n in range(len(self.dice) + 1)} if high == low else \
@@ -189,39 +218,46 @@ class Explainer:
         if not self._dice_reach(self._mine(goal)):
             return None
         found = self._explore(self._toward(goal))
-        judged = [self._judge(board, path) for (board, _), path in found.items() if board == goal]
-        if not judged:
+        ranked = [(self._rank(board, path), path[1]) for (board, _), path in found.items() if board == goal]
+        if not ranked:
             return None
-        _, steps, whole = min(judged, key=lambda item: item[0])
-        return _explanation(goal, steps, whole)
+        _, steps = min(ranked, key=itemgetter(0))
+        return self._explanation(goal, steps)
 
     def outcomes(self, admit: Admit | None = None) -> dict[Layout, Explanation]:
         """Every board some sequence of the roll makes, with its simplest explanation; with `admit`,
         only those of the boards the search is let reach (`toward_mover`, `toward_counts`): those
         boards in the same order and with the same explanations as without it."""
-        best: dict[Layout, Judged] = {}
+        return {board: outcome.explanation() for board, outcome in self.ranked_outcomes(admit).items()}
+
+    def ranked_outcomes(self, admit: Admit | None = None) -> dict[Layout, Outcome]:
+        """`outcomes(admit)`, each board's explanation ranked, and worded when first asked."""
+        best: dict[Layout, tuple[Rank, tuple[Step, ...]]] = {}
         for (board, _), path in self._explore(admit).items():
-            judged = self._judge(board, path)
-            if board not in best or judged[0] < best[board][0]:
-                best[board] = judged
-        return {board: _explanation(board, steps, whole) for board, (_, steps, whole) in best.items()}
+            rank = self._rank(board, path)
+            kept = best.get(board)
+            if kept is None or rank < kept[0]:
+                best[board] = rank, path[1]
+        return {board: Outcome(board, rank, steps, self._explanation) for board, (rank, steps) in best.items()}
 
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
         makes and the rules of single moves it breaks (none: a legal single move)."""
-        return self._hand_moves(board, die, None, 0)
+        for made, source, trapped, _ in self._lifts(board, die, None, 0):
+            yield (made, *self._worded(board, source, die, trapped))
 
-    def _hand_moves(self, board: Layout, die: int, admit: Admit | None,
-                    moves_left: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
-        """`hand_moves`, without those whose board `admit(board, moves_left)` turns away."""
-        # The search's inner loop (a few hundred calls a roll, thousands for a double): what only
-        # some moves need (bearing off, the first-checker rule, a blocked point's words) is worked
-        # out when one does, and a move's words only once the search goes on from its board.
+    def _lifts(self, board: Layout, die: int, admit: Admit | None,
+               moves_left: int) -> Iterator[tuple[Layout, int, bool, int]]:
+        """The search's single moves by `die` on `board` (`hand_moves`) but those whose board
+        `admit(board, moves_left)` turns away: the board each makes, its source (own location),
+        whether the checker lifted was trapped, and how many rules of single moves it breaks (the
+        rules `_worded` names)."""
+        # The search's inner loop (a few hundred calls a roll, thousands for a double): no words,
+        # and what only some moves need (bearing off, the first-checker rule) worked out when one does.
         me, them, at = self._me, self._them, self._at
         variant = self.position.variant
         own = self._own(board)
         on_bar = bool(own[BAR])
-        blocking = 1 if variant is Variant.RUNGAMMON else 2
         hitting = variant is not Variant.RUNGAMMON
         bear_off: tuple[tuple[str, int] | None, int] | None = None
         for p, trapped in self._sources(own):
@@ -241,30 +277,66 @@ class Explainer:
             made = tuple(new)
             if admit is not None and not admit(made, moves_left):
                 continue
-            broken: list[BrokenRule] = []
-            move = Move(p, q if q > 0 else OFF, hit)
-            if trapped:
-                broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
-                                         f"{move}: the {self._names[0]} checker on point {p} is trapped "
-                                         f"under {_checkers(leaving.count(them), self._names[1])}", p))
-            if on_bar and p != BAR:
-                broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
-                                         "must enter before any other moves", p, BAR))
-            if (variant is Variant.RUNGAMMON and p == 24 and own[24].count(me) < CHECKERS
-                    and not (own[OFF] or any(me in own[point] for point in range(1, 12)))):
-                broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
-                                         f"{move}: a second checker may leave point 24 only once one has "
-                                         f"passed {self._names[1]}'s start on point 12", 24))
+            broken = trapped + (on_bar and p != BAR)
+            if p == 24 and variant is Variant.RUNGAMMON and self._second_leaves_24(own):
+                broken += 1
             if q > 0:
-                if (landing.count(them) >= blocking if variant is not Variant.CATCHGAMMON
-                        else landing.rstrip(me) not in ("", them)):
-                    broken.append(self._rule(Breach.BLOCKED_POINT,
-                                             f"{move}: point {q} is held by {self._blocked(landing)}", q))
+                if landing and self._lands_blocked(landing):
+                    broken += 1
             else:
                 if bear_off is None:
-                    bear_off = (self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0))
-                broken.extend(self._bear_off_rules(move, die, *bear_off))
-            yield made, DieMove(move, die, trapped), tuple(broken)
+                    bear_off = self._bear_off_state(own)
+                block, highest = bear_off
+                if block or (die > p and highest > p):
+                    broken += 1
+            yield made, p, trapped, broken
+
+    def _worded(self, board: Layout, p: int, die: int, trapped: bool) -> tuple[DieMove, tuple[BrokenRule, ...]]:
+        """The single move from own location `p` by `die` on `board` (`_lifts`), and the rules of
+        single moves it breaks, in words."""
+        them = self._them
+        own = self._own(board)
+        q = p - die
+        landing = own[q] if q > 0 else ""
+        move = Move(p, q if q > 0 else OFF, self.position.variant is not Variant.RUNGAMMON and landing == them)
+        broken: list[BrokenRule] = []
+        if trapped:
+            broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
+                                     f"{move}: the {self._names[0]} checker on point {p} is trapped "
+                                     f"under {_checkers(own[p].count(them), self._names[1])}", p))
+        if own[BAR] and p != BAR:
+            broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
+                                     "must enter before any other moves", p, BAR))
+        if p == 24 and self.position.variant is Variant.RUNGAMMON and self._second_leaves_24(own):
+            broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
+                                     f"{move}: a second checker may leave point 24 only once one has "
+                                     f"passed {self._names[1]}'s start on point 12", 24))
+        if q > 0:
+            if landing and self._lands_blocked(landing):
+                broken.append(self._rule(Breach.BLOCKED_POINT,
+                                         f"{move}: point {q} is held by {self._blocked(landing)}", q))
+        else:
+            broken.extend(self._bear_off_rules(move, die, *self._bear_off_state(own)))
+        return DieMove(move, die, trapped), tuple(broken)
+
+    def _second_leaves_24(self, own: tuple[str, ...]) -> bool:
+        """A checker leaving point 24 would be a second one before one has passed the opponent's
+        start (Rungammon)."""
+        me = self._me
+        return own[24].count(me) < CHECKERS and not (own[OFF] or any(me in own[point] for point in range(1, 12)))
+
+    def _lands_blocked(self, landing: str) -> bool:
+        """The mover may not land on this stack: the opponent holds it."""
+        variant = self.position.variant
+        if variant is Variant.CATCHGAMMON:
+            return landing.rstrip(self._me) not in ("", self._them)
+        return landing.count(self._them) >= (1 if variant is Variant.RUNGAMMON else 2)
+
+    def _bear_off_state(self, own: tuple[str, ...]) -> tuple[tuple[str, int] | None, int]:
+        """Why the mover may not bear off yet (`_bear_off_block`), and the highest own home point
+        holding a checker of the mover's (0: none)."""
+        me = self._me
+        return self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0)
 
     def _sources(self, own: tuple[str, ...]) -> list[tuple[int, bool]]:
         """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
@@ -312,11 +384,12 @@ class Explainer:
                     rest = list(left)
                     rest.remove(die)
                     dice_left = tuple(rest)
-                    for new, move, broken in self._hand_moves(board, die, admit, len(dice_left)):
+                    for new, source, trapped, broken in self._lifts(board, die, admit, len(dice_left)):
                         node = (new, dice_left)
-                        total = cost + len(broken)
-                        if node not in deeper or total < deeper[node][0]:
-                            deeper[node] = (total, (*steps, (move, broken)))
+                        total = cost + broken
+                        kept = deeper.get(node)
+                        if kept is None or total < kept[0]:
+                            deeper[node] = (total, (*steps, (board, source, die, trapped)))
             found.update(deeper)
             level = deeper
         return found
@@ -433,23 +506,36 @@ class Explainer:
 
     # -- whole plays -----------------------------------------------------------
 
-    def _judge(self, board: Layout, path: Path) -> Judged:
-        """The path's rank (rules broken, then moves), its steps and the whole-play rules broken."""
+    def _rank(self, board: Layout, path: Path) -> Rank:
+        """The rank of the play `path` makes: the rules it breaks (`_explanation`'s), then its moves."""
         cost, steps = path
-        whole = self._whole_play(board, steps)
-        return (cost + len(whole), len(steps)), steps, whole
+        if board in self._legal:
+            return cost, len(steps)
+        if self.position.variant is Variant.RUNGAMMON:
+            cost += len(self._primes_broken(board))
+        high, low = self.dice[0], self.dice[1]
+        if len(steps) < self._most or (len(steps) == 1 and high != low and steps[0][2] == low
+                                       and self._larger_playable_alone()):
+            cost += 1  # a die unused, or the larger die required (`_whole_play`)
+        return cost, len(steps)
+
+    def _explanation(self, board: Layout, steps: tuple[Step, ...]) -> Explanation:
+        """The play of these steps, which makes `board`, and the rules it breaks, in words."""
+        worded = [self._worded(*step) for step in steps]
+        broken = tuple(rule for _, rules in worded for rule in rules) + self._whole_play(board, steps)
+        return Explanation(tuple(move for move, _ in worded), broken, board)
 
     def _whole_play(self, board: Layout, steps: tuple[Step, ...]) -> tuple[BrokenRule, ...]:
         """The rules of the whole play that `board`, reached by these steps, breaks."""
         if board in self._legal:
             return ()
-        broken = list(self._primes(board)) if self.position.variant is Variant.RUNGAMMON else []
-        used = [step.die for step, _ in steps]
+        broken = list(self._primes_broken(board)) if self.position.variant is Variant.RUNGAMMON else []
+        used = [die for _, _, die, _ in steps]
         high, low = self.dice[0], self.dice[1]
         if len(used) < self._most:
             broken.append(BrokenRule(Breach.DIE_UNUSED, self._unused(used)))
         elif len(used) == 1 and high != low and used[0] == low and self._larger_playable_alone():
-            move = steps[0][0].move
+            move = self._worded(*steps[0])[0].move
             broken.append(BrokenRule(Breach.LARGER_DIE_REQUIRED,
                                      f"{move} plays the {low}, but when only one die can be played it must "
                                      f"be the larger, the {high}", (self._at[move.source] + 1,)))
@@ -468,8 +554,16 @@ class Explainer:
         """Only one die can be played, and the legal plays play the larger."""
         if self._larger_alone is None:
             self._larger_alone = self._most == 1 and any(
-                new in self._legal for new, _, broken in self.hand_moves(self._start, self.dice[0]) if not broken)
+                new in self._legal for new, _, _, broken in self._lifts(self._start, self.dice[0], None, 0)
+                if not broken)
         return self._larger_alone
+
+    def _primes_broken(self, board: Layout) -> tuple[BrokenRule, ...]:
+        """The Rungammon prime rules a board breaks, worked out once per board."""
+        broken = self._primes_of.get(board)
+        if broken is None:
+            broken = self._primes_of[board] = tuple(self._primes(board))
+        return broken
 
     def _primes(self, board: Layout) -> Iterator[BrokenRule]:
         """The Rungammon prime rules, judged on the board the play makes."""
@@ -521,11 +615,6 @@ def _pips(mine: Sequence[int]) -> int:
 def _census(board: Layout) -> tuple[int, int]:
     stacks = "".join(board)
     return stacks.count("w"), stacks.count("b")
-
-
-def _explanation(board: Layout, steps: tuple[Step, ...], whole: tuple[BrokenRule, ...]) -> Explanation:
-    broken = tuple(rule for _, rules in steps for rule in rules) + whole
-    return Explanation(tuple(move for move, _ in steps), broken, board)
 
 
 def explain(position: Position, dice: Sequence[int], target: Position | Layout) -> Explanation | None:

@@ -35,7 +35,7 @@ from typing import Generic, TypeVar, cast
 from game import codes
 from game.board import Color, Variant
 from game.codes import BLANK, Code
-from game.explain import DieMove, Explainer, Explanation
+from game.explain import DieMove, Explainer, Explanation, Outcome
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
@@ -322,8 +322,8 @@ class TurnReconciler:
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
         self._start_census: tuple[int, int] | None = None  # found when a board first needs it (`_illegal`)
-        self._outcomes: dict[Key, list[Explanation]] | None = None
-        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
+        self._outcomes: dict[Key, list[Outcome]] | None = None
+        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Outcome]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
         self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
         """The verdicts on misplaced boards judged already, by key (a view's, which tells its
@@ -393,16 +393,18 @@ class TurnReconciler:
             explanation = self._explainer.explain(cast(Layout, key))
             return explanation if explanation and not explanation.legal else None
         if self._outcomes is not None:
-            return min(self._outcomes.get(key, ()), key=_simplicity, default=None)
-        # Search only toward boards that look like this one: what the whole search finds for them
-        # (`Explainer.outcomes`), at a fraction of its cost (most such boards are misplaced).
-        explainer = self._explainer
-        admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS else \
-            explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
-        if admit is None:
-            return None
-        found = [explanation for board, explanation in explainer.outcomes(admit).items() if self._key(board) == key]
-        return min(found, key=_simplicity, default=None)
+            found = self._outcomes.get(key, [])
+        else:
+            # Search only toward boards that look like this one: what the whole search finds for
+            # them (`Explainer.outcomes`), at a fraction of its cost (most such boards are misplaced).
+            explainer = self._explainer
+            admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS \
+                else explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
+            if admit is None:
+                return None
+            found = [outcome for board, outcome in explainer.ranked_outcomes(admit).items() if self._key(board) == key]
+        simplest = min(found, key=_SIMPLICITY, default=None)  # fewest rules broken, then fewest moves
+        return simplest.explanation() if simplest else None
 
     def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
@@ -410,27 +412,26 @@ class TurnReconciler:
         verdict = self._misplaced_views.get((key, done))
         if verdict is None:
             def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
-                def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
+                def distance(item: tuple[Key, tuple[int, int], Outcome]) -> tuple[int, int, int]:
                     return sum(map(ne, key, item[0])), *item[1]
 
                 nearest = min(self._nearest_boards(done), key=distance)[2]
-                return view_diff(view, view_of(nearest.result, self.capability)), nearest
+                return view_diff(view, view_of(nearest.board, self.capability)), nearest.explanation()
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
             self._misplaced_views[key, done] = verdict
         return verdict
 
-    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:
-        """Each board of the roll (by key) with the explanation `_misplaced` names for it, ranked
-        as `done` says, and that rank; listed when first needed."""
+    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Outcome]]:
+        """Each board of the roll (by key) with the one `_misplaced` names for it, ranked as `done`
+        says (at "done" fewest rules broken, then fewest moves; during the turn the reverse), and
+        that rank; listed when first needed."""
         boards = self._nearest.get(done)
         if boards is None:
-            def rank(explanation: Explanation) -> tuple[int, int]:
-                return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
-
+            rank = _SIMPLICITY if done else _PLAYED
             boards = self._nearest[done] = []
-            for key, explanations in self._outcomes_by_key().items():
-                best = min(explanations, key=rank)
+            for key, outcomes in self._outcomes_by_key().items():
+                best = min(outcomes, key=rank)
                 boards.append((key, rank(best), best))
         return boards
 
@@ -450,12 +451,13 @@ class TurnReconciler:
         nearest = min(self.plays, key=distance)
         return layout(nearest.after_moves), f"legal play {nearest.notation()}"
 
-    def _outcomes_by_key(self) -> dict[Key, list[Explanation]]:
-        """Every board the roll's dice moves make, by what the sensors tell; listed when first needed."""
+    def _outcomes_by_key(self) -> dict[Key, list[Outcome]]:
+        """Every board the roll's dice moves make, by what the sensors tell; listed when first needed
+        (each explanation worded when a verdict names it)."""
         if self._outcomes is None:
             self._outcomes = {}
-            for board, explanation in self._explainer.outcomes().items():
-                self._outcomes.setdefault(self._key(board), []).append(explanation)
+            for board, outcome in self._explainer.ranked_outcomes().items():
+                self._outcomes.setdefault(self._key(board), []).append(outcome)
         return self._outcomes
 
     def _by_order(self, plays: list[int]) -> list[int]:
@@ -480,5 +482,5 @@ def _census(view: View, capability: Capability) -> tuple[int, int]:
 _COUNT, _WHITE, _BLACK = attrgetter("count"), attrgetter("white"), attrgetter("black")
 
 
-def _simplicity(explanation: Explanation) -> tuple[int, int]:
-    return len(explanation.broken), len(explanation.moves)
+_SIMPLICITY, _PLAYED = attrgetter("broken", "moves"), attrgetter("moves", "broken")
+"""How an outcome ranks: by fewest rules broken then fewest moves, or the reverse."""

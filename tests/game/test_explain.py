@@ -288,8 +288,12 @@ def _check_outcomes(position: Position, roll: tuple[int, int]) -> None:
     legal = {layout(p.after_moves) for p in explainer.plays} or {layout(position)}
     assert {b for b, e in outcomes.items() if e.legal} == legal
     all_dice = sorted(roll * 2 if roll[0] == roll[1] else roll)
+    ranked = explainer.ranked_outcomes()
+    assert list(ranked) == list(outcomes)
     for result, explanation in outcomes.items():
-        assert explanation.result == result
+        # the search counts the rules it does not word: as many as the explanation words
+        assert ranked[result].rank == (len(explanation.broken), len(explanation.moves))
+        assert ranked[result].board == explanation.result == result
         assert replay(position, explanation) == result
         used = sorted(m.die for m in explanation.moves)
         assert all(used.count(d) <= all_dice.count(d) for d in used)
@@ -322,6 +326,18 @@ def test_the_search_toward_a_board_finds_the_simplest_explanation(turn: tuple[Po
     expected = outcomes[target]
     assert found is not None and found.result == target
     assert (len(found.broken), len(found.moves)) == (len(expected.broken), len(expected.moves))
+
+
+@SETTINGS
+@given(any_position, dice)
+def test_the_search_counts_the_rules_each_hand_move_breaks(position: Position, roll: tuple[int, int]) -> None:
+    explainer = Explainer(position, roll)
+    board = layout(position)
+    for die in set(roll):
+        worded = list(explainer.hand_moves(board, die))
+        counted = list(explainer._lifts(board, die, None, 0))
+        assert [made for made, _, _ in worded] == [made for made, _, _, _ in counted]
+        assert [len(broken) for _, _, broken in worded] == [broken for _, _, _, broken in counted]
 
 
 @SETTINGS
