@@ -39,12 +39,11 @@ from game.explain import DieMove, Explainer, Explanation, Outcome
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
-from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, view_key
+from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, sensed_key, view_key
 from game.zones import (
     ZONE_COUNT,
     Capability,
     Layout,
-    View,
     ZoneDiff,
     ZoneReading,
     layout,
@@ -332,17 +331,19 @@ class TurnReconciler:
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
-        view = normalised(zones, self.capability)
-        key = view_key(view, self.capability)
+        readings = tuple(zones)  # as they stand now: a misplaced board's diffs are found later
+        key = sensed_key(readings, self.capability) if len(readings) == ZONE_COUNT else None
+        if key is None:  # readings told below the capability, or too few or many: ZoneError says which
+            key = view_key(normalised(readings, self.capability), self.capability)
         if key in self._seen:
             del self._seen[self._seen.index(key) + 1:]
         else:
             self._seen.append(key)
-        verdict = self._classify(view, key, done)
+        verdict = self._classify(readings, key, done)
         if done and isinstance(verdict, Untouched | Partial):
             # dice left unused, or a hit half done
             unfinished = self._explainer.explain(verdict.board if isinstance(verdict, Partial) else self.position)
-            return Illegal(unfinished) if unfinished else self._misplaced(view, key, done)
+            return Illegal(unfinished) if unfinished else self._misplaced(readings, key, done)
         return verdict
 
     @property
@@ -361,7 +362,7 @@ class TurnReconciler:
 
     # -- classification ------------------------------------------------------
 
-    def _classify(self, view: View, key: Key, done: bool) -> Verdict:
+    def _classify(self, readings: tuple[ZoneReading, ...], key: Key, done: bool) -> Verdict:
         indexes = self._legal.get(key)
         if indexes:
             chosen = self._by_order(indexes)
@@ -379,15 +380,15 @@ class TurnReconciler:
         misplaced = self._misplaced_views.get((key, done))  # a checker held in the hand: the same board again
         if misplaced is not None:
             return misplaced
-        explanation = self._illegal(view, key)
-        return Illegal(explanation) if explanation else self._misplaced(view, key, done)
+        explanation = self._illegal(readings, key)
+        return Illegal(explanation) if explanation else self._misplaced(readings, key, done)
 
-    def _illegal(self, view: View, key: Key) -> Explanation | None:
+    def _illegal(self, readings: tuple[ZoneReading, ...], key: Key) -> Explanation | None:
         if self._start_census is None:
             stacks = "".join(layout(self.position))
             white, black = stacks.count("w"), stacks.count("b")
             self._start_census = (white + black, 0) if self.capability is Capability.COUNTS else (white, black)
-        if _census(view, self.capability) != self._start_census:
+        if _census(readings, self.capability) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
         if self.capability is Capability.STACKS:  # search toward the one board sensed
             explanation = self._explainer.explain(cast(Layout, key))
@@ -406,7 +407,7 @@ class TurnReconciler:
         simplest = min(found, key=_SIMPLICITY, default=None)  # fewest rules broken, then fewest moves
         return simplest.explanation() if simplest else None
 
-    def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
+    def _misplaced(self, readings: tuple[ZoneReading, ...], key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
         verdict = self._misplaced_views.get((key, done))
@@ -416,6 +417,7 @@ class TurnReconciler:
                     return sum(map(ne, key, item[0])), *item[1]
 
                 nearest = min(self._nearest_boards(done), key=distance)[2]
+                view = normalised(readings, self.capability)
                 return view_diff(view, view_of(nearest.board, self.capability)), nearest.explanation()
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
@@ -472,11 +474,12 @@ NO_PLAY = -1
 """The index standing for leaving the board as it is, when no play is legal."""
 
 
-def _census(view: View, capability: Capability) -> tuple[int, int]:
-    """How many checkers a view has: (white, black) where the sensors tell colours, else (all, 0)."""
+def _census(readings: Sequence[ZoneReading], capability: Capability) -> tuple[int, int]:
+    """How many checkers readings told at `capability` or above show: (white, black) where the
+    sensors tell colours, else (all, 0)."""
     if capability is Capability.COUNTS:
-        return sum(map(_COUNT, view)), 0
-    return sum(map(_WHITE, view)), sum(map(_BLACK, view))
+        return sum(map(_COUNT, readings)), 0
+    return sum(map(_WHITE, readings)), sum(map(_BLACK, readings))
 
 
 _COUNT, _WHITE, _BLACK = attrgetter("count"), attrgetter("white"), attrgetter("black")
