@@ -259,6 +259,8 @@ class Explainer:
         own = self._own(board)
         on_bar = bool(own[BAR])
         hitting = variant is not Variant.RUNGAMMON
+        catching = variant is Variant.CATCHGAMMON
+        blocking = 1 if variant is Variant.RUNGAMMON else 2
         bear_off: tuple[tuple[str, int] | None, int] | None = None
         for p, trapped in self._sources(own):
             q = p - die
@@ -281,7 +283,8 @@ class Explainer:
             if p == 24 and variant is Variant.RUNGAMMON and self._second_leaves_24(own):
                 broken += 1
             if q > 0:
-                if landing and self._lands_blocked(landing):
+                if landing and (landing.rstrip(me) not in ("", them) if catching  # as `_lands_blocked`
+                                else landing.count(them) >= blocking):
                     broken += 1
             else:
                 if bear_off is None:
@@ -342,16 +345,17 @@ class Explainer:
         """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
         each with whether that checker is trapped under the opponent's (Catchgammon)."""
         me, them = self._me, self._them
-        sources: list[tuple[int, bool]] = [(BAR, False)] if own[BAR] else []
+        sources: list[tuple[int, bool]] = [_LIFTED[BAR]] if own[BAR] else []
         if self.position.variant is not Variant.CATCHGAMMON:  # no checker is ever under an opposing one
-            sources += [(p, False) for p in range(24, 0, -1) if own[p].endswith(me)]
+            sources += [_LIFTED[p] for p in range(24, 0, -1) if own[p][-1:] == me]
             return sources
         for p in range(24, 0, -1):
             stack = own[p]
-            if stack.endswith(me):
-                sources.append((p, False))
-            if stack.startswith(me) and them in stack:
-                sources.append((p, True))
+            if stack:
+                if stack[-1] == me:
+                    sources.append(_LIFTED[p])
+                if stack[0] == me and them in stack:
+                    sources.append(_PULLED[p])
         return sources
 
     def _bear_off_rules(self, move: Move, die: int, block: tuple[str, int] | None,
@@ -380,10 +384,7 @@ class Explainer:
         while level:
             deeper: dict[Node, Path] = {}
             for (board, left), (cost, steps) in level.items():
-                for die in dict.fromkeys(left):
-                    rest = list(left)
-                    rest.remove(die)
-                    dice_left = tuple(rest)
+                for die, dice_left in _dice_next(left):
                     for new, source, trapped, broken in self._lifts(board, die, admit, len(dice_left)):
                         node = (new, dice_left)
                         total = cost + broken
@@ -605,6 +606,22 @@ def _seat(variant: Variant, me: Color) -> tuple[str, str, tuple[str, str], tuple
     at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
     return (me.char, them.char, (me.value, them.value), at, itemgetter(*at), BAR_ZONE[them] - 1,
             OFF_ZONE[them] - 1, tuple(theirs[q] - 1 for q in range(1, 25)))
+
+
+_LIFTED = tuple((p, False) for p in range(BAR + 1))
+_PULLED = tuple((p, True) for p in range(BAR + 1))
+"""A source of the search's moves (own location, the checker trapped), made once."""
+
+
+@cache
+def _dice_next(left: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each die that can be played next from the dice left, with the dice left after it."""
+    following = []
+    for die in dict.fromkeys(left):
+        rest = list(left)
+        rest.remove(die)
+        following.append((die, tuple(rest)))
+    return tuple(following)
 
 
 def _pips(mine: Sequence[int]) -> int:

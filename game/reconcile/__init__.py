@@ -29,6 +29,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import count
 from operator import attrgetter, ne
 from typing import Generic, TypeVar, cast
 
@@ -322,7 +323,7 @@ class TurnReconciler:
         self._seen: list[Key] = [self._start]
         self._start_census: tuple[int, int] | None = None  # found when a board first needs it (`_illegal`)
         self._outcomes: dict[Key, list[Outcome]] | None = None
-        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Outcome]]] = {}
+        self._nearest: dict[bool, tuple[list[Key], list[tuple[int, int]], list[Outcome]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
         self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
         """The verdicts on misplaced boards judged already, by key (a view's, which tells its
@@ -413,10 +414,11 @@ class TurnReconciler:
         verdict = self._misplaced_views.get((key, done))
         if verdict is None:
             def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
-                def distance(item: tuple[Key, tuple[int, int], Outcome]) -> tuple[int, int, int]:
-                    return sum(map(ne, key, item[0])), *item[1]
-
-                nearest = min(self._nearest_boards(done), key=distance)[2]
+                keys, ranks, outcomes = self._nearest_boards(done)
+                # fewest zones away, then the rank, then the first listed: in builtins, a pass over
+                # every board of the roll (thousands for a double)
+                distances = [sum(map(ne, key, other)) for other in keys]
+                nearest = outcomes[min(zip(distances, ranks, count()))[2]]
                 view = normalised(readings, self.capability)
                 return view_diff(view, view_of(nearest.board, self.capability)), nearest.explanation()
 
@@ -424,17 +426,19 @@ class TurnReconciler:
             self._misplaced_views[key, done] = verdict
         return verdict
 
-    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Outcome]]:
-        """Each board of the roll (by key) with the one `_misplaced` names for it, ranked as `done`
-        says (at "done" fewest rules broken, then fewest moves; during the turn the reverse), and
-        that rank; listed when first needed."""
+    def _nearest_boards(self, done: bool) -> tuple[list[Key], list[tuple[int, int]], list[Outcome]]:
+        """Each board of the roll by key, the one `_misplaced` names for it, ranked as `done` says
+        (at "done" fewest rules broken, then fewest moves; during the turn the reverse), and that
+        rank: three lists, listed when first needed."""
         boards = self._nearest.get(done)
         if boards is None:
             rank = _SIMPLICITY if done else _PLAYED
-            boards = self._nearest[done] = []
+            keys, ranks, named = boards = self._nearest[done] = [], [], []
             for key, outcomes in self._outcomes_by_key().items():
-                best = min(outcomes, key=rank)
-                boards.append((key, rank(best), best))
+                best = outcomes[0] if len(outcomes) == 1 else min(outcomes, key=rank)
+                keys.append(key)
+                ranks.append(rank(best))
+                named.append(best)
         return boards
 
     def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
