@@ -180,7 +180,11 @@ class Explainer:
     """The legal plays of one roll, and the explanation of any board the roll can make.
 
     `explain(target)` searches toward one board; `outcomes()` lists every board a sequence of
-    the roll (relaxed moves included) makes, with its simplest explanation.
+    the roll (relaxed moves included) makes, with its simplest explanation; `ranked_outcomes()`
+    the same boards with the rank of their explanation, each worded only when asked. Given a prune
+    toward boards that sensors tell alike (`toward_colours`, `toward_counts`), both list those boards
+    as the whole search does, at a fraction of its cost; a board whose mover's pips no sequence of
+    the dice drops is turned away before any search.
     """
 
     def __init__(self, position: Position, dice: Sequence[int], plays: LegalPlays | None = None) -> None:
