@@ -53,7 +53,8 @@ from operator import itemgetter, lt, mul, sub
 from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
 from game.codes import BLANK, Code
 from game.errors import ZoneError
-from game.movegen import LegalPlays, check_dice
+from game.movegen import LegalPlays, check_dice, kernel_relaxed
+from game.movegen.state import VARIANT_INDEX
 from game.plays import Move, format_moves
 from game.position import Position
 from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout, state_layouts
@@ -382,6 +383,10 @@ class Explainer:
     def _explore(self, admit: Admit | None) -> dict[Node, Path]:
         """Every node reached by up to all the dice, with its path breaking fewest rules;
         `admit(board, dice left)` prunes boards that cannot lead to the goal."""
+        relaxed = kernel_relaxed()
+        if relaxed is not None:  # the same search in C
+            return relaxed(self._start, self.dice, VARIANT_INDEX[self.position.variant], self._me, self._them,
+                           self._at, self._their_bar, admit)
         start: Node = (self._start, self.dice)
         found: dict[Node, Path] = {start: (0, ())}
         level = dict(found)

@@ -40,7 +40,7 @@ from game.explain import DieMove, Explainer, Explanation, Outcome
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
-from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, sensed_key, view_key
+from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, sensed_key, view_key, zone_key
 from game.zones import (
     ZONE_COUNT,
     Capability,
@@ -462,8 +462,9 @@ class TurnReconciler:
         (each explanation worded when a verdict names it)."""
         if self._outcomes is None:
             self._outcomes = {}
+            zone = None if self.capability is Capability.STACKS else zone_key(self.capability)  # as `board_key`
             for board, outcome in self._explainer.ranked_outcomes().items():
-                self._outcomes.setdefault(self._key(board), []).append(outcome)
+                self._outcomes.setdefault(board if zone is None else tuple(map(zone, board)), []).append(outcome)
         return self._outcomes
 
     def _by_order(self, plays: list[int]) -> list[int]:

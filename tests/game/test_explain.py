@@ -28,6 +28,7 @@ from game.position import Position
 from game.selfplay import random_positions
 from game.zones import BAR_ZONE, BLACK_BAR, BLACK_OFF, OFF_ZONE, WHITE_BAR, WHITE_OFF, Layout, layout
 
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the relaxed search, by each kernel
 BG, CG, RG = Variant.BACKGAMMON, Variant.CATCHGAMMON, Variant.RUNGAMMON
 W, B = Color.WHITE, Color.BLACK
 
