@@ -146,35 +146,12 @@ for an explanation: a search makes thousands of moves, a verdict names a few."""
 Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
 Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
 Rank = tuple[int, int]  # rules broken, then moves: the simplest explanation is the least
+Ranked = tuple[Rank, tuple[Step, ...]]
+"""A board's simplest path: its rank and its steps (`Explainer.worded` makes them an Explanation)."""
 Admit = Callable[[Layout, int], bool]
 """Whether the search goes on from a board with so many dice moves left: false only where no
 board sought can follow, and then for every board that follows (so a board sought is reached
 by the same paths, in the same order, as by the whole search)."""
-
-
-class Outcome:
-    """A board some sequence of the roll makes, with the rank of its simplest explanation (rules
-    broken, then moves), which is worded when first asked (`explanation()`)."""
-
-    __slots__ = ("_explanation", "_steps", "_word", "board", "broken", "moves")
-
-    def __init__(self, board: Layout, rank: Rank, steps: tuple[Step, ...],
-                 word: Callable[[Layout, tuple[Step, ...]], Explanation]) -> None:
-        self.board = board
-        self.broken, self.moves = rank
-        self._steps, self._word = steps, word
-        self._explanation: Explanation | None = None
-
-    @property
-    def rank(self) -> Rank:
-        """Rules broken, then moves: `(len(explanation().broken), len(explanation().moves))`."""
-        return self.broken, self.moves
-
-    def explanation(self) -> Explanation:
-        """The simplest sequence of dice moves that makes the board, with the rules it breaks."""
-        if self._explanation is None:
-            self._explanation = self._word(self.board, self._steps)
-        return self._explanation
 
 
 class Explainer:
@@ -182,10 +159,10 @@ class Explainer:
 
     `explain(target)` searches toward one board; `outcomes()` lists every board a sequence of
     the roll (relaxed moves included) makes, with its simplest explanation; `ranked_outcomes()`
-    the same boards with the rank of their explanation, each worded only when asked. Given a prune
-    toward boards that sensors tell alike (`toward_colours`, `toward_counts`), both list those boards
-    as the whole search does, at a fraction of its cost; a board whose mover's pips no sequence of
-    the dice drops is turned away before any search.
+    the same boards with the rank and steps of their explanation, for `worded` to word when asked.
+    Given a prune toward boards that sensors tell alike (`toward_colours`, `toward_counts`), both
+    list those boards as the whole search does, at a fraction of its cost; a board whose mover's
+    pips no sequence of the dice drops is turned away before any search.
     """
 
     def __init__(self, position: Position, dice: Sequence[int], plays: LegalPlays | None = None) -> None:
@@ -227,23 +204,25 @@ class Explainer:
         if not ranked:
             return None
         _, steps = min(ranked, key=itemgetter(0))
-        return self._explanation(goal, steps)
+        return self.worded(goal, steps)
 
     def outcomes(self, admit: Admit | None = None) -> dict[Layout, Explanation]:
         """Every board some sequence of the roll makes, with its simplest explanation; with `admit`,
         only those of the boards the search is let reach (`toward_mover`, `toward_counts`): those
         boards in the same order and with the same explanations as without it."""
-        return {board: outcome.explanation() for board, outcome in self.ranked_outcomes(admit).items()}
+        return {board: self.worded(board, steps) for board, (_, steps) in self.ranked_outcomes(admit).items()}
 
-    def ranked_outcomes(self, admit: Admit | None = None) -> dict[Layout, Outcome]:
-        """`outcomes(admit)`, each board's explanation ranked, and worded when first asked."""
-        best: dict[Layout, tuple[Rank, tuple[Step, ...]]] = {}
+    def ranked_outcomes(self, admit: Admit | None = None) -> dict[Layout, Ranked]:
+        """`outcomes(admit)` unworded: each board's simplest path, its rank (rules broken, moves)
+        and its steps, for `worded` to make an explanation of when one is named (a search makes
+        thousands of boards, a verdict names one or two)."""
+        best: dict[Layout, Ranked] = {}
         for (board, _), path in self._explore(admit).items():
             rank = self._rank(board, path)
             kept = best.get(board)
             if kept is None or rank < kept[0]:
                 best[board] = rank, path[1]
-        return {board: Outcome(board, rank, steps, self._explanation) for board, (rank, steps) in best.items()}
+        return best
 
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
@@ -517,7 +496,7 @@ class Explainer:
     # -- whole plays -----------------------------------------------------------
 
     def _rank(self, board: Layout, path: Path) -> Rank:
-        """The rank of the play `path` makes: the rules it breaks (`_explanation`'s), then its moves."""
+        """The rank of the play `path` makes: the rules it breaks (`worded`'s), then its moves."""
         cost, steps = path
         if board in self._legal:
             return cost, len(steps)
@@ -529,8 +508,8 @@ class Explainer:
             cost += 1  # a die unused, or the larger die required (`_whole_play`)
         return cost, len(steps)
 
-    def _explanation(self, board: Layout, steps: tuple[Step, ...]) -> Explanation:
-        """The play of these steps, which makes `board`, and the rules it breaks, in words."""
+    def worded(self, board: Layout, steps: tuple[Step, ...]) -> Explanation:
+        """The play of these steps (`ranked_outcomes`), which makes `board`, and the rules it breaks, in words."""
         worded = [self._worded(*step) for step in steps]
         broken = tuple(rule for _, rules in worded for rule in rules) + self._whole_play(board, steps)
         return Explanation(tuple(move for move, _ in worded), broken, board)

@@ -30,13 +30,13 @@ import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import count
-from operator import attrgetter, ne
+from operator import attrgetter, itemgetter, ne
 from typing import Generic, TypeVar, cast
 
 from game import codes
 from game.board import Color, Variant
 from game.codes import BLANK, Code
-from game.explain import DieMove, Explainer, Explanation, Outcome
+from game.explain import DieMove, Explainer, Explanation, Rank, Step
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
@@ -322,8 +322,8 @@ class TurnReconciler:
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
         self._start_census: tuple[int, int] | None = None  # found when a board first needs it (`_illegal`)
-        self._outcomes: dict[Key, list[Outcome]] | None = None
-        self._nearest: dict[bool, tuple[list[Key], list[tuple[int, int]], list[Outcome]]] = {}
+        self._outcomes: dict[Key, list[_Outcome]] | None = None
+        self._nearest: dict[bool, tuple[list[Key], list[Rank], list[_Outcome]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
         self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
         """The verdicts on misplaced boards judged already, by key (a view's, which tells its
@@ -404,9 +404,10 @@ class TurnReconciler:
                 else explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
             if admit is None:
                 return None
-            found = [outcome for board, outcome in explainer.ranked_outcomes(admit).items() if self._key(board) == key]
-        simplest = min(found, key=_SIMPLICITY, default=None)  # fewest rules broken, then fewest moves
-        return simplest.explanation() if simplest else None
+            found = [(rank, board, steps) for board, (rank, steps) in explainer.ranked_outcomes(admit).items()
+                     if self._key(board) == key]
+        simplest = min(found, key=_RANK, default=None)  # fewest rules broken, then fewest moves
+        return self._explainer.worded(simplest[1], simplest[2]) if simplest else None
 
     def _misplaced(self, readings: tuple[ZoneReading, ...], key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
@@ -420,19 +421,20 @@ class TurnReconciler:
                 distances = [sum(map(ne, key, other)) for other in keys]
                 nearest = outcomes[min(zip(distances, ranks, count()))[2]]
                 view = normalised(readings, self.capability)
-                return view_diff(view, view_of(nearest.board, self.capability)), nearest.explanation()
+                _, board, steps = nearest
+                return view_diff(view, view_of(board, self.capability)), self._explainer.worded(board, steps)
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
             self._misplaced_views[key, done] = verdict
         return verdict
 
-    def _nearest_boards(self, done: bool) -> tuple[list[Key], list[tuple[int, int]], list[Outcome]]:
+    def _nearest_boards(self, done: bool) -> tuple[list[Key], list[Rank], list[_Outcome]]:
         """Each board of the roll by key, the one `_misplaced` names for it, ranked as `done` says
         (at "done" fewest rules broken, then fewest moves; during the turn the reverse), and that
         rank: three lists, listed when first needed."""
         boards = self._nearest.get(done)
         if boards is None:
-            rank = _SIMPLICITY if done else _PLAYED
+            rank = _RANK if done else _played
             keys, ranks, named = boards = self._nearest[done] = [], [], []
             for key, outcomes in self._outcomes_by_key().items():
                 best = outcomes[0] if len(outcomes) == 1 else min(outcomes, key=rank)
@@ -457,14 +459,15 @@ class TurnReconciler:
         nearest = min(self.plays, key=distance)
         return layout(nearest.after_moves), f"legal play {nearest.notation()}"
 
-    def _outcomes_by_key(self) -> dict[Key, list[Outcome]]:
+    def _outcomes_by_key(self) -> dict[Key, list[_Outcome]]:
         """Every board the roll's dice moves make, by what the sensors tell; listed when first needed
         (each explanation worded when a verdict names it)."""
         if self._outcomes is None:
             self._outcomes = {}
             zone = None if self.capability is Capability.STACKS else zone_key(self.capability)  # as `board_key`
-            for board, outcome in self._explainer.ranked_outcomes().items():
-                self._outcomes.setdefault(board if zone is None else tuple(map(zone, board)), []).append(outcome)
+            for board, (rank, steps) in self._explainer.ranked_outcomes().items():
+                self._outcomes.setdefault(board if zone is None else tuple(map(zone, board)), []).append(
+                    (rank, board, steps))
         return self._outcomes
 
     def _by_order(self, plays: list[int]) -> list[int]:
@@ -490,5 +493,15 @@ def _census(readings: Sequence[ZoneReading], capability: Capability) -> tuple[in
 _COUNT, _WHITE, _BLACK = attrgetter("count"), attrgetter("white"), attrgetter("black")
 
 
-_SIMPLICITY, _PLAYED = attrgetter("broken", "moves"), attrgetter("moves", "broken")
-"""How an outcome ranks: by fewest rules broken then fewest moves, or the reverse."""
+_Outcome = tuple[Rank, Layout, tuple[Step, ...]]
+"""A board the roll makes: the rank of its simplest explanation (rules broken, moves), the board,
+and the steps that `Explainer.worded` words."""
+
+
+def _played(outcome: _Outcome) -> Rank:
+    """An outcome's rank by fewest moves, then fewest rules broken."""
+    return outcome[0][1], outcome[0][0]
+
+
+_RANK = itemgetter(0)
+"""An outcome's rank: fewest rules broken, then fewest moves."""

@@ -293,8 +293,9 @@ def _check_outcomes(position: Position, roll: tuple[int, int]) -> None:
     assert list(ranked) == list(outcomes)
     for result, explanation in outcomes.items():
         # the search counts the rules it does not word: as many as the explanation words
-        assert ranked[result].rank == (len(explanation.broken), len(explanation.moves))
-        assert ranked[result].board == explanation.result == result
+        rank, steps = ranked[result]
+        assert rank == (len(explanation.broken), len(explanation.moves))
+        assert explainer.worded(result, steps) == explanation and explanation.result == result
         assert replay(position, explanation) == result
         used = sorted(m.die for m in explanation.moves)
         assert all(used.count(d) <= all_dice.count(d) for d in used)
