@@ -5,9 +5,10 @@ Per turn: `setup` builds the TurnReconciler (legal plays, their boards by view, 
 them). Then one judgement each of a legal result, a board on the way (after the first move),
 an illegal board (relaxed dice moves) and a misplaced one (one checker moved where no
 sequence of the roll puts it), each on a fresh reconciler, so a first illegal or misplaced
-board pays for listing every board the roll can make (below STACKS, and for the nearest
-board). Figures are
-milliseconds, the best of three runs each: mean, and worst with its roll.
+board pays for its search (toward the boards that look like it). `nearest`: the misplaced
+board judged and its nearest board read (its diffs, as when the board is shown), which lists
+every board the roll's relaxed moves make. Figures are milliseconds, the best of three runs
+each: mean, and worst with its roll.
 
     python benchmarks/bench_reconcile.py [--positions N] [--seed S]
 """
@@ -70,6 +71,14 @@ def judging(fresh: Callable[[], TurnReconciler], view: View) -> Callable[[], Cal
     return prepare
 
 
+def judging_and_showing(fresh: Callable[[], TurnReconciler], view: View) -> Callable[[], Callable[[], object]]:
+    def prepare() -> Callable[[], object]:
+        judge = partial(fresh().judge, view)  # a fresh reconciler: nothing listed yet
+        return lambda: judge().zones()
+
+    return prepare
+
+
 def misplaced(position: Position, dice: tuple[int, int], rng: random.Random) -> Layout:
     """The board with one checker moved from a random zone to another, such that no sequence
     of the roll makes it."""
@@ -86,7 +95,7 @@ def misplaced(position: Position, dice: tuple[int, int], rng: random.Random) -> 
 
 def bench(corpus: list[tuple[Position, tuple[int, int]]], capability: Capability,
           rng: random.Random) -> dict[str, Timings]:
-    times = {name: Timings() for name in ("setup", "legal", "partial", "illegal", "misplaced")}
+    times = {name: Timings() for name in ("setup", "legal", "partial", "illegal", "misplaced", "nearest")}
     for position, dice in corpus:
         fresh = partial(TurnReconciler, position, dice, capability)
         times["setup"].add(best_of(setting_up(fresh)), dice)
@@ -104,6 +113,7 @@ def bench(corpus: list[tuple[Position, tuple[int, int]]], capability: Capability
             boards["illegal"] = rng.choice(illegal)
         for name, board in boards.items():
             times[name].add(best_of(judging(fresh, view_of(board, capability))), dice)
+        times["nearest"].add(best_of(judging_and_showing(fresh, view_of(boards["misplaced"], capability))), dice)
     return times
 
 
@@ -114,7 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{args.positions} random-play turns per variant, seed {args.seed}; "
           "milliseconds, best of 3 runs each: mean, worst (its roll)")
-    columns = ("setup", "legal", "partial", "illegal", "misplaced")
+    columns = ("setup", "legal", "partial", "illegal", "misplaced", "nearest")
     print(f"{'variant':12} {'sensing':12} " + " ".join(f"{c:>17}" for c in columns))
     rng = random.Random(args.seed)
     for variant in Variant:

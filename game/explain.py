@@ -46,13 +46,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from operator import itemgetter
+from functools import cache, cached_property
+from itertools import accumulate, repeat
+from operator import itemgetter, lt, mul, sub
 
-from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Variant
+from game.board import BAR, CHECKERS, OFF, OWN_TO_BOARD, Color, Variant
 from game.codes import BLANK, Code
 from game.errors import ZoneError
-from game.movegen import LegalPlays, check_dice
+from game.movegen import LegalPlays, check_dice, kernel_relaxed
+from game.movegen.state import VARIANT_INDEX
 from game.plays import Move, format_moves
 from game.position import Position
 from game.zones import BAR_ZONE, OFF_ZONE, ZONE_COUNT, Layout, layout, state_layouts
@@ -137,17 +139,30 @@ def _checkers(n: int, colour: str) -> str:
     return f"a {colour} checker" if n == 1 else f"{_NUMBERS[n]} {colour} checkers"
 
 
-Step = tuple[DieMove, tuple[BrokenRule, ...]]  # a move and the rules it breaks
+Step = tuple[Layout, int, int, bool]
+"""A move of the search: the board it is made on, its source (own location), its die, and whether
+the checker lifted was trapped. Its `DieMove` and the rules it breaks are worded (`_worded`) only
+for an explanation: a search makes thousands of moves, a verdict names a few."""
 Node = tuple[Layout, tuple[int, ...]]  # the board and the dice left, largest first
 Path = tuple[int, tuple[Step, ...]]  # rules broken along the way, and the steps
-Judged = tuple[tuple[int, int], tuple[Step, ...], tuple[BrokenRule, ...]]  # rank, steps, whole-play rules
+Rank = tuple[int, int]  # rules broken, then moves: the simplest explanation is the least
+Ranked = tuple[Rank, tuple[Step, ...]]
+"""A board's simplest path: its rank and its steps (`Explainer.worded` makes them an Explanation)."""
+Admit = Callable[[Layout, int], bool]
+"""Whether the search goes on from a board with so many dice moves left: false only where no
+board sought can follow, and then for every board that follows (so a board sought is reached
+by the same paths, in the same order, as by the whole search)."""
 
 
 class Explainer:
     """The legal plays of one roll, and the explanation of any board the roll can make.
 
     `explain(target)` searches toward one board; `outcomes()` lists every board a sequence of
-    the roll (relaxed moves included) makes, with its simplest explanation.
+    the roll (relaxed moves included) makes, with its simplest explanation; `ranked_outcomes()`
+    the same boards with the rank and steps of their explanation, for `worded` to word when asked.
+    Given a prune toward boards that sensors tell alike (`toward_colours`, `toward_counts`), both
+    list those boards as the whole search does, at a fraction of its cost; a board whose mover's
+    pips no sequence of the dice drops is turned away before any search.
     """
 
     def __init__(self, position: Position, dice: Sequence[int], plays: LegalPlays | None = None) -> None:
@@ -157,17 +172,15 @@ class Explainer:
         self.plays = position.legal_plays((high, low)) if plays is None else plays
         self._start = layout(position)
         self._most = self.plays.dice_played
-        me, them = position.turn, position.turn.opponent
-        self._me, self._them = me.char, them.char
-        self._names = (me.value, them.value)
-        own = OWN_TO_BOARD[position.variant, me]
-        # own location (0 off, 1-24 points, 25 bar) -> layout index
-        self._at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
-        self._own: Callable[[Layout], tuple[str, ...]] = itemgetter(*self._at)  # a board's stacks by own location
-        self._their_bar, self._their_off = BAR_ZONE[them] - 1, OFF_ZONE[them] - 1
-        theirs = OWN_TO_BOARD[position.variant, them]
-        self._their_path = tuple(theirs[q] - 1 for q in range(1, 25))  # their own point q at [q - 1]
+        (self._me, self._them, self._names, self._at, self._own, self._their_bar, self._their_off,
+         self._their_path) = _seat(position.variant, position.turn)
         self._larger_alone: bool | None = None
+        self._primes_of: dict[Layout, tuple[BrokenRule, ...]] = {}  # the Rungammon prime rules a board breaks
+        mine = self._mine(self._start)
+        self._start_off, self._start_pips = mine[OFF], _pips(mine)
+        self._dice_sums = {sum(self.dice[:n]) for n in range(len(self.dice) + 1)} if high == low else \
+            {0, high, low, high + low}
+        """The pips the dice of some sequence of the roll move the mover's checkers on."""
 
     @cached_property
     def _legal(self) -> set[Layout]:
@@ -184,89 +197,149 @@ class Explainer:
             raise ZoneError(f"a layout has {ZONE_COUNT} stacks, got {len(goal)}")
         if _census(goal) != _census(self._start):
             return None  # checkers missing, added or of another colour
-        found = self._explore(self._toward(goal))
-        judged = [self._judge(board, path) for (board, _), path in found.items() if board == goal]
-        if not judged:
+        if not self._dice_reach(self._mine(goal)):
             return None
-        _, steps, whole = min(judged, key=lambda item: item[0])
-        return _explanation(goal, steps, whole)
+        found = self._explore(self._toward(goal))
+        ranked = [(self._rank(board, path), path[1]) for (board, _), path in found.items() if board == goal]
+        if not ranked:
+            return None
+        _, steps = min(ranked, key=itemgetter(0))
+        return self.worded(goal, steps)
 
-    def outcomes(self) -> dict[Layout, Explanation]:
-        """Every board some sequence of the roll makes, with its simplest explanation."""
-        best: dict[Layout, Judged] = {}
-        for (board, _), path in self._explore(None).items():
-            judged = self._judge(board, path)
-            if board not in best or judged[0] < best[board][0]:
-                best[board] = judged
-        return {board: _explanation(board, steps, whole) for board, (_, steps, whole) in best.items()}
+    def outcomes(self, admit: Admit | None = None) -> dict[Layout, Explanation]:
+        """Every board some sequence of the roll makes, with its simplest explanation; with `admit`,
+        only those of the boards the search is let reach (`toward_mover`, `toward_counts`): those
+        boards in the same order and with the same explanations as without it."""
+        return {board: self.worded(board, steps) for board, (_, steps) in self.ranked_outcomes(admit).items()}
+
+    def ranked_outcomes(self, admit: Admit | None = None) -> dict[Layout, Ranked]:
+        """`outcomes(admit)` unworded: each board's simplest path, its rank (rules broken, moves)
+        and its steps, for `worded` to make an explanation of when one is named (a search makes
+        thousands of boards, a verdict names one or two)."""
+        best: dict[Layout, Ranked] = {}
+        for (board, _), path in self._explore(admit).items():
+            rank = self._rank(board, path)
+            kept = best.get(board)
+            if kept is None or rank < kept[0]:
+                best[board] = rank, path[1]
+        return best
 
     def hand_moves(self, board: Layout, die: int) -> Iterator[tuple[Layout, DieMove, tuple[BrokenRule, ...]]]:
         """Each single move of the mover's by `die` a hand can make on `board`: the board it
         makes and the rules of single moves it breaks (none: a legal single move)."""
-        # The search's inner loop (a few hundred calls a roll, thousands for a double): what only
-        # some moves need (bearing off, the first-checker rule, a blocked point's words) is worked
-        # out when one does.
+        for made, source, trapped, _ in self._lifts(board, die, None, 0):
+            yield (made, *self._worded(board, source, die, trapped))
+
+    def _lifts(self, board: Layout, die: int, admit: Admit | None,
+               moves_left: int) -> Iterator[tuple[Layout, int, bool, int]]:
+        """The search's single moves by `die` on `board` (`hand_moves`) but those whose board
+        `admit(board, moves_left)` turns away: the board each makes, its source (own location),
+        whether the checker lifted was trapped, and how many rules of single moves it breaks (the
+        rules `_worded` names)."""
+        # The search's inner loop (a few hundred calls a roll, thousands for a double): no words,
+        # and what only some moves need (bearing off, the first-checker rule) worked out when one does.
         me, them, at = self._me, self._them, self._at
         variant = self.position.variant
         own = self._own(board)
         on_bar = bool(own[BAR])
-        blocking = 1 if variant is Variant.RUNGAMMON else 2
         hitting = variant is not Variant.RUNGAMMON
+        catching = variant is Variant.CATCHGAMMON
+        blocking = 1 if variant is Variant.RUNGAMMON else 2
         bear_off: tuple[tuple[str, int] | None, int] | None = None
         for p, trapped in self._sources(own):
-            broken: list[BrokenRule] = []
             q = p - die
             landing = own[q] if q > 0 else ""
-            move = Move(p, q if q > 0 else OFF, hitting and landing == them)
+            hit = hitting and landing == them
             leaving = own[p]
-            if trapped:
-                broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
-                                         f"{move}: the {self._names[0]} checker on point {p} is trapped "
-                                         f"under {_checkers(leaving.count(them), self._names[1])}", p))
-                left_behind = leaving[1:]
-            else:
-                left_behind = leaving[:-1]
-            if on_bar and p != BAR:
-                broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
-                                         "must enter before any other moves", p, BAR))
-            if (variant is Variant.RUNGAMMON and p == 24 and own[24].count(me) < CHECKERS
-                    and not (own[OFF] or any(me in own[point] for point in range(1, 12)))):
-                broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
-                                         f"{move}: a second checker may leave point 24 only once one has "
-                                         f"passed {self._names[1]}'s start on point 12", 24))
             new = list(board)
-            new[at[p]] = left_behind
+            new[at[p]] = leaving[1:] if trapped else leaving[:-1]
+            if q <= 0:
+                new[at[OFF]] += me
+            elif hit and variant is Variant.BACKGAMMON:
+                new[at[q]] = me
+                new[self._their_bar] += them
+            else:
+                new[at[q]] = landing + me
+            made = tuple(new)
+            if admit is not None and not admit(made, moves_left):
+                continue
+            broken = trapped + (on_bar and p != BAR)
+            if p == 24 and variant is Variant.RUNGAMMON and self._second_leaves_24(own):
+                broken += 1
             if q > 0:
-                if (landing.count(them) >= blocking if variant is not Variant.CATCHGAMMON
-                        else landing.rstrip(me) not in ("", them)):
-                    broken.append(self._rule(Breach.BLOCKED_POINT,
-                                             f"{move}: point {q} is held by {self._blocked(landing)}", q))
-                if move.hit and variant is Variant.BACKGAMMON:
-                    new[at[q]] = me
-                    new[self._their_bar] += them
-                else:
-                    new[at[q]] = landing + me
+                if landing and (landing.rstrip(me) not in ("", them) if catching  # as `_lands_blocked`
+                                else landing.count(them) >= blocking):
+                    broken += 1
             else:
                 if bear_off is None:
-                    bear_off = (self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0))
-                broken.extend(self._bear_off_rules(move, die, *bear_off))
-                new[at[OFF]] += me
-            yield tuple(new), DieMove(move, die, trapped), tuple(broken)
+                    bear_off = self._bear_off_state(own)
+                block, highest = bear_off
+                if block or (die > p and highest > p):
+                    broken += 1
+            yield made, p, trapped, broken
+
+    def _worded(self, board: Layout, p: int, die: int, trapped: bool) -> tuple[DieMove, tuple[BrokenRule, ...]]:
+        """The single move from own location `p` by `die` on `board` (`_lifts`), and the rules of
+        single moves it breaks, in words."""
+        them = self._them
+        own = self._own(board)
+        q = p - die
+        landing = own[q] if q > 0 else ""
+        move = Move(p, q if q > 0 else OFF, self.position.variant is not Variant.RUNGAMMON and landing == them)
+        broken: list[BrokenRule] = []
+        if trapped:
+            broken.append(self._rule(Breach.TRAPPED_CHECKER_MOVED,
+                                     f"{move}: the {self._names[0]} checker on point {p} is trapped "
+                                     f"under {_checkers(own[p].count(them), self._names[1])}", p))
+        if own[BAR] and p != BAR:
+            broken.append(self._rule(Breach.BAR_FIRST, f"{move}: the {self._names[0]} checker on the bar "
+                                     "must enter before any other moves", p, BAR))
+        if p == 24 and self.position.variant is Variant.RUNGAMMON and self._second_leaves_24(own):
+            broken.append(self._rule(Breach.FIRST_CHECKER_RULE,
+                                     f"{move}: a second checker may leave point 24 only once one has "
+                                     f"passed {self._names[1]}'s start on point 12", 24))
+        if q > 0:
+            if landing and self._lands_blocked(landing):
+                broken.append(self._rule(Breach.BLOCKED_POINT,
+                                         f"{move}: point {q} is held by {self._blocked(landing)}", q))
+        else:
+            broken.extend(self._bear_off_rules(move, die, *self._bear_off_state(own)))
+        return DieMove(move, die, trapped), tuple(broken)
+
+    def _second_leaves_24(self, own: tuple[str, ...]) -> bool:
+        """A checker leaving point 24 would be a second one before one has passed the opponent's
+        start (Rungammon)."""
+        me = self._me
+        return own[24].count(me) < CHECKERS and not (own[OFF] or any(me in own[point] for point in range(1, 12)))
+
+    def _lands_blocked(self, landing: str) -> bool:
+        """The mover may not land on this stack: the opponent holds it."""
+        variant = self.position.variant
+        if variant is Variant.CATCHGAMMON:
+            return landing.rstrip(self._me) not in ("", self._them)
+        return landing.count(self._them) >= (1 if variant is Variant.RUNGAMMON else 2)
+
+    def _bear_off_state(self, own: tuple[str, ...]) -> tuple[tuple[str, int] | None, int]:
+        """Why the mover may not bear off yet (`_bear_off_block`), and the highest own home point
+        holding a checker of the mover's (0: none)."""
+        me = self._me
+        return self._bear_off_block(own), max((p for p in range(1, 7) if me in own[p]), default=0)
 
     def _sources(self, own: tuple[str, ...]) -> list[tuple[int, bool]]:
         """The points a hand may lift a checker of the mover's from (the bar first when it holds one),
         each with whether that checker is trapped under the opponent's (Catchgammon)."""
         me, them = self._me, self._them
-        sources: list[tuple[int, bool]] = [(BAR, False)] if own[BAR] else []
+        sources: list[tuple[int, bool]] = [_LIFTED[BAR]] if own[BAR] else []
         if self.position.variant is not Variant.CATCHGAMMON:  # no checker is ever under an opposing one
-            sources += [(p, False) for p in range(24, 0, -1) if own[p].endswith(me)]
+            sources += [_LIFTED[p] for p in range(24, 0, -1) if own[p][-1:] == me]
             return sources
         for p in range(24, 0, -1):
             stack = own[p]
-            if stack.endswith(me):
-                sources.append((p, False))
-            if stack.startswith(me) and them in stack:
-                sources.append((p, True))
+            if stack:
+                if stack[-1] == me:
+                    sources.append(_LIFTED[p])
+                if stack[0] == me and them in stack:
+                    sources.append(_PULLED[p])
         return sources
 
     def _bear_off_rules(self, move: Move, die: int, block: tuple[str, int] | None,
@@ -286,56 +359,102 @@ class Explainer:
 
     # -- search ---------------------------------------------------------------
 
-    def _explore(self, admit: Callable[[Layout, int], bool] | None) -> dict[Node, Path]:
+    def _explore(self, admit: Admit | None) -> dict[Node, Path]:
         """Every node reached by up to all the dice, with its path breaking fewest rules;
         `admit(board, dice left)` prunes boards that cannot lead to the goal."""
+        relaxed = kernel_relaxed()
+        if relaxed is not None:  # the same search in C
+            return relaxed(self._start, self.dice, VARIANT_INDEX[self.position.variant], self._me, self._them,
+                           self._at, self._their_bar, admit)
         start: Node = (self._start, self.dice)
         found: dict[Node, Path] = {start: (0, ())}
         level = dict(found)
         while level:
             deeper: dict[Node, Path] = {}
             for (board, left), (cost, steps) in level.items():
-                for die in dict.fromkeys(left):
-                    rest = list(left)
-                    rest.remove(die)
-                    dice_left = tuple(rest)
-                    for new, move, broken in self.hand_moves(board, die):
-                        if admit is not None and not admit(new, len(dice_left)):
-                            continue
+                for die, dice_left in _dice_next(left):
+                    for new, source, trapped, broken in self._lifts(board, die, admit, len(dice_left)):
                         node = (new, dice_left)
-                        total = cost + len(broken)
-                        if node not in deeper or total < deeper[node][0]:
-                            deeper[node] = (total, (*steps, (move, broken)))
+                        total = cost + broken
+                        kept = deeper.get(node)
+                        if kept is None or total < kept[0]:
+                            deeper[node] = (total, (*steps, (board, source, die, trapped)))
             found.update(deeper)
             level = deeper
         return found
 
-    def _toward(self, goal: Layout) -> Callable[[Layout, int], bool]:
-        """A board can still become `goal`: the mover's checkers only move on along their path
-        (so beyond each point there are never fewer than the goal has), each move takes one
-        checker from one place to one other, and hit checkers never leave their bar."""
-        wanted = self._mine(goal)
-        their_bar = len(goal[self._their_bar])
+    def _toward(self, goal: Layout) -> Admit:
+        """A board can still become `goal` (`toward_mover`)."""
+        return self.toward_mover(self._mine(goal), len(goal[self._their_bar]))
+
+    def toward_mover(self, wanted: Sequence[int], their_bar: int) -> Admit:
+        """A board can still become one with `wanted[loc]` of the mover's checkers at each own
+        location (0 off, 1-24 points, 25 bar) and `their_bar` checkers on the opponent's bar: the
+        mover's checkers only move on along their path (so beyond each point there are never fewer
+        than wanted), each move takes one checker from one place to one other, and hit checkers
+        never leave their bar."""
+
+        # Judged for every move the search makes, so in builtins over whole rows: the locations from
+        # the bar down to point 1, the checkers at each and beyond each.
+        wanted_at = wanted[BAR:OFF:-1]
+        wanted_beyond = list(accumulate(wanted_at))
+        wanted_sum, me, own, their_bar_index = sum(wanted_at), self._me, self._own, self._their_bar
 
         def admit(board: Layout, moves_left: int) -> bool:
-            if len(board[self._their_bar]) > their_bar:
+            if len(board[their_bar_index]) > their_bar:
                 return False
-            have = self._mine(board)
-            beyond_have = beyond_wanted = surplus = 0
-            for loc in range(BAR, OFF, -1):
-                beyond_have += have[loc]
-                beyond_wanted += wanted[loc]
-                if beyond_have < beyond_wanted:
-                    return False
-                surplus += max(have[loc] - wanted[loc], 0)
+            have = list(map(str.count, own(board)[BAR:OFF:-1], repeat(me)))
+            if any(map(lt, accumulate(have), wanted_beyond)):
+                return False
+            surplus: int = (sum(map(abs, map(sub, have, wanted_at))) + sum(have) - wanted_sum) // 2  # have over wanted
             return surplus <= moves_left
 
         return admit
 
+    def toward_colours(self, colours: Sequence[tuple[int, int]]) -> Admit | None:
+        """A board can still become one with (white, black) `colours[z - 1]` checkers in each zone
+        z (`toward_mover`); None when no sequence of the roll makes such a board (`_dice_reach`)."""
+        mine = 0 if self._me == "w" else 1
+        wanted = [colours[index][mine] for index in self._at]
+        if not self._dice_reach(wanted):
+            return None
+        return self.toward_mover(wanted, colours[self._their_bar][1 - mine])
+
+    def toward_counts(self, counts: Sequence[int]) -> Admit | None:
+        """A board can still become one with `counts[z - 1]` checkers in each zone z: each move
+        (a hit too) adds one checker to one zone, so a board lacking more checkers than moves
+        are left cannot. None when no sequence of the roll makes such a board: with no more
+        checkers than at the start on the opponent's bar, none was hit, so the opponent's stand
+        where they stood and the rest are the mover's (`_dice_reach`)."""
+        if counts[self._their_bar] == len(self._start[self._their_bar]):
+            them = self._them
+            wanted = [counts[index] - self._start[index].count(them) for index in self._at]
+            if min(wanted) < 0 or not self._dice_reach(wanted):
+                return None
+
+        def admit(board: Layout, moves_left: int) -> bool:
+            lacking = 0
+            for count, stack in zip(counts, board, strict=True):
+                if len(stack) < count:
+                    lacking += count - len(stack)
+            return lacking <= moves_left
+
+        return admit
+
+    def _dice_reach(self, wanted: Sequence[int]) -> bool:
+        """Some sequence of the roll can leave `wanted[loc]` of the mover's checkers at each own
+        location, by the pips alone: every move takes a checker on by its die, but one borne off
+        by at most its die, and a checker borne off stays off. So the pips the mover's checkers
+        drop are the sum of the dice of some sequence, or with checkers borne off at most the
+        largest such sum."""
+        dropped = self._start_pips - _pips(wanted)
+        if wanted[OFF] == self._start_off:
+            return dropped in self._dice_sums
+        return 0 <= dropped <= sum(self.dice)
+
     def _mine(self, board: Layout) -> list[int]:
         """The mover's checkers at each own location (0 off, 1-24, 25 bar)."""
-        me = self._me
-        return [board[index].count(me) for index in self._at]
+        return list(map(str.count, self._own(board), repeat(self._me)))
 
     def _hits(self, landing: str) -> bool:
         """Landing here hits (Backgammon) or traps (Catchgammon) a lone opposing checker."""
@@ -376,23 +495,36 @@ class Explainer:
 
     # -- whole plays -----------------------------------------------------------
 
-    def _judge(self, board: Layout, path: Path) -> Judged:
-        """The path's rank (rules broken, then moves), its steps and the whole-play rules broken."""
+    def _rank(self, board: Layout, path: Path) -> Rank:
+        """The rank of the play `path` makes: the rules it breaks (`worded`'s), then its moves."""
         cost, steps = path
-        whole = self._whole_play(board, steps)
-        return (cost + len(whole), len(steps)), steps, whole
+        if board in self._legal:
+            return cost, len(steps)
+        if self.position.variant is Variant.RUNGAMMON:
+            cost += len(self._primes_broken(board))
+        high, low = self.dice[0], self.dice[1]
+        if len(steps) < self._most or (len(steps) == 1 and high != low and steps[0][2] == low
+                                       and self._larger_playable_alone()):
+            cost += 1  # a die unused, or the larger die required (`_whole_play`)
+        return cost, len(steps)
+
+    def worded(self, board: Layout, steps: tuple[Step, ...]) -> Explanation:
+        """The play of these steps (`ranked_outcomes`), which makes `board`, and the rules it breaks, in words."""
+        worded = [self._worded(*step) for step in steps]
+        broken = tuple(rule for _, rules in worded for rule in rules) + self._whole_play(board, steps)
+        return Explanation(tuple(move for move, _ in worded), broken, board)
 
     def _whole_play(self, board: Layout, steps: tuple[Step, ...]) -> tuple[BrokenRule, ...]:
         """The rules of the whole play that `board`, reached by these steps, breaks."""
         if board in self._legal:
             return ()
-        broken = list(self._primes(board)) if self.position.variant is Variant.RUNGAMMON else []
-        used = [step.die for step, _ in steps]
+        broken = list(self._primes_broken(board)) if self.position.variant is Variant.RUNGAMMON else []
+        used = [die for _, _, die, _ in steps]
         high, low = self.dice[0], self.dice[1]
         if len(used) < self._most:
             broken.append(BrokenRule(Breach.DIE_UNUSED, self._unused(used)))
         elif len(used) == 1 and high != low and used[0] == low and self._larger_playable_alone():
-            move = steps[0][0].move
+            move = self._worded(*steps[0])[0].move
             broken.append(BrokenRule(Breach.LARGER_DIE_REQUIRED,
                                      f"{move} plays the {low}, but when only one die can be played it must "
                                      f"be the larger, the {high}", (self._at[move.source] + 1,)))
@@ -411,8 +543,16 @@ class Explainer:
         """Only one die can be played, and the legal plays play the larger."""
         if self._larger_alone is None:
             self._larger_alone = self._most == 1 and any(
-                new in self._legal for new, _, broken in self.hand_moves(self._start, self.dice[0]) if not broken)
+                new in self._legal for new, _, _, broken in self._lifts(self._start, self.dice[0], None, 0)
+                if not broken)
         return self._larger_alone
+
+    def _primes_broken(self, board: Layout) -> tuple[BrokenRule, ...]:
+        """The Rungammon prime rules a board breaks, worked out once per board."""
+        broken = self._primes_of.get(board)
+        if broken is None:
+            broken = self._primes_of[board] = tuple(self._primes(board))
+        return broken
 
     def _primes(self, board: Layout) -> Iterator[BrokenRule]:
         """The Rungammon prime rules, judged on the board the play makes."""
@@ -442,14 +582,44 @@ class Explainer:
         return self._at.index(index)
 
 
+@cache
+def _seat(variant: Variant, me: Color) -> tuple[str, str, tuple[str, str], tuple[int, ...],
+                                               Callable[[Layout], tuple[str, ...]], int, int, tuple[int, ...]]:
+    """What an Explainer for `me`'s rolls works with, the same for every roll: the mover's and the
+    opponent's letters and names; the layout index of each own location (0 off, 1-24 points, 25
+    bar) and a getter of a board's stacks in that order; the opponent's bar and tray, and the
+    layout index of each of their own points q at [q - 1]."""
+    them = me.opponent
+    own, theirs = OWN_TO_BOARD[variant, me], OWN_TO_BOARD[variant, them]
+    at = (OFF_ZONE[me] - 1, *(own[p] - 1 for p in range(1, 25)), BAR_ZONE[me] - 1)
+    return (me.char, them.char, (me.value, them.value), at, itemgetter(*at), BAR_ZONE[them] - 1,
+            OFF_ZONE[them] - 1, tuple(theirs[q] - 1 for q in range(1, 25)))
+
+
+_LIFTED = tuple((p, False) for p in range(BAR + 1))
+_PULLED = tuple((p, True) for p in range(BAR + 1))
+"""A source of the search's moves (own location, the checker trapped), made once."""
+
+
+@cache
+def _dice_next(left: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each die that can be played next from the dice left, with the dice left after it."""
+    following = []
+    for die in dict.fromkeys(left):
+        rest = list(left)
+        rest.remove(die)
+        following.append((die, tuple(rest)))
+    return tuple(following)
+
+
+def _pips(mine: Sequence[int]) -> int:
+    """The pips of the mover's checkers at own locations 0 (off) to 25 (the bar)."""
+    return sum(map(mul, mine, range(BAR + 1)))
+
+
 def _census(board: Layout) -> tuple[int, int]:
     stacks = "".join(board)
     return stacks.count("w"), stacks.count("b")
-
-
-def _explanation(board: Layout, steps: tuple[Step, ...], whole: tuple[BrokenRule, ...]) -> Explanation:
-    broken = tuple(rule for _, rules in steps for rule in rules) + whole
-    return Explanation(tuple(move for move, _ in steps), broken, board)
 
 
 def explain(position: Position, dice: Sequence[int], target: Position | Layout) -> Explanation | None:

@@ -170,18 +170,12 @@ class Journal:
         self.deliver()
         return done
 
-    def _begin(self) -> None:
-        self._actions += 1
-
-    def _end(self) -> None:
-        self._actions -= 1
-        if not self._actions:
-            self._commit()
-
     def _commit(self) -> None:
-        if self.syncer is not None and self.syncer.durable < self.sequence:
-            self.syncer.request(self.sequence)
-        self.deliver()
+        syncer = self.syncer
+        if syncer is not None and syncer.durable < self.sequence:
+            syncer.request(self.sequence)
+        if self._unheard or (syncer is not None and syncer.failure is not None):
+            self.deliver()  # else nothing to tell: most actions (a frame that settles nothing) write no line
 
     def listen(self, listener: Listener) -> None:
         """Call `listener(seq, line, hash)` for each line written from now on, once it is durable
@@ -227,10 +221,13 @@ class _Action:
         self._journal = journal
 
     def __enter__(self) -> None:
-        self._journal._begin()
+        self._journal._actions += 1
 
     def __exit__(self, *exc_info: object) -> None:
-        self._journal._end()
+        journal = self._journal
+        journal._actions -= 1
+        if not journal._actions:  # the outermost action's end
+            journal._commit()
 
 
 def _drop_cut_line(path: Path) -> bytes:

@@ -7,6 +7,9 @@ and the pure-Python one (`pure.py`), used where the compiled one is not built or
 environment says `SMARTGAMMON_KERNEL=pure`. `kernel()` names the one in use (as
 `python -m game --version` does); `use_kernel` switches for a while (tests, benchmarks).
 
+The compiled kernel also searches a hand's relaxed moves on physical boards for `game.explain`
+(`kernel_relaxed`; where the pure kernel is in use the Explainer searches in Python, the same way).
+
 For positions and plays: `legal_plays` (a lazy sequence of `Play`, see `LegalPlays`),
 `count_plays`, `legal_states`, `single_moves`, `single_move_walk`, `complete_play`, `play_allowed`.
 
@@ -47,7 +50,7 @@ from game.rules import STANDARD, RuleOptions
 __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
     "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_index",
-    "kernel_steps", "kernel_walk",
+    "kernel_relaxed", "kernel_steps", "kernel_walk",
     "legal_plays", "legal_states", "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves",
     "state_count", "state_plays", "state_steps", "use_kernel",
 ]
@@ -351,6 +354,19 @@ def kernel_index() -> Callable[[bytes, int, int, tuple[State, ...], tuple[tuple[
     plays' results and the boards on the way to them by what the sensors tell of them, at once
     (`game.reconcile.boards_on_the_way`; `game.movegen.pure.index` says what it gives)."""
     return _active.index
+
+
+Relaxed = Callable[[tuple[str, ...], tuple[int, ...], int, str, str, tuple[int, ...], int,
+                    Callable[[tuple[str, ...], int], bool] | None], dict[Any, Any]]
+"""The compiled relaxed search: `relaxed(start, dice, variant, me, them, at, their_bar, admit)`."""
+
+
+def kernel_relaxed() -> Relaxed | None:
+    """The compiled kernel's relaxed search of a hand's single moves on physical boards
+    (`game.explain.Explainer`'s, the same dict in the same order), or None where the pure kernel is
+    in use: the Explainer then searches in Python."""
+    relaxed: Relaxed | None = getattr(_active, "relaxed", None)
+    return relaxed
 
 
 def kernel_steps() -> Callable[[State, int, int], tuple[tuple[State, bytes], ...]]:

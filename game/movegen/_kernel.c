@@ -1315,6 +1315,349 @@ done:
     return result;
 }
 
+/* -- the Explainer's relaxed search (game.explain.Explainer._explore and _lifts) ------------------
+ *
+ * Boards here are layouts: 28 str stacks of 'w' and 'b', bottom to top, as game.zones has them. The
+ * search is the Explainer's, step for step, on the same Python objects (so the same dict in the same
+ * order): the single moves a hand can make by each die, the rules of single moves each breaks counted
+ * (game.explain words them), the cheapest path to each (board, dice left) kept, the first on a tie. */
+
+#define MAX_STACK 64
+
+typedef struct {
+    int variant;
+    char me, them;
+    int at[26];   /* own location (0 off, 1-24, 25 bar) -> layout index */
+    int their_bar;
+    PyObject *admit; /* a callable, or NULL */
+} Relaxed;
+
+/* Puts `value` (a new reference) in place of a new tuple's item. */
+static void replace_item(PyObject *tuple, int index, PyObject *value)
+{
+    PyObject *old = PyTuple_GET_ITEM(tuple, index);
+    PyTuple_SET_ITEM(tuple, index, value);
+    Py_DECREF(old);
+}
+
+/* The stack's bytes (ASCII), or NULL with TypeError set. */
+static const char *stack_chars(PyObject *stack, Py_ssize_t *length)
+{
+    if (!PyUnicode_Check(stack) || !PyUnicode_IS_ASCII(stack)) {
+        PyErr_SetString(PyExc_TypeError, "relaxed(): a board's stacks are str of 'w' and 'b'");
+        return NULL;
+    }
+    *length = PyUnicode_GET_LENGTH(stack);
+    return (const char *)PyUnicode_1BYTE_DATA(stack);
+}
+
+static int has_char(const char *s, Py_ssize_t n, char c)
+{
+    return n > 0 && memchr(s, c, (size_t)n) != NULL;
+}
+
+static Py_ssize_t count_char(const char *s, Py_ssize_t n, char c)
+{
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        k += s[i] == c;
+    return k;
+}
+
+/* A new str of `a` then `b`. */
+static PyObject *joined(const char *a, Py_ssize_t na, const char *b, Py_ssize_t nb)
+{
+    char buffer[2 * MAX_STACK];
+    if (na + nb > (Py_ssize_t)sizeof buffer) {
+        PyErr_SetString(PyExc_ValueError, "relaxed(): a stack of more than 64 checkers");
+        return NULL;
+    }
+    memcpy(buffer, a, (size_t)na);
+    memcpy(buffer + na, b, (size_t)nb);
+    return PyUnicode_FromStringAndSize(buffer, na + nb);
+}
+
+/* The single moves of `die` on `board` (a tuple of 28 str), each made a child of `node` in `deeper`
+ * as _explore does; 0, or -1 with an exception set. */
+static int relaxed_lifts(const Relaxed *r, PyObject *board, int die, PyObject *dice_left, long cost, PyObject *steps,
+                         PyObject *deeper)
+{
+    const char *own[26];
+    Py_ssize_t length[26];
+    for (int loc = 0; loc < 26; loc++)
+        if ((own[loc] = stack_chars(PyTuple_GET_ITEM(board, r->at[loc]), &length[loc])) == NULL)
+            return -1;
+    const char me = r->me, them = r->them;
+    const int on_bar = length[BAR] > 0;
+    const int hitting = r->variant != RUNGAMMON, catching = r->variant == CATCHGAMMON;
+    const int blocking = r->variant == RUNGAMMON ? 1 : 2;
+    int bear_off_known = 0, block = 0, highest = 0;
+    /* the sources, in _sources' order: the bar, then 24 down to 1 (a trapped checker after the top one) */
+    int sources[2 * 24 + 1], pulled[2 * 24 + 1], n = 0;
+    if (on_bar) {
+        sources[n] = BAR;
+        pulled[n++] = 0;
+    }
+    for (int p = 24; p > 0; p--) {
+        Py_ssize_t k = length[p];
+        if (k == 0)
+            continue;
+        if (own[p][k - 1] == me) {
+            sources[n] = p;
+            pulled[n++] = 0;
+        }
+        if (catching && own[p][0] == me && has_char(own[p], k, them)) {
+            sources[n] = p;
+            pulled[n++] = 1;
+        }
+    }
+    PyObject *moves_left = PyLong_FromSsize_t(PyTuple_GET_SIZE(dice_left)), *die_object = PyLong_FromLong(die);
+    if (moves_left == NULL || die_object == NULL)
+        goto failed;
+    for (int i = 0; i < n; i++) {
+        int p = sources[i], trapped = pulled[i], q = p - die;
+        const char *landing = q > 0 ? own[q] : "";
+        Py_ssize_t landed = q > 0 ? length[q] : 0;
+        int hit = hitting && landed == 1 && landing[0] == them;
+        PyObject *made = PyTuple_New(SIZE);
+        if (made == NULL)
+            goto failed;
+        for (int z = 0; z < SIZE; z++)
+            PyTuple_SET_ITEM(made, z, Py_NewRef(PyTuple_GET_ITEM(board, z)));
+        /* the checker lifted: the top one, or the trapped one at the bottom */
+        PyObject *left_behind = trapped ? PyUnicode_FromStringAndSize(own[p] + 1, length[p] - 1)
+                                        : PyUnicode_FromStringAndSize(own[p], length[p] - 1);
+        if (left_behind == NULL) {
+            Py_DECREF(made);
+            goto failed;
+        }
+        replace_item(made, r->at[p], left_behind);
+        PyObject *placed = NULL;
+        int placed_at;
+        if (q <= 0) {
+            Py_ssize_t k;
+            const char *tray = stack_chars(PyTuple_GET_ITEM(made, r->at[0]), &k);
+            placed = tray == NULL ? NULL : joined(tray, k, &me, 1);
+            placed_at = r->at[0];
+        } else if (hit && r->variant == BACKGAMMON) {
+            placed = PyUnicode_FromStringAndSize(&me, 1);
+            placed_at = r->at[q];
+            if (placed != NULL) {
+                Py_ssize_t k;
+                const char *bar = stack_chars(PyTuple_GET_ITEM(made, r->their_bar), &k);
+                PyObject *sent = bar == NULL ? NULL : joined(bar, k, &them, 1);
+                if (sent == NULL)
+                    Py_CLEAR(placed);
+                else
+                    replace_item(made, r->their_bar, sent);
+            }
+        } else {
+            placed = joined(landing, landed, &me, 1);
+            placed_at = r->at[q];
+        }
+        if (placed == NULL) {
+            Py_DECREF(made);
+            goto failed;
+        }
+        replace_item(made, placed_at, placed);
+        if (r->admit != NULL) {
+            PyObject *said = PyObject_CallFunctionObjArgs(r->admit, made, moves_left, NULL);
+            int admitted = said == NULL ? -1 : PyObject_IsTrue(said);
+            Py_XDECREF(said);
+            if (admitted <= 0) {
+                Py_DECREF(made);
+                if (admitted < 0)
+                    goto failed;
+                continue;
+            }
+        }
+        long broken = trapped + (on_bar && p != BAR);
+        if (p == 24 && r->variant == RUNGAMMON && count_char(own[24], length[24], me) < CHECKERS &&
+            length[0] == 0) { /* a second checker leaving 24 before one has passed the opponent's start */
+            int passed = 0;
+            for (int point = 1; point < 12 && !passed; point++)
+                passed = has_char(own[point], length[point], me);
+            broken += !passed;
+        }
+        if (q > 0) {
+            if (landed > 0) {
+                if (catching) { /* blocked unless what is below the mover's own top checkers is nothing or one of theirs */
+                    Py_ssize_t below = landed;
+                    while (below > 0 && landing[below - 1] == me)
+                        below--;
+                    broken += !(below == 0 || (below == 1 && landing[0] == them));
+                } else {
+                    broken += count_char(landing, landed, them) >= blocking;
+                }
+            }
+        } else {
+            if (!bear_off_known) { /* _bear_off_block and the highest home point holding one of the mover's */
+                block = on_bar;
+                for (int point = 24; point > 6 && !block; point--)
+                    block = has_char(own[point], length[point], me);
+                for (int point = 6; point > 0 && !block; point--)
+                    block = length[point] > 0 && own[point][0] == me && has_char(own[point], length[point], them);
+                for (int point = 6; point > 0 && !highest; point--)
+                    if (has_char(own[point], length[point], me))
+                        highest = point;
+                bear_off_known = 1;
+            }
+            broken += block || (die > p && highest > p);
+        }
+        /* the child: kept when new, or reached breaking fewer rules */
+        PyObject *node = PyTuple_Pack(2, made, dice_left);
+        Py_DECREF(made);
+        if (node == NULL)
+            goto failed;
+        long total = cost + broken;
+        PyObject *kept = PyDict_GetItemWithError(deeper, node);
+        if (kept == NULL && PyErr_Occurred()) {
+            Py_DECREF(node);
+            goto failed;
+        }
+        if (kept == NULL || total < PyLong_AsLong(PyTuple_GET_ITEM(kept, 0))) {
+            Py_ssize_t m = PyTuple_GET_SIZE(steps);
+            PyObject *longer = PyTuple_New(m + 1), *step = NULL, *path = NULL;
+            if (longer != NULL) {
+                for (Py_ssize_t j = 0; j < m; j++)
+                    PyTuple_SET_ITEM(longer, j, Py_NewRef(PyTuple_GET_ITEM(steps, j)));
+                step = Py_BuildValue("(OiOO)", board, p, die_object, trapped ? Py_True : Py_False);
+            }
+            if (step != NULL) {
+                PyTuple_SET_ITEM(longer, m, step);
+                path = Py_BuildValue("(lO)", total, longer);
+            }
+            Py_XDECREF(longer);
+            int stored = path == NULL ? -1 : PyDict_SetItem(deeper, node, path);
+            Py_XDECREF(path);
+            if (stored < 0) {
+                Py_DECREF(node);
+                goto failed;
+            }
+        }
+        Py_DECREF(node);
+    }
+    Py_DECREF(moves_left);
+    Py_DECREF(die_object);
+    return 0;
+failed:
+    Py_XDECREF(moves_left);
+    Py_XDECREF(die_object);
+    return -1;
+}
+
+/* relaxed(start, dice, variant, me, them, at, their_bar, admit) -> {(board, dice left): (cost, steps)}:
+ * game.explain.Explainer._explore's search, the same dict in the same order. */
+static PyObject *kernel_relaxed(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    Relaxed r;
+    if (nargs != 8 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != SIZE || !PyTuple_Check(args[1]) ||
+        PyTuple_GET_SIZE(args[1]) > 4 || !PyUnicode_Check(args[3]) || !PyUnicode_Check(args[4]) ||
+        !PyTuple_Check(args[5]) || PyTuple_GET_SIZE(args[5]) != 26) {
+        PyErr_SetString(PyExc_TypeError, "relaxed(start: 28 stacks, dice: up to 4, variant, me, them, at: 26 indexes, "
+                                         "their_bar, admit)");
+        return NULL;
+    }
+    r.variant = (int)PyLong_AsLong(args[2]);
+    r.their_bar = (int)PyLong_AsLong(args[6]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t k1, k2;
+    const char *me = stack_chars(args[3], &k1), *them = stack_chars(args[4], &k2);
+    if (me == NULL || them == NULL)
+        return NULL;
+    if (k1 != 1 || k2 != 1 || r.variant < 0 || r.variant >= VARIANTS || r.their_bar < 0 || r.their_bar >= SIZE) {
+        PyErr_SetString(PyExc_ValueError, "relaxed(): one letter each side, a variant 0-2, a zone index 0-27");
+        return NULL;
+    }
+    r.me = me[0];
+    r.them = them[0];
+    for (int loc = 0; loc < 26; loc++) {
+        long index = PyLong_AsLong(PyTuple_GET_ITEM(args[5], loc));
+        if (index < 0 || index >= SIZE) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "relaxed(): a zone index 0-27");
+            return NULL;
+        }
+        r.at[loc] = (int)index;
+    }
+    for (Py_ssize_t i = 0; i < SIZE; i++) {
+        Py_ssize_t k;
+        if (stack_chars(PyTuple_GET_ITEM(args[0], i), &k) == NULL)
+            return NULL;
+        if (k > MAX_STACK) {
+            PyErr_SetString(PyExc_ValueError, "relaxed(): a stack of more than 64 checkers");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]); i++) {
+        long die = PyLong_AsLong(PyTuple_GET_ITEM(args[1], i));
+        if (die < 1 || die > 6) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "relaxed(): a die is 1-6");
+            return NULL;
+        }
+    }
+    r.admit = args[7] == Py_None ? NULL : args[7];
+    PyObject *found = PyDict_New(), *level = NULL, *start = PyTuple_Pack(2, args[0], args[1]);
+    PyObject *path = Py_BuildValue("(i())", 0);
+    if (found == NULL || start == NULL || path == NULL || PyDict_SetItem(found, start, path) < 0)
+        goto failed;
+    level = PyDict_Copy(found);
+    while (level != NULL && PyDict_GET_SIZE(level) > 0) {
+        PyObject *deeper = PyDict_New();
+        if (deeper == NULL)
+            goto failed;
+        Py_ssize_t position = 0;
+        PyObject *node, *reached;
+        while (PyDict_Next(level, &position, &node, &reached)) {
+            PyObject *board = PyTuple_GET_ITEM(node, 0), *left = PyTuple_GET_ITEM(node, 1);
+            long cost = PyLong_AsLong(PyTuple_GET_ITEM(reached, 0));
+            PyObject *steps = PyTuple_GET_ITEM(reached, 1);
+            Py_ssize_t n = PyTuple_GET_SIZE(left);
+            long dice[4];
+            for (Py_ssize_t i = 0; i < n; i++)
+                dice[i] = PyLong_AsLong(PyTuple_GET_ITEM(left, i));
+            for (Py_ssize_t i = 0; i < n; i++) { /* each die once, in the order of the dice left */
+                int seen = 0;
+                for (Py_ssize_t j = 0; j < i; j++)
+                    seen |= dice[j] == dice[i];
+                if (seen)
+                    continue;
+                PyObject *rest = PyTuple_New(n - 1);
+                if (rest == NULL) {
+                    Py_DECREF(deeper);
+                    goto failed;
+                }
+                for (Py_ssize_t j = 0, k = 0; j < n; j++)
+                    if (j != i)
+                        PyTuple_SET_ITEM(rest, k++, Py_NewRef(PyTuple_GET_ITEM(left, j)));
+                int done = relaxed_lifts(&r, board, (int)dice[i], rest, cost, steps, deeper);
+                Py_DECREF(rest);
+                if (done < 0) {
+                    Py_DECREF(deeper);
+                    goto failed;
+                }
+            }
+        }
+        if (PyDict_Update(found, deeper) < 0) {
+            Py_DECREF(deeper);
+            goto failed;
+        }
+        Py_SETREF(level, deeper);
+    }
+    Py_XDECREF(level);
+    Py_DECREF(start);
+    Py_DECREF(path);
+    return found;
+failed:
+    Py_XDECREF(found);
+    Py_XDECREF(level);
+    Py_XDECREF(start);
+    Py_XDECREF(path);
+    return NULL;
+}
+
 static PyObject *kernel_configure(PyObject *Py_UNUSED(module), PyObject *args)
 {
     Py_buffer tables[8], own_to_index;
@@ -1374,6 +1717,9 @@ static PyMethodDef methods[] = {
      "boards on the way to them, by what the sensors tell of them (game/movegen/pure.py index)."},
     {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
      "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
+    {"relaxed", (PyCFunction)(void (*)(void))kernel_relaxed, METH_FASTCALL,
+     "relaxed(start, dice, variant, me, them, at, their_bar, admit) -> {(board, dice left): (cost, steps)}: "
+     "game.explain's relaxed search of a hand's single moves (Explainer._explore), the same dict in the same order."},
     {NULL, NULL, 0, NULL},
 };
 

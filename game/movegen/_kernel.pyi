@@ -1,5 +1,7 @@
 """The compiled kernel (game/movegen/_kernel.c): the same interface as game.movegen.pure."""
 
+from collections.abc import Callable
+
 from game.position import Position
 
 def configure(*args: object) -> None: ...
@@ -14,3 +16,6 @@ def walk(root: bytes, rules: int, most: int, /) -> tuple[
 def index(root: bytes, rules: int, most: int, results: tuple[bytes, ...], tables: tuple[tuple[object, ...], ...],
           order: bytes, hits: tuple[bytes, int, object, object] | None, /) -> tuple[
     dict[tuple[object, ...], list[int]], dict[tuple[object, ...], list[object]]]: ...
+def relaxed(start: tuple[str, ...], dice: tuple[int, ...], variant: int, me: str, them: str, at: tuple[int, ...],
+            their_bar: int, admit: Callable[[tuple[str, ...], int], bool] | None, /) -> dict[
+    tuple[tuple[str, ...], tuple[int, ...]], tuple[int, tuple[tuple[tuple[str, ...], int, int, bool], ...]]]: ...

@@ -29,22 +29,22 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import ne
+from itertools import count
+from operator import attrgetter, itemgetter, ne
 from typing import Generic, TypeVar, cast
 
 from game import codes
 from game.board import Color, Variant
 from game.codes import BLANK, Code
-from game.explain import DieMove, Explainer, Explanation
+from game.explain import DieMove, Explainer, Explanation, Rank, Step
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
-from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, view_key
+from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, sensed_key, view_key, zone_key
 from game.zones import (
     ZONE_COUNT,
     Capability,
     Layout,
-    View,
     ZoneDiff,
     ZoneReading,
     layout,
@@ -321,9 +321,9 @@ class TurnReconciler:
             self._legal[self._start] = [NO_PLAY]
         self._most = self.plays.dice_played
         self._seen: list[Key] = [self._start]
-        self._start_census: object = None  # found when a board first needs it (`_illegal`)
-        self._outcomes: dict[Key, list[Explanation]] | None = None
-        self._nearest: dict[bool, list[tuple[Key, tuple[int, int], Explanation]]] = {}
+        self._start_census: tuple[int, int] | None = None  # found when a board first needs it (`_illegal`)
+        self._outcomes: dict[Key, list[_Outcome]] | None = None
+        self._nearest: dict[bool, tuple[list[Key], list[Rank], list[_Outcome]]] = {}
         """Each board of the roll's key with its simplest explanation and that one's rank, by `done`."""
         self._misplaced_views: dict[tuple[Key, bool], Misplaced] = {}
         """The verdicts on misplaced boards judged already, by key (a view's, which tells its
@@ -332,17 +332,19 @@ class TurnReconciler:
 
     def judge(self, zones: Sequence[ZoneReading], *, done: bool = False) -> Verdict:
         """The verdict on a stable board, which is remembered as seen."""
-        view = normalised(zones, self.capability)
-        key = view_key(view, self.capability)
+        readings = tuple(zones)  # as they stand now: a misplaced board's diffs are found later
+        key = sensed_key(readings, self.capability) if len(readings) == ZONE_COUNT else None
+        if key is None:  # readings told below the capability, or too few or many: ZoneError says which
+            key = view_key(normalised(readings, self.capability), self.capability)
         if key in self._seen:
             del self._seen[self._seen.index(key) + 1:]
         else:
             self._seen.append(key)
-        verdict = self._classify(view, key, done)
+        verdict = self._classify(readings, key, done)
         if done and isinstance(verdict, Untouched | Partial):
             # dice left unused, or a hit half done
             unfinished = self._explainer.explain(verdict.board if isinstance(verdict, Partial) else self.position)
-            return Illegal(unfinished) if unfinished else self._misplaced(view, key, done)
+            return Illegal(unfinished) if unfinished else self._misplaced(readings, key, done)
         return verdict
 
     @property
@@ -361,7 +363,7 @@ class TurnReconciler:
 
     # -- classification ------------------------------------------------------
 
-    def _classify(self, view: View, key: Key, done: bool) -> Verdict:
+    def _classify(self, readings: tuple[ZoneReading, ...], key: Key, done: bool) -> Verdict:
         indexes = self._legal.get(key)
         if indexes:
             chosen = self._by_order(indexes)
@@ -376,57 +378,69 @@ class TurnReconciler:
             ways = self._ways
             return Partial.found_later(ways.dice_left(node)[:self._most - ways.played(node)],
                                        lambda: (ways.way(node), ways.board(node)))
-        explanation = self._illegal(view, key)
-        return Illegal(explanation) if explanation else self._misplaced(view, key, done)
+        misplaced = self._misplaced_views.get((key, done))  # a checker held in the hand: the same board again
+        if misplaced is not None:
+            return misplaced
+        explanation = self._illegal(readings, key)
+        return Illegal(explanation) if explanation else self._misplaced(readings, key, done)
 
-    def _illegal(self, view: View, key: Key) -> Explanation | None:
+    def _illegal(self, readings: tuple[ZoneReading, ...], key: Key) -> Explanation | None:
         if self._start_census is None:
-            self._start_census = self._census(self._start)
-        if self._census(key) != self._start_census:
+            stacks = "".join(layout(self.position))
+            white, black = stacks.count("w"), stacks.count("b")
+            self._start_census = (white + black, 0) if self.capability is Capability.COUNTS else (white, black)
+        if _census(readings, self.capability) != self._start_census:
             return None  # a checker in the hand, or one too many: no board of the roll (moves keep the census)
         if self.capability is Capability.STACKS:  # search toward the one board sensed
             explanation = self._explainer.explain(cast(Layout, key))
             return explanation if explanation and not explanation.legal else None
-        return min(self._outcomes_by_key().get(key, ()), key=_simplicity, default=None)
+        if self._outcomes is not None:
+            found = self._outcomes.get(key, [])
+        else:
+            # Search only toward boards that look like this one: what the whole search finds for
+            # them (`Explainer.outcomes`), at a fraction of its cost (most such boards are misplaced).
+            explainer = self._explainer
+            admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS \
+                else explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
+            if admit is None:
+                return None
+            found = [(rank, board, steps) for board, (rank, steps) in explainer.ranked_outcomes(admit).items()
+                     if self._key(board) == key]
+        simplest = min(found, key=_RANK, default=None)  # fewest rules broken, then fewest moves
+        return self._explainer.worded(simplest[1], simplest[2]) if simplest else None
 
-    def _census(self, key: Key) -> object:
-        """How many checkers a key has (of each colour, where the sensors tell colours)."""
-        if self.capability is Capability.STACKS:
-            stacks = "".join(cast(Layout, key))
-            return stacks.count("w"), stacks.count("b")
-        if self.capability is Capability.COUNTS:
-            return sum(cast(tuple[int, ...], key))
-        pairs = cast(tuple[tuple[int, int], ...], key)
-        return sum(white for white, _ in pairs), sum(black for _, black in pairs)
-
-    def _misplaced(self, view: View, key: Key, done: bool) -> Misplaced:
+    def _misplaced(self, readings: tuple[ZoneReading, ...], key: Key, done: bool) -> Misplaced:
         """The board of the roll fewest zones away; on a tie, during the turn the least played
         (set back, do not guess a play), at "done" the one breaking fewest rules (finish it)."""
         verdict = self._misplaced_views.get((key, done))
         if verdict is None:
             def find() -> tuple[tuple[ZoneDiff, ...], Explanation]:
-                def distance(item: tuple[Key, tuple[int, int], Explanation]) -> tuple[int, int, int]:
-                    return sum(map(ne, key, item[0])), *item[1]
-
-                nearest = min(self._nearest_boards(done), key=distance)[2]
-                return view_diff(view, view_of(nearest.result, self.capability)), nearest
+                keys, ranks, outcomes = self._nearest_boards(done)
+                # fewest zones away, then the rank, then the first listed: in builtins, a pass over
+                # every board of the roll (thousands for a double)
+                distances = [sum(map(ne, key, other)) for other in keys]
+                nearest = outcomes[min(zip(distances, ranks, count()))[2]]
+                view = normalised(readings, self.capability)
+                _, board, steps = nearest
+                return view_diff(view, view_of(board, self.capability)), self._explainer.worded(board, steps)
 
             verdict = Misplaced.found_later(find, (self.position.variant, self.position.turn))
             self._misplaced_views[key, done] = verdict
         return verdict
 
-    def _nearest_boards(self, done: bool) -> list[tuple[Key, tuple[int, int], Explanation]]:
-        """Each board of the roll (by key) with the explanation `_misplaced` names for it, ranked
-        as `done` says, and that rank; listed when first needed."""
+    def _nearest_boards(self, done: bool) -> tuple[list[Key], list[Rank], list[_Outcome]]:
+        """Each board of the roll by key, the one `_misplaced` names for it, ranked as `done` says
+        (at "done" fewest rules broken, then fewest moves; during the turn the reverse), and that
+        rank: three lists, listed when first needed."""
         boards = self._nearest.get(done)
         if boards is None:
-            def rank(explanation: Explanation) -> tuple[int, int]:
-                return _simplicity(explanation) if done else (len(explanation.moves), len(explanation.broken))
-
-            boards = self._nearest[done] = []
-            for key, explanations in self._outcomes_by_key().items():
-                best = min(explanations, key=rank)
-                boards.append((key, rank(best), best))
+            rank = _RANK if done else _played
+            keys, ranks, named = boards = self._nearest[done] = [], [], []
+            for key, outcomes in self._outcomes_by_key().items():
+                best = outcomes[0] if len(outcomes) == 1 else min(outcomes, key=rank)
+                keys.append(key)
+                ranks.append(rank(best))
+                named.append(best)
         return boards
 
     def expected(self, verdict: Illegal | Misplaced) -> tuple[Layout, str]:
@@ -445,12 +459,15 @@ class TurnReconciler:
         nearest = min(self.plays, key=distance)
         return layout(nearest.after_moves), f"legal play {nearest.notation()}"
 
-    def _outcomes_by_key(self) -> dict[Key, list[Explanation]]:
-        """Every board the roll's dice moves make, by what the sensors tell; listed when first needed."""
+    def _outcomes_by_key(self) -> dict[Key, list[_Outcome]]:
+        """Every board the roll's dice moves make, by what the sensors tell; listed when first needed
+        (each explanation worded when a verdict names it)."""
         if self._outcomes is None:
             self._outcomes = {}
-            for board, explanation in self._explainer.outcomes().items():
-                self._outcomes.setdefault(self._key(board), []).append(explanation)
+            zone = None if self.capability is Capability.STACKS else zone_key(self.capability)  # as `board_key`
+            for board, (rank, steps) in self._explainer.ranked_outcomes().items():
+                self._outcomes.setdefault(board if zone is None else tuple(map(zone, board)), []).append(
+                    (rank, board, steps))
         return self._outcomes
 
     def _by_order(self, plays: list[int]) -> list[int]:
@@ -465,5 +482,26 @@ NO_PLAY = -1
 """The index standing for leaving the board as it is, when no play is legal."""
 
 
-def _simplicity(explanation: Explanation) -> tuple[int, int]:
-    return len(explanation.broken), len(explanation.moves)
+def _census(readings: Sequence[ZoneReading], capability: Capability) -> tuple[int, int]:
+    """How many checkers readings told at `capability` or above show: (white, black) where the
+    sensors tell colours, else (all, 0)."""
+    if capability is Capability.COUNTS:
+        return sum(map(_COUNT, readings)), 0
+    return sum(map(_WHITE, readings)), sum(map(_BLACK, readings))
+
+
+_COUNT, _WHITE, _BLACK = attrgetter("count"), attrgetter("white"), attrgetter("black")
+
+
+_Outcome = tuple[Rank, Layout, tuple[Step, ...]]
+"""A board the roll makes: the rank of its simplest explanation (rules broken, moves), the board,
+and the steps that `Explainer.worded` words."""
+
+
+def _played(outcome: _Outcome) -> Rank:
+    """An outcome's rank by fewest moves, then fewest rules broken."""
+    return outcome[0][1], outcome[0][0]
+
+
+_RANK = itemgetter(0)
+"""An outcome's rank: fewest rules broken, then fewest moves."""

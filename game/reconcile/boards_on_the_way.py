@@ -23,7 +23,7 @@ from game.movegen import MOVES, LegalPlays, State, encode, kernel_gather, kernel
 from game.movegen.pure import HalfNode, Hits, half_key, halves, leading
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
-from game.zones import BAR_ZONE, Capability, Layout, View, state_view_tables
+from game.zones import BAR_ZONE, Capability, Layout, View, ZoneReading, state_view_tables
 
 Key = tuple[object, ...]
 """What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
@@ -93,7 +93,20 @@ def view_key(view: View, capability: Capability) -> Key:
     return tuple(map(_PAIR, view))
 
 
+def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | None:
+    """The key of readings told at `capability` or above (`view_key` of them `normalised`), in one
+    pass over them; None when some reading is told below it (no count: always told)."""
+    if capability is Capability.COUNTS:
+        return tuple(map(_COUNT, zones))
+    if capability is Capability.STACKS:
+        stacks = tuple(map(_STACK, zones))
+        return None if None in stacks else stacks
+    pairs = tuple(map(_PAIR, zones))
+    return None if _NO_COLOURS in pairs else pairs
+
+
 _STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
+_NO_COLOURS = (None, None)
 
 
 class BoardsOnTheWay:

@@ -28,6 +28,7 @@ from game.position import Position
 from game.selfplay import random_positions
 from game.zones import BAR_ZONE, BLACK_BAR, BLACK_OFF, OFF_ZONE, WHITE_BAR, WHITE_OFF, Layout, layout
 
+pytestmark = pytest.mark.usefixtures("each_kernel")  # the relaxed search, by each kernel
 BG, CG, RG = Variant.BACKGAMMON, Variant.CATCHGAMMON, Variant.RUNGAMMON
 W, B = Color.WHITE, Color.BLACK
 
@@ -288,8 +289,13 @@ def _check_outcomes(position: Position, roll: tuple[int, int]) -> None:
     legal = {layout(p.after_moves) for p in explainer.plays} or {layout(position)}
     assert {b for b, e in outcomes.items() if e.legal} == legal
     all_dice = sorted(roll * 2 if roll[0] == roll[1] else roll)
+    ranked = explainer.ranked_outcomes()
+    assert list(ranked) == list(outcomes)
     for result, explanation in outcomes.items():
-        assert explanation.result == result
+        # the search counts the rules it does not word: as many as the explanation words
+        rank, steps = ranked[result]
+        assert rank == (len(explanation.broken), len(explanation.moves))
+        assert explainer.worded(result, steps) == explanation and explanation.result == result
         assert replay(position, explanation) == result
         used = sorted(m.die for m in explanation.moves)
         assert all(used.count(d) <= all_dice.count(d) for d in used)
@@ -325,9 +331,52 @@ def test_the_search_toward_a_board_finds_the_simplest_explanation(turn: tuple[Po
 
 
 @SETTINGS
+@given(any_position, dice)
+def test_the_search_counts_the_rules_each_hand_move_breaks(position: Position, roll: tuple[int, int]) -> None:
+    explainer = Explainer(position, roll)
+    board = layout(position)
+    for die in set(roll):
+        worded = list(explainer.hand_moves(board, die))
+        counted = list(explainer._lifts(board, die, None, 0))
+        assert [made for made, _, _ in worded] == [made for made, _, _, _ in counted]
+        assert [len(broken) for _, _, broken in worded] == [broken for _, _, _, broken in counted]
+
+
+@SETTINGS
 @given(any_position, st.integers(1, 6))
 def test_the_hands_moves_that_break_no_rule_are_the_legal_single_moves(position: Position, die: int) -> None:
     explainer = Explainer(position, (die, die))
     found = [(board, move) for board, move, broken in explainer.hand_moves(layout(position), die) if not broken]
     assert sorted(found, key=repr) == sorted(
         ((layout(p.after_moves), DieMove(p.moves[0], die)) for p in single_moves(position, die)), key=repr)
+
+
+def _sensed(board: Layout) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """What sensors of counts and of colours tell of a board."""
+    return tuple(map(len, board)), tuple((stack.count("w"), stack.count("b")) for stack in board)
+
+
+@SETTINGS
+@given(st.one_of(st.sampled_from(CORPUS), st.tuples(any_position, dice)), st.data())
+def test_the_search_toward_sensed_boards_finds_what_the_whole_search_finds_for_them(
+        turn: tuple[Position, tuple[int, int]], data: st.DataObject) -> None:
+    position, roll = turn
+    explainer = Explainer(position, roll)
+    outcomes = list(explainer.outcomes().items())
+    board = list(data.draw(st.sampled_from([board for board, _ in outcomes])))
+    if data.draw(st.booleans(), label="a checker set elsewhere"):  # most likely a board no sequence makes
+        source = data.draw(st.sampled_from([z for z, stack in enumerate(board) if stack]))
+        target = data.draw(st.integers(0, len(board) - 1))
+        board[target] += board[source][-1]
+        board[source] = board[source][:-1]
+    counts, colours = _sensed(tuple(board))
+    for told, admit in ((0, explainer.toward_counts(counts)), (1, explainer.toward_colours(colours))):
+        sensed = (counts, colours)[told]
+        whole = [(b, e) for b, e in outcomes if _sensed(b)[told] == sensed]
+        if admit is None:  # no sequence of the roll makes such a board
+            assert whole == []
+            continue
+        toward = [(b, e) for b, e in explainer.outcomes(admit).items() if _sensed(b)[told] == sensed]
+        assert toward == whole
+    found = explainer.explain(tuple(board))
+    assert (found is None) == (tuple(board) not in dict(outcomes))

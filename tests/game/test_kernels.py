@@ -20,6 +20,7 @@ from strategies import dice, positions
 
 from game.board import Variant
 from game.errors import KernelError
+from game.explain import Explainer
 from game.movegen import (
     ENV,
     LegalPlays,
@@ -343,3 +344,28 @@ def test_use_kernel_switches_and_refuses_what_is_not_here() -> None:
     assert by_pure == Position.initial(Variant.RUNGAMMON).legal_plays((1, 1)) and by_pure
     with pytest.raises(KernelError), use_kernel("fortran"):
         pass
+
+
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(Variant).flatmap(positions), dice, st.data())
+def test_the_relaxed_search_is_the_same_in_c_as_in_python(position: Position, roll: tuple[int, int],
+                                                          data: st.DataObject) -> None:
+    """game.explain's search of a hand's moves: the same nodes, costs and steps in the same order,
+    whole or pruned toward a board the search finds or one with a checker set elsewhere."""
+    require("the compiled move-generator kernel", "compiled" in available_kernels(), HINT)
+    explainer = Explainer(position, roll)
+    with use_kernel("pure"):
+        whole = explainer._explore(None)
+    board = list(data.draw(st.sampled_from([board for board, _ in whole])))
+    if data.draw(st.booleans(), label="a checker set elsewhere"):
+        source = data.draw(st.sampled_from([z for z, stack in enumerate(board) if stack]))
+        target = data.draw(st.integers(0, len(board) - 1))
+        board[target] += board[source][-1]
+        board[source] = board[source][:-1]
+    admit = explainer.toward_counts(tuple(map(len, board)))
+    for prune in (None, admit, explainer._toward(tuple(board))):
+        with use_kernel("pure"):
+            in_python = explainer._explore(prune)
+        with use_kernel("compiled"):
+            in_c = explainer._explore(prune)
+        assert list(in_c.items()) == list(in_python.items())

@@ -373,6 +373,25 @@ def test_readings_must_be_28_and_know_enough() -> None:
     assert reconciler.judge(stacks) == Untouched()  # a better board read as this one
 
 
+def test_a_reading_below_the_capability_is_refused_among_better_ones() -> None:
+    readings = list(sensed_view(Position.initial(BG), Capability.STACKS))
+    readings[5] = readings[5].at(Capability.COLOR_COUNTS)
+    with pytest.raises(ValueError, match="a COLOR_COUNTS reading cannot be told at STACKS"):
+        TurnReconciler(Position.initial(BG), (6, 1), Capability.STACKS).judge(readings)
+
+
+@pytest.mark.parametrize("capability", [Capability.COUNTS, Capability.COLOR_COUNTS])
+def test_a_board_read_by_better_sensors_is_judged_and_told_as_the_capability_tells_it(capability: Capability) -> None:
+    start = Position.initial(BG)
+    held = list(layout(start))
+    held[23] = held[23][:-1]  # a checker in the hand
+    better = [ZoneReading.of_stack(stack) for stack in held]
+    verdict = TurnReconciler(start, (6, 1), capability).judge(better)
+    told = TurnReconciler(start, (6, 1), capability).judge(view_of(tuple(held), capability))
+    assert isinstance(verdict, Misplaced) and verdict == told and verdict.describe() == told.describe()
+    assert [diff.sensed.capability for diff in verdict.diffs] == [capability]
+
+
 def test_every_verdict_code_shows_on_the_cube_display() -> None:
     start = Position.initial(BG)
     partial = TurnReconciler(start, (3, 3), Capability.STACKS)
