@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, lshift, or_
 from typing import cast
 
 from game.board import OWN_TO_BOARD, Color, Variant
@@ -26,7 +27,8 @@ from game.position import Position
 from game.zones import BAR_ZONE, Capability, Layout, View, ZoneReading, state_view_tables
 
 Key = tuple[object, ...]
-"""What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
+"""What a board of one capability senses, cheaply comparable and hashed: stacks, counts, or each
+zone's (white, black) as one int (`colours_code`)."""
 StateNode = bytes
 """A board on the way: the engine's state, then the dice not yet used, a byte each (bytes keep
 their hash: the walk looks nodes up thousands of times)."""
@@ -35,13 +37,31 @@ Node = StateNode | HalfNode
 SIZE = 28  # bytes of a state
 
 
-class _Colours(dict[str, tuple[int, int]]):
-    """(white, black) of each stack, worked out once per stack."""
+COLOURS_SHIFT = 32
+_HUGE = 1 << COLOURS_SHIFT
 
-    def __missing__(self, stack: str) -> tuple[int, int]:
+
+def colours_code(white: int, black: int) -> int | tuple[int, int]:
+    """A zone's (white, black) as one int, equal exactly when the pairs are: a roll's index hashes
+    dozens of 28-zone keys, and a tuple of pairs costs ten times as much to hash as one of ints.
+    A count no board holds (2**32 black checkers) stays a pair, still told apart from every code."""
+    return white << COLOURS_SHIFT | black if black < _HUGE else (white, black)
+
+
+def colours_of(code: object) -> tuple[int, int]:
+    """The (white, black) of a `colours_code`."""
+    if isinstance(code, int):
+        return code >> COLOURS_SHIFT, code & (_HUGE - 1)
+    return cast(tuple[int, int], code)
+
+
+class _Colours(dict[str, int]):
+    """The `colours_code` of each stack, worked out once per stack."""
+
+    def __missing__(self, stack: str) -> int:
         white = stack.count("w")
-        pair = self[stack] = (white, len(stack) - white)
-        return pair
+        code = self[stack] = white << COLOURS_SHIFT | (len(stack) - white)
+        return code
 
 
 _COLOURS = _Colours()
@@ -90,7 +110,7 @@ def view_key(view: View, capability: Capability) -> Key:
         return tuple(map(_STACK, view))
     if capability is Capability.COUNTS:
         return tuple(map(_COUNT, view))
-    return tuple(map(_PAIR, view))
+    return _colours_key(tuple(map(_WHITE, view)), tuple(map(_BLACK, view)))
 
 
 def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | None:
@@ -101,12 +121,19 @@ def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | 
     if capability is Capability.STACKS:
         stacks = tuple(map(_STACK, zones))
         return None if None in stacks else stacks
-    pairs = tuple(map(_PAIR, zones))
-    return None if _NO_COLOURS in pairs else pairs
+    whites = tuple(map(_WHITE, zones))
+    return None if None in whites else _colours_key(whites, tuple(map(_BLACK, zones)))
 
 
-_STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
-_NO_COLOURS = (None, None)
+def _colours_key(whites: tuple[int, ...], blacks: tuple[int, ...]) -> Key:
+    """Each zone's `colours_code`, without a call in Python per zone where no count is huge."""
+    if max(blacks) < _HUGE:
+        return tuple(map(or_, map(lshift, whites, repeat(COLOURS_SHIFT)), blacks))
+    return tuple(map(colours_code, whites, blacks))
+
+
+_STACK, _COUNT = attrgetter("stack"), attrgetter("count")
+_WHITE, _BLACK = attrgetter("white"), attrgetter("black")
 
 
 class BoardsOnTheWay:
