@@ -319,9 +319,9 @@ class TurnReconciler:
         self.position = position
         self.dice = check_dice(dice)
         self.capability = capability
-        self.plays = position.legal_plays(self.dice)
+        self._ways = BoardsOnTheWay(position, self.dice, None, capability)  # the plays found with their ways
+        self.plays = self._ways.plays
         self._explaining: Explainer | None = None
-        self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = self._ways.key(self._ways.root)  # the position's board, as every board of the roll is keyed
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
         self._legal: dict[Key, list[int]] = self._ways.legal

@@ -20,7 +20,16 @@ from typing import cast
 
 from game.board import OWN_TO_BOARD, Color, Variant
 from game.explain import DieMove
-from game.movegen import MOVES, LegalPlays, State, encode, kernel_gather, kernel_index, kernel_walk
+from game.movegen import (
+    MOVES,
+    LegalPlays,
+    State,
+    encode,
+    kernel_gather,
+    kernel_index,
+    kernel_walk,
+    legal_plays_indexed,
+)
 from game.movegen.pure import HalfNode, Hits, half_key, halves, leading
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
@@ -146,18 +155,26 @@ class BoardsOnTheWay:
     (each board's single moves and the first way to it) only when a verdict asks for them.
     """
 
-    def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays, capability: Capability) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays | None, capability: Capability,
+                 ) -> None:
+        """The boards on the way to `plays` (the roll's legal plays); None: the plays are found
+        here, by the same walk as the boards (`plays` then holds them)."""
         self.position = position
         self.capability = capability
         high, low = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
         self.root: StateNode = encode(position) + bytes((high,) * 4 if high == low else (high, low))
-        self._results = plays.states
-        self._most = plays.dice_played
         self._tables, self._order, self._hits, self._their_bar, self._their, self._mixed = _seen_by(
             position.variant, position.turn, capability)
         self._gather = kernel_gather()
-        legal, partial = kernel_index()(self.root, VARIANT_INDEX[position.variant], self._most, self._results,
-                                        self._tables, self._order, self._hits)
+        if plays is None:
+            plays, (legal, partial) = legal_plays_indexed(position, dice, self._tables, self._order, self._hits)
+        else:
+            legal, partial = kernel_index()(self.root, VARIANT_INDEX[position.variant], plays.dice_played,
+                                            plays.states, self._tables, self._order, self._hits)
+        self.plays = plays
+        """The roll's legal plays."""
+        self._results = plays.states
+        self._most = plays.dice_played
         self.legal: dict[Key, list[int]] = legal
         """The legal plays' indexes (in `plays`) by what the sensors tell of their results."""
         self._partial: dict[Key, list[Node]] = partial
