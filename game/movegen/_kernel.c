@@ -987,6 +987,7 @@ typedef struct {
     unsigned char size;            /* SIZE + how many dice are left */
     unsigned char good;            /* some way leads on from it to a result */
     unsigned char move[3];         /* the move of the first edge into it (none for the root) */
+    unsigned char allowed;         /* walk_plays(): 0 not yet asked, 1 its state breaks the prime rules, 2 not */
     Py_ssize_t parent;             /* that edge's node (-1 for the root) */
     Py_ssize_t edges, end;         /* its single moves: edges[edges..end) */
 } WalkNode;
@@ -1145,15 +1146,17 @@ static int walk_run(Walk *walk, const unsigned char *root, int size, int variant
     return 0;
 }
 
-/* Appends `item` to the list at `key` in `dict` (made when the key is new): 0, or -1 with the exception set. */
+/* Appends `item` to the list at `key` in `dict` (made when the key is new, holding `item`): 0, or -1
+ * with the exception set. Most keys are new: the fresh list is made with its item. */
 static int append_at(PyObject *dict, PyObject *key, PyObject *item)
 {
-    PyObject *fresh = PyList_New(0);
+    PyObject *fresh = PyList_New(1);
     if (fresh == NULL)
         return -1;
+    PyList_SET_ITEM(fresh, 0, Py_NewRef(item));
     PyObject *list = PyDict_SetDefault(dict, key, fresh);
     Py_DECREF(fresh);
-    return list == NULL ? -1 : PyList_Append(list, item);
+    return list == NULL ? -1 : list == fresh ? 0 : PyList_Append(list, item);
 }
 
 /* What index() needs of a hit shown half done (pure.py's `Hits`), borrowed from its argument. */
@@ -1361,7 +1364,16 @@ static PyObject *kernel_index(PyObject *Py_UNUSED(module), PyObject *const *args
  * states in the same order, a depth for each die played (for two dice, the first depth the larger
  * die's moves then the smaller's), and each node's first edge the moves the search keeps. Fills
  * `states` and `moves` (new tuples) and `most`: 0, or -1 with the exception set. */
-static int walk_plays(const Walk *walk, const Py_ssize_t *depths, int variant, int doubles, PyObject **states,
+/* Whether node k's state keeps the prime rules (`allowed`), judged once. */
+static int node_allowed(Walk *walk, Py_ssize_t k, int variant)
+{
+    WalkNode *node = &walk->nodes[k];
+    if (!node->allowed)
+        node->allowed = (unsigned char)(1 + allowed(variant, node->bytes));
+    return node->allowed == 2;
+}
+
+static int walk_plays(Walk *walk, const Py_ssize_t *depths, int variant, int doubles, PyObject **states,
                       PyObject **moves, int *most)
 {
     Py_ssize_t from = 0, to = 0; /* the plays: the allowed nodes of nodes[from..to) */
@@ -1369,7 +1381,7 @@ static int walk_plays(const Walk *walk, const Py_ssize_t *depths, int variant, i
     if (doubles) { /* the deepest depth with an allowed state, before the first empty one */
         for (int depth = 1; depth <= 4 && depths[depth + 1] > depths[depth]; depth++)
             for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
-                if (allowed(variant, walk->nodes[k].bytes)) {
+                if (node_allowed(walk, k, variant)) {
                     from = depths[depth], to = depths[depth + 1], *most = depth;
                     break;
                 }
@@ -1381,20 +1393,20 @@ static int walk_plays(const Walk *walk, const Py_ssize_t *depths, int variant, i
                                          {larger_end, depths[2], 1}};
         for (int c = 0; c < 3 && *most == 0; c++)
             for (Py_ssize_t k = choice[c][0]; k < choice[c][1]; k++)
-                if (allowed(variant, walk->nodes[k].bytes)) {
+                if (node_allowed(walk, k, variant)) {
                     from = choice[c][0], to = choice[c][1], *most = (int)choice[c][2];
                     break;
                 }
     }
     Py_ssize_t total = 0;
     for (Py_ssize_t k = from; k < to; k++)
-        total += allowed(variant, walk->nodes[k].bytes);
+        total += node_allowed(walk, k, variant);
     *states = PyTuple_New(total);
     *moves = PyTuple_New(total);
     if (*states == NULL || *moves == NULL)
         return -1;
     for (Py_ssize_t k = from, i = 0; k < to; k++) {
-        if (!allowed(variant, walk->nodes[k].bytes))
+        if (!node_allowed(walk, k, variant))
             continue;
         unsigned char made[4 * 3];
         Py_ssize_t node = k;
