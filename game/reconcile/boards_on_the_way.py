@@ -46,14 +46,15 @@ Node = StateNode | HalfNode
 SIZE = 28  # bytes of a state
 
 
-COLOURS_SHIFT = 32
+COLOURS_SHIFT = 4
 _HUGE = 1 << COLOURS_SHIFT
 
 
 def colours_code(white: int, black: int) -> int | tuple[int, int]:
     """A zone's (white, black) as one int, equal exactly when the pairs are: a roll's index hashes
-    dozens of 28-zone keys, and a tuple of pairs costs ten times as much to hash as one of ints.
-    A count no board holds (2**32 black checkers) stays a pair, still told apart from every code."""
+    dozens of 28-zone keys, and a tuple of pairs costs ten times as much to hash as one of ints
+    (every code of a board is a small int, shared and hashed at once). A black count no board
+    holds (16 or more) stays a pair, still told apart from every code."""
     return white << COLOURS_SHIFT | black if black < _HUGE else (white, black)
 
 
@@ -64,12 +65,12 @@ def colours_of(code: object) -> tuple[int, int]:
     return cast(tuple[int, int], code)
 
 
-class _Colours(dict[str, int]):
+class _Colours(dict[str, int | tuple[int, int]]):
     """The `colours_code` of each stack, worked out once per stack."""
 
-    def __missing__(self, stack: str) -> int:
+    def __missing__(self, stack: str) -> int | tuple[int, int]:
         white = stack.count("w")
-        code = self[stack] = white << COLOURS_SHIFT | (len(stack) - white)
+        code = self[stack] = colours_code(white, len(stack) - white)
         return code
 
 
