@@ -1263,9 +1263,11 @@ static int results_level(Level *wanted, PyObject *results)
 static PyObject *index_walked(Walk *walk, const Py_ssize_t *depths, int most, PyObject *results, const Level *wanted,
                               PyObject *tables, const unsigned char *order, Py_ssize_t n, const Hits *hits)
 {
-    if (most > 0) /* which nodes lead on to a result: the last depth's by their state, then upward */
+    if (most > 0) /* which nodes lead on to a result: the last depth's by their state (no `wanted`: the
+                   * results are that depth's allowed nodes, walk_plays() says which), then upward */
         for (Py_ssize_t k = depths[most]; k < depths[most + 1]; k++)
-            walk->nodes[k].good = level_get(wanted, walk->nodes[k].bytes) != NULL;
+            walk->nodes[k].good = wanted ? level_get(wanted, walk->nodes[k].bytes) != NULL
+                                         : walk->nodes[k].allowed == 2;
     for (int depth = most - 1; depth >= 0; depth--)
         for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
             for (Py_ssize_t e = walk->nodes[k].edges; e < walk->nodes[k].end && !walk->nodes[k].good; e++)
@@ -1468,9 +1470,12 @@ static PyObject *kernel_turn(PyObject *module, PyObject *const *args, Py_ssize_t
                walk_plays(&walk, depths, variant, doubles, &states, &moves, &most) < 0) {
         goto done;
     }
-    if (results_level(&wanted, states) < 0)
+    /* The results are a whole depth's allowed nodes (each state once there) but where the larger or
+     * the smaller die alone is played, or the search found them: looked up by state. */
+    int whole_depth = !(rules & MOTHER_CHECKER) && (doubles || most == 2);
+    if (!whole_depth && results_level(&wanted, states) < 0)
         goto done;
-    index = index_walked(&walk, depths, most, states, &wanted, tables, order, n, &hits);
+    index = index_walked(&walk, depths, most, states, whole_depth ? NULL : &wanted, tables, order, n, &hits);
     if (index != NULL)
         result = PyTuple_Pack(4, states, moves, PyTuple_GET_ITEM(index, 0), PyTuple_GET_ITEM(index, 1));
 done:
