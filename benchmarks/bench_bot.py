@@ -2,7 +2,8 @@
 the bear-off database (size, build time, agreement with GNU Backgammon's), GNU Backgammon's cube
 decisions (time), rollouts (time a game, errors with and without luck adjustment), the rollout
 level against the default level (`--only rollout-level --seconds S`: games, rounds and time a play),
-the learner check alone (`--only learner --bg-weights A.npz B.npz ... --dice-seed S`).
+the learner check alone (`--only learner --bg-weights A.npz B.npz ... --dice-seed S`), a variant's
+trained networks against its shipped one (`--only against-shipped --weights A.npz B.npz ... --dice-seed S`).
 
     python benchmarks/bench_bot.py                      # everything, default sample sizes
     python benchmarks/bench_bot.py --games 100 --only strength,speed
@@ -88,6 +89,21 @@ def learner(games: int, weights: list[Path], seed: int, level: Level = Level.ADV
         _timed(f"  {path.name:28} ({behind} games)",
                partial(match_up, network, gnubg0, Variant.BACKGAMMON, games, seed))
     gnubg0.close()
+
+
+def against_shipped(games: int, weights: list[Path], seed: int) -> None:
+    """Each network (checkpoints of a run) at 0-ply (the advanced level) against the shipped network of its
+    variant at 0-ply, the same dice for each: a cheap way to choose among a run's checkpoints before
+    measuring the chosen one against an outside engine."""
+    from game.bot.network_bot import shipped_weights
+
+    print(f"against the shipped network: {games} cubeless games per network, both at 0-ply (advanced), "
+          f"dice seed {seed}")
+    for path in weights:
+        network = Network.load(path, widen=True)  # one made before inputs were added plays as it did
+        shipped = NetworkBot(Network.load(shipped_weights(network.variant)), Level.ADVANCED)
+        _timed(f"  {path.name:28} vs shipped (advanced):",
+               partial(match_up, NetworkBot(network, Level.ADVANCED), shipped, network.variant, games, seed))
 
 
 def _timed(label: str, run: Callable[[], object]) -> None:
@@ -400,6 +416,8 @@ def main() -> None:
     parser.add_argument("--bg-weights", type=Path, nargs="+", default=None,
                         help="the Backgammon-trained network (python -m game.bot train --variant backgammon); "
                              "--only learner: one or more")
+    parser.add_argument("--weights", type=Path, nargs="+", default=None,
+                        help="--only against-shipped: variant networks (a run's checkpoints) to play the shipped one")
     parser.add_argument("--bg-level", type=Level.parse, default=Level.ADVANCED,
                         help="--only learner: the network's bot's level (advanced: 0-ply, the learner check's own)")
     args = parser.parse_args()
@@ -425,10 +443,19 @@ def main() -> None:
         rollout_figures(args.rollout_games, variants)
     if "rollout-level" in only:
         rollout_level(args.games, variants, args.seconds, args.minutes, args.dice_seed)
+    _networks(parser, args, only)
+
+
+def _networks(parser: argparse.ArgumentParser, args: argparse.Namespace, only: set[str]) -> None:
+    """The figures of trained networks named on the command line."""
     if "learner" in only:
         if not args.bg_weights:
             parser.error("--only learner needs --bg-weights")
         learner(args.games, args.bg_weights, args.dice_seed, args.bg_level)
+    if "against-shipped" in only:
+        if not args.weights:
+            parser.error("--only against-shipped needs --weights")
+        against_shipped(args.games, args.weights, args.dice_seed)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,8 @@ class BoardSensor(DeviceRole):
 
     def __init__(self, port: SerialLink | str, **options: Unpack[LinkOptions]) -> None:
         super().__init__(port, options)
-        self._zones: tuple[ZoneReading, ...] | None = None
+        self._zones: list[ZoneReading] | None = None
+        """The board as the changes since the last snapshot built it (a list: a change is one frame's work)."""
         self._want_snapshot = False
         self._latest: SensorSnapshot | None = None
         self._awaiting: dict[int, tuple[str, float]] = {}
@@ -163,17 +164,16 @@ class BoardSensor(DeviceRole):
         if isinstance(message, ZoneChange):
             zones = self._zones
             if zones is not None:
-                index = message.zone - 1
-                self._zones = (*zones[:index], message.reading, *zones[index + 1:])
+                zones[message.zone - 1] = message.reading
             self.events.put(ZoneChanged(source=self.link.source, timestamp=timestamp, zone=message.zone,
                                         reading=message.reading, scan=message.scan))
         else:
-            if self._want_snapshot or message.zones != self._zones:
+            if self._want_snapshot or self._zones is None or message.zones != tuple(self._zones):
                 self._latest = SensorSnapshot(
                     source=self.link.source, timestamp=timestamp, capability=message.capability,
                     zones=message.zones, scan=message.scan)
                 self.events.put(self._latest)
-            self._zones = message.zones
+            self._zones = list(message.zones)
             self._want_snapshot = False
 
     def _announced(self) -> Capability | None:

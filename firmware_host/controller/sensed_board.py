@@ -27,8 +27,12 @@ class Debouncer:
         if settle_seconds < 0:
             raise DebounceError(f"settle time {settle_seconds} is negative")
         self.settle_seconds = settle_seconds
-        self._board: View | None = None
+        self._board: list[ZoneReading] | None = None
+        """The board as last read; made a `View` (a tuple) only once it has stood still: a zone
+        change is a frame's work, most boards never settle (a checker in the hand)."""
         self._since = 0.0
+        self._moving = False
+        """The board changed since it was last polled as settled."""
         self._stable: View | None = None
 
     @property
@@ -38,9 +42,10 @@ class Debouncer:
 
     def update(self, zones: Sequence[ZoneReading], now: float) -> View | None:
         """A whole board read at `now`; the newly stable board, if any."""
-        board = tuple(zones)
+        board = list(zones)
         if board != self._board:
-            self._moved(board, now)
+            self._moved(now)
+            self._board = board
         return self.poll(now)
 
     def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:
@@ -50,21 +55,27 @@ class Debouncer:
             raise DebounceError("a zone change before any whole board was read")
         index = zone - 1
         if board[index] != reading:  # else the board is as it stood (as `update` would find it)
-            self._moved((*board[:index], reading, *board[index + 1:]), now)
+            self._moved(now)
+            board[index] = reading
         return self.poll(now)
 
-    def _moved(self, board: View, now: float) -> None:
+    def _moved(self, now: float) -> None:
         """The board read differs from the one before: it stands from `now`."""
         if self._board is not None and now < self._since:
             raise DebounceError(f"time went back from {self._since} to {now}")
-        self._board, self._since = board, now
+        self._since, self._moving = now, True
 
     def poll(self, now: float) -> View | None:
         """Time passed: the board that has stood still for the settle time, once."""
-        if self._board is None or now - self._since < self.settle_seconds or self._board == self._stable:
+        if not self._moving or now - self._since < self.settle_seconds:
             return None
-        self._stable = self._board
-        return self._board
+        self._moving = False
+        assert self._board is not None  # it moved
+        board = tuple(self._board)
+        if board == self._stable:
+            return None  # back as it stood (a flicker): nothing new to judge
+        self._stable = board
+        return board
 
 
 class SensedBoard:

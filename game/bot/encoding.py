@@ -13,8 +13,9 @@ checkers are caught behind it. Each variant then adds what decides its games:
   has trapped, the mother checker (a side's checker trapped on its own 24-point, the Remi), and
   how many checkers each side still has on its starting point;
 - Rungammon: the first-checker rule (whether a side may yet bring a second checker off its
-  start), the checkers left on each start, and the primes (a run of six points with opposing
-  checkers behind it);
+  start), the checkers left on each start, the primes (a run of six points with opposing
+  checkers behind it), and how the opponent's points block each side's checkers (`_blocking`:
+  escapes, the run ahead of the rearmost checker, free pips, timing, checkers walled in);
 - Backgammon: the bar.
 Every variant also gets the counts the variants' heuristic player judges by (`_tactics`): mobility,
 the wall in front of the rearmost checker, points held, and the shots at blots (Catchgammon: apart
@@ -221,6 +222,8 @@ def features(variant: Variant, states: U8) -> F32:
     parts += [_tactics(variant, b), _tactics(variant, other)]
     if variant is Variant.BACKGAMMON:
         parts.append(_containment(b, other))
+    elif variant is Variant.RUNGAMMON:
+        parts.append(_blocking(b, other))
     return np.concatenate(parts, axis=1)
 
 
@@ -420,3 +423,44 @@ def _timing(mine: npt.NDArray[np.int32], their_back: npt.NDArray[np.int32]) -> n
         pips, checkers = pips - np.where(filled, i * gap, 0), checkers - np.where(filled, gap, 0)
     timing: npt.NDArray[np.int32] = np.maximum(pips, 0)
     return timing
+
+
+def _blocking(b: Board, other: Board) -> F32:
+    """Rungammon only: how the opponent's points block the checkers of the side on roll in `b`, and then
+    the same for the other side. Both sides move the same way, so a point the opponent holds anywhere
+    ahead of my checker (lower in my numbering) blocks it, and GNU Backgammon's escapes count the same
+    thing as in Backgammon, with one checker holding a point: the rolls that carry my rearmost checker
+    past their points (all, and those landing beyond the first block), the fewest escapes of any of my
+    checkers still behind one of theirs, the checkers' share of rolls that fail, the opponent's longest
+    run of points ahead of my rearmost checker with its distance and my checkers behind it, the pips of
+    my checkers already past all of theirs, the pips I can play without leaving a point (checkers beyond
+    the first on a point), and my checkers walled in (all six points ahead held)."""
+    n = b.mine.shape[0]
+    mine = np.concatenate([b.mine, other.mine]).astype(np.int32)
+    blocked = np.concatenate([b.theirs, other.theirs]) >= 1  # their points, in the mover's numbering
+    rows = np.arange(2 * n)
+    index = _INDEX[None, :24]
+    windows = _escape_windows(blocked)[:, 1:25]  # a checker on each own point 1-24
+    escapes = _ESCAPES[windows]
+    their_low = np.where(blocked, index, 24).min(axis=1)  # 24: none of theirs left
+    behind = (index > their_low[:, None]) & (mine > 0)  # mine with one of theirs still ahead
+    rear = np.where(mine > 0, index, -1).max(axis=1)
+    in_contact = behind[rows, np.maximum(rear, 0)]
+    rear_escapes = np.where(in_contact, escapes[rows, np.maximum(rear, 0)], 36)
+    rear_beyond = np.where(in_contact, _ESCAPES_BEYOND[windows[rows, np.maximum(rear, 0)]], 36)
+    fewest = np.where(behind, escapes, 36).min(axis=1)
+    failing = (np.where(behind, mine, 0) * (36 - escapes)).sum(axis=1)
+    run, low = _longest_run(blocked & (index < rear[:, None]))
+    top = low + run - 1
+    gap = np.where(run > 0, rear - top, 0)
+    caught = np.where(run >= 3, (mine * (index > top[:, None])).sum(axis=1), 0)
+    free_pips = (np.where(behind, 0, mine) * (index + 1)).sum(axis=1)
+    spare_pips = (np.where(behind, np.maximum(mine - 1, 0), 0) * (index + 1)).sum(axis=1)
+    walled = np.ones_like(behind)
+    for d in range(1, 7):
+        walled &= np.concatenate([np.zeros((2 * n, d), dtype=np.bool_), blocked[:, :-d]], axis=1)
+    walled_in = (np.where(behind & walled, mine, 0)).sum(axis=1)
+    columns = [rear_escapes / 36.0, rear_beyond / 36.0, fewest / 36.0, failing / 540.0, run / 6.0,
+               np.minimum(gap, 12) / 12.0, caught / 15.0, free_pips / 360.0, spare_pips / 360.0, walled_in / 15.0]
+    halves = np.stack(columns, axis=1).astype(np.float32)
+    return np.concatenate([halves[:n], halves[n:]], axis=1)

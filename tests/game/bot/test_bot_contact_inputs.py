@@ -189,8 +189,9 @@ def test_the_batch_agrees_with_a_checker_by_checker_reading_of_gnubgs_definition
 
 
 def test_only_backgammon_has_them() -> None:
-    """The Catchgammon and Rungammon networks keep their inputs; Backgammon's gains 16 a side at its end."""
-    assert (input_size(Variant.CATCHGAMMON), input_size(Variant.RUNGAMMON)) == (281, 225)
+    """The Catchgammon network keeps its inputs (Rungammon gains its own: test_bot_rungammon_inputs.py);
+    Backgammon's gains 16 a side at its end."""
+    assert input_size(Variant.CATCHGAMMON) == 281
     assert input_size(Variant.BACKGAMMON) == 223 + 2 * len(NAMES)
     states = states_array([encode(p) for p, _ in random_positions(Variant.BACKGAMMON, 20, 3)])
     b, other = Board(states), Board(flip(Variant.BACKGAMMON, states))
