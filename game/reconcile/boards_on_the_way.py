@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from itertools import repeat
-from operator import attrgetter, lshift, or_
+from operator import attrgetter
 from typing import cast
 
 from game.board import OWN_TO_BOARD, Color, Variant
@@ -120,7 +119,9 @@ def view_key(view: View, capability: Capability) -> Key:
         return tuple(map(_STACK, view))
     if capability is Capability.COUNTS:
         return tuple(map(_COUNT, view))
-    return _colours_key(tuple(map(_WHITE, view)), tuple(map(_BLACK, view)))
+    key = _colours_key(view)
+    assert key is not None, "a view at COLOR_COUNTS tells every zone's colours"
+    return key
 
 
 def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | None:
@@ -131,19 +132,23 @@ def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | 
     if capability is Capability.STACKS:
         stacks = tuple(map(_STACK, zones))
         return None if None in stacks else stacks
-    whites = tuple(map(_WHITE, zones))
-    return None if None in whites else _colours_key(whites, tuple(map(_BLACK, zones)))
+    return _colours_key(zones)
 
 
-def _colours_key(whites: tuple[int, ...], blacks: tuple[int, ...]) -> Key:
-    """Each zone's `colours_code`, without a call in Python per zone where no count is huge."""
-    if max(blacks) < _HUGE:
-        return tuple(map(or_, map(lshift, whites, repeat(COLOURS_SHIFT)), blacks))
-    return tuple(map(colours_code, whites, blacks))
+def _colours_key(readings: Sequence[ZoneReading]) -> Key | None:
+    """Each reading's `colours_code`, looked up without a call in Python per zone where every
+    count is one a board holds; None when some reading tells no colours."""
+    try:
+        return tuple(map(_CODES.__getitem__, map(_PAIR, readings)))
+    except KeyError:  # a reading told below COLOR_COUNTS, or a count no board holds
+        pairs = tuple(map(_PAIR, readings))
+        return None if _NO_COLOURS in pairs else tuple(colours_code(white, black) for white, black in pairs)
 
 
-_STACK, _COUNT = attrgetter("stack"), attrgetter("count")
-_WHITE, _BLACK = attrgetter("white"), attrgetter("black")
+_STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
+_NO_COLOURS = (None, None)
+_CODES = {(white, black): white << COLOURS_SHIFT | black for white in range(_HUGE) for black in range(_HUGE)}
+"""The `colours_code` of every pair of counts a zone of a board holds (15 of a colour at most)."""
 
 
 class BoardsOnTheWay:
