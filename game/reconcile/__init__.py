@@ -319,7 +319,7 @@ class TurnReconciler:
         self.position = position
         self.dice = check_dice(dice)
         self.capability = capability
-        self._ways = BoardsOnTheWay(position, self.dice, None, capability)  # the plays found with their ways
+        self._ways = BoardsOnTheWay(position, self.dice, capability)  # the legal plays found with their ways
         self.plays = self._ways.plays
         self._explaining: Explainer | None = None
         self._start = self._ways.key(self._ways.root)  # the position's board, as every board of the roll is keyed

@@ -4,10 +4,10 @@ A hand makes a play one checker at a time, so the stable boards of a turn pass b
 of some order of the play's single moves; a Backgammon hit also shows half done (the hitting
 checker down with the hit one still under it, or the hit one on the bar with the hitter not yet
 moved). `BoardsOnTheWay` lists them for the reconciler. The single moves are walked on the engine's
-compact states; at the roll the kernel (`game.movegen.kernel_index`) makes only the keys (what the
-sensors tell) of the legal plays' results and of the boards on the ways that lead to them; the
-ways themselves (`game.movegen.kernel_walk`), a board (`Layout`) or a way's `DieMove`s only when a
-verdict names them.
+compact states; at the roll the kernel (`game.movegen.legal_plays_indexed`) finds the legal plays
+and, by the same walk, makes only the keys (what the sensors tell) of their results and of the
+boards on the ways that lead to them; the ways themselves (`game.movegen.kernel_walk`), a board
+(`Layout`) or a way's `DieMove`s only when a verdict names them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from game.movegen import (
     State,
     encode,
     kernel_gather,
-    kernel_index,
     kernel_walk,
     legal_plays_indexed,
 )
@@ -154,17 +153,15 @@ _CODES = {(white, black): white << COLOURS_SHIFT | black for white in range(_HUG
 class BoardsOnTheWay:
     """Every way to one roll's legal plays, by single moves in any order of the dice.
 
-    `legal` holds the legal plays' indexes by key, `first(key)` is the first board on the way (in
-    the order of the moves' search) that looks like `key`, `way(node)` the dice moves of the first
-    way to it, `passes(result, seen)` whether some way to a result shows the boards seen, in order.
-    The keys are made at once, by the kernel (`game.movegen.kernel_index`); the ways themselves
-    (each board's single moves and the first way to it) only when a verdict asks for them.
+    `plays` are the roll's legal plays, `legal` their indexes by key, `first(key)` is the first
+    board on the way (in the order of the moves' search) that looks like `key`, `way(node)` the
+    dice moves of the first way to it, `passes(result, seen)` whether some way to a result shows
+    the boards seen, in order. The plays and the keys are made at once, by the kernel from one walk
+    (`game.movegen.legal_plays_indexed`); the ways themselves (each board's single moves and the
+    first way to it) only when a verdict asks for them.
     """
 
-    def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays | None, capability: Capability,
-                 ) -> None:
-        """The boards on the way to `plays` (the roll's legal plays); None: the plays are found
-        here, by the same walk as the boards (`plays` then holds them)."""
+    def __init__(self, position: Position, dice: tuple[int, int], capability: Capability) -> None:
         self.position = position
         self.capability = capability
         high, low = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
@@ -172,12 +169,9 @@ class BoardsOnTheWay:
         self._tables, self._order, self._hits, self._their_bar, self._their, self._mixed = _seen_by(
             position.variant, position.turn, capability)
         self._gather = kernel_gather()
-        if plays is None:
-            plays, (legal, partial) = legal_plays_indexed(position, dice, self._tables, self._order, self._hits)
-        else:
-            legal, partial = kernel_index()(self.root, VARIANT_INDEX[position.variant], plays.dice_played,
-                                            plays.states, self._tables, self._order, self._hits)
-        self.plays = plays
+        # the plays found by the same walk as the boards on the way to them
+        plays, (legal, partial) = legal_plays_indexed(position, dice, self._tables, self._order, self._hits)
+        self.plays: LegalPlays = plays
         """The roll's legal plays."""
         self._results = plays.states
         self._most = plays.dice_played
