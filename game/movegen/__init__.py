@@ -367,7 +367,8 @@ def kernel_index() -> Callable[[bytes, int, int, tuple[State, ...], tuple[tuple[
                                  pure.Hits | None], pure.Index]:
     """The kernel in use's `index(root, rules, most, results, tables, order, hits)`: the legal
     plays' results and the boards on the way to them by what the sensors tell of them, at once
-    (`game.reconcile.boards_on_the_way`; `game.movegen.pure.index` says what it gives)."""
+    (`game.movegen.pure.index` says what it gives; `legal_plays_indexed` gives it with the plays
+    themselves, from one walk, as `game.reconcile.boards_on_the_way` uses it)."""
     return _active.index
 
 
