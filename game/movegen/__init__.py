@@ -51,6 +51,7 @@ __all__ = [
     "ENV", "MOVES", "LegalPlays", "State", "available_kernels", "check_dice", "complete_play", "count_plays", "decode",
     "decoder", "describe_kernel", "encode", "encode_document", "kernel", "kernel_gather", "kernel_index",
     "kernel_relaxed", "kernel_steps", "kernel_walk",
+    "legal_plays_indexed",
     "legal_plays", "legal_states", "moves_of", "opponent_view", "play_allowed", "single_move_walk", "single_moves",
     "state_count", "state_plays", "state_steps", "use_kernel",
 ]
@@ -58,6 +59,12 @@ __all__ = [
 ENV = "SMARTGAMMON_KERNEL"
 """The environment variable that chooses the kernel: `pure`, `compiled`, or unset (`auto`):
 the compiled one where it is built."""
+
+
+Turn = tuple[tuple[State, ...], tuple[bytes, ...], dict[pure.Key, list[int]],
+             dict[pure.Key, list[bytes | pure.HalfNode]]]
+"""A roll's plays (each one's resulting state and raw moves) and the index of their results and of
+the boards on the way to them (`pure.index`'s legal and partial)."""
 
 
 class Kernel(Protocol):
@@ -87,6 +94,10 @@ class Kernel(Protocol):
     def index(self, root: bytes, rules: int, most: int, results: tuple[State, ...],
               tables: tuple[tuple[Any, ...], ...], order: bytes, hits: pure.Hits | None, /) -> pure.Index:
         """The results and the boards on the way to them, by what the sensors tell of them."""
+
+    def turn(self, state: bytes, rules: int, d1: int, d2: int, tables: tuple[tuple[Any, ...], ...], order: bytes,
+             hits: pure.Hits | None, /) -> Turn:
+        """`plays`, then `index` of their results from the state with the roll's dice, at once."""
 
 
 def _load_compiled() -> tuple[Kernel | None, str]:
@@ -139,6 +150,10 @@ class _Refused:
 
     def index(self, root: bytes, rules: int, most: int, results: tuple[State, ...],
               tables: tuple[tuple[Any, ...], ...], order: bytes, hits: pure.Hits | None, /) -> pure.Index:
+        raise KernelError(self.reason)
+
+    def turn(self, state: bytes, rules: int, d1: int, d2: int, tables: tuple[tuple[Any, ...], ...], order: bytes,
+             hits: pure.Hits | None, /) -> Turn:
         raise KernelError(self.reason)
 
 
@@ -352,8 +367,22 @@ def kernel_index() -> Callable[[bytes, int, int, tuple[State, ...], tuple[tuple[
                                  pure.Hits | None], pure.Index]:
     """The kernel in use's `index(root, rules, most, results, tables, order, hits)`: the legal
     plays' results and the boards on the way to them by what the sensors tell of them, at once
-    (`game.reconcile.boards_on_the_way`; `game.movegen.pure.index` says what it gives)."""
+    (`game.movegen.pure.index` says what it gives; `legal_plays_indexed` gives it with the plays
+    themselves, from one walk, as `game.reconcile.boards_on_the_way` uses it)."""
     return _active.index
+
+
+def legal_plays_indexed(position: Position, dice: tuple[int, int], tables: tuple[tuple[Any, ...], ...], order: bytes,
+                        hits: pure.Hits | None) -> tuple[LegalPlays, pure.Index]:
+    """`legal_plays`, and the kernel's `index` of their results and the boards on the way to them
+    (what `kernel_index` gives from the position's state with the dice, larger first, each of a
+    double), in one call: the compiled kernel finds both by one walk of the roll's single moves
+    (`game.reconcile.boards_on_the_way`, at every roll)."""
+    a, b = check_dice(dice)
+    turn = getattr(_active, "turn", pure.turn)  # a build older than turn(): the pure kernel's, the same
+    states, raw, legal, partial = turn(_active.encode(position), kernel_rules(position.variant, position.rules),
+                                       a, b, tables, order, hits)
+    return LegalPlays(position, (a, b), states, raw, _active.gather), (legal, partial)
 
 
 Relaxed = Callable[[tuple[str, ...], tuple[int, ...], int, str, str, tuple[int, ...], int,

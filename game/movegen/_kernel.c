@@ -34,6 +34,9 @@
  *   index(root, rules, most, results, tables, order, hits) -> (legal, partial)
  *                                                       the results' indexes and the boards on the
  *                                                       way to them by what the sensors see of them
+ *   turn(state, rules, d1, d2, tables, order, hits) -> (states, moves, legal, partial)
+ *                                                       plays() then index() of the roll, its plays
+ *                                                       found by the index's own walk
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -983,6 +986,9 @@ typedef struct {
     unsigned char bytes[SIZE + 4]; /* the state, then the dice left */
     unsigned char size;            /* SIZE + how many dice are left */
     unsigned char good;            /* some way leads on from it to a result */
+    unsigned char move[3];         /* the move of the first edge into it (none for the root) */
+    unsigned char allowed;         /* walk_plays(): 0 not yet asked, 1 its state breaks the prime rules, 2 not */
+    Py_ssize_t parent;             /* that edge's node (-1 for the root) */
     Py_ssize_t edges, end;         /* its single moves: edges[edges..end) */
 } WalkNode;
 
@@ -1105,6 +1111,7 @@ static int walk_run(Walk *walk, const unsigned char *root, int size, int variant
     memset(walk->slots, 0, (walk->mask + 1) * sizeof(Py_ssize_t));
     if (walk_node(walk, root, size) < 0)
         return -1;
+    walk->nodes[0].parent = -1;
     depths[0] = 0;
     depths[1] = 1;
     for (int depth = 0; depth < most; depth++) {
@@ -1123,9 +1130,13 @@ static int walk_run(Walk *walk, const unsigned char *root, int size, int variant
                 int n = single_moves(bytes, variant, die, steps);
                 for (int m = 0; m < n; m++) {
                     memcpy(child, steps[m].state, SIZE);
-                    Py_ssize_t c = walk_node(walk, child, SIZE + rest);
+                    Py_ssize_t known = walk->count, c = walk_node(walk, child, SIZE + rest);
                     if (c < 0 || walk_edge(walk, steps[m].move, die, c) < 0)
                         return -1;
+                    if (walk->count > known) { /* new: this is the first edge into it */
+                        walk->nodes[c].parent = k;
+                        memcpy(walk->nodes[c].move, steps[m].move, 3);
+                    }
                 }
             }
             walk->nodes[k].end = walk->edge_count;
@@ -1135,15 +1146,17 @@ static int walk_run(Walk *walk, const unsigned char *root, int size, int variant
     return 0;
 }
 
-/* Appends `item` to the list at `key` in `dict` (made when the key is new): 0, or -1 with the exception set. */
+/* Appends `item` to the list at `key` in `dict` (made when the key is new, holding `item`): 0, or -1
+ * with the exception set. Most keys are new: the fresh list is made with its item. */
 static int append_at(PyObject *dict, PyObject *key, PyObject *item)
 {
-    PyObject *fresh = PyList_New(0);
+    PyObject *fresh = PyList_New(1);
     if (fresh == NULL)
         return -1;
+    PyList_SET_ITEM(fresh, 0, Py_NewRef(item));
     PyObject *list = PyDict_SetDefault(dict, key, fresh);
     Py_DECREF(fresh);
-    return list == NULL ? -1 : PyList_Append(list, item);
+    return list == NULL ? -1 : list == fresh ? 0 : PyList_Append(list, item);
 }
 
 /* What index() needs of a hit shown half done (pure.py's `Hits`), borrowed from its argument. */
@@ -1191,6 +1204,120 @@ static int index_half(PyObject *partial, PyObject *seen, const WalkNode *made, i
     return failed ? -1 : 0;
 }
 
+/* The sensors' tables, their order and the hits of a call (index()'s or turn()'s last three
+ * arguments), borrowed: 0, or -1 with the exception set. */
+static int parse_seen(PyObject *const *args, const char *name, PyObject **tables, const unsigned char **order,
+                      Py_ssize_t *n, Hits *hits)
+{
+    if (!PyTuple_Check(args[0]) || !PyBytes_Check(args[1]) || PyTuple_GET_SIZE(args[0]) != PyBytes_GET_SIZE(args[1])) {
+        PyErr_Format(PyExc_TypeError, "%s(): tables is a tuple of tuples, order bytes as long", name);
+        return -1;
+    }
+    *tables = args[0];
+    *order = (const unsigned char *)PyBytes_AS_STRING(args[1]);
+    *n = PyBytes_GET_SIZE(args[1]);
+    hits->point_zones = NULL;
+    if (args[2] == Py_None)
+        return 0;
+    PyObject *h = args[2];
+    if (!PyTuple_Check(h) || PyTuple_GET_SIZE(h) != 4 || !PyBytes_Check(PyTuple_GET_ITEM(h, 0)) ||
+        PyBytes_GET_SIZE(PyTuple_GET_ITEM(h, 0)) != 25) {
+        PyErr_Format(PyExc_TypeError, "%s(): hits is None or (25 zone indexes: bytes, bar, down, up)", name);
+        return -1;
+    }
+    hits->point_zones = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(h, 0));
+    hits->bar = PyLong_AsSsize_t(PyTuple_GET_ITEM(h, 1));
+    if (hits->bar == -1 && PyErr_Occurred())
+        return -1;
+    if (hits->bar < 0 || hits->bar >= *n) {
+        PyErr_Format(PyExc_IndexError, "%s(): the bar's zone index %zd is not one of %zd", name, hits->bar, *n);
+        return -1;
+    }
+    hits->down = PyTuple_GET_ITEM(h, 2);
+    hits->up = PyTuple_GET_ITEM(h, 3);
+    return 0;
+}
+
+/* The results' states (a tuple of 28-byte bytes) as a level, for looking them up: 0, or -1 with the
+ * exception set (free the level whatever happens). */
+static int results_level(Level *wanted, PyObject *results)
+{
+    wanted->nodes = NULL;
+    wanted->slots = NULL;
+    if (level_init(wanted, 0) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
+        PyObject *item = PyTuple_GET_ITEM(results, i);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) != SIZE) {
+            PyErr_SetString(PyExc_TypeError, "index(): a result is a state, 28 bytes");
+            return -1;
+        }
+        if (level_add(wanted, (const unsigned char *)PyBytes_AS_STRING(item), NO_MOVES, NO_MOVES) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* (legal, partial) of a walk `most` deep (index()): the nodes leading on to one of the results
+ * marked, the results' indexes by key, the boards on the way by key. NULL with the exception set. */
+static PyObject *index_walked(Walk *walk, const Py_ssize_t *depths, int most, PyObject *results, const Level *wanted,
+                              PyObject *tables, const unsigned char *order, Py_ssize_t n, const Hits *hits)
+{
+    if (most > 0) /* which nodes lead on to a result: the last depth's by their state (no `wanted`: the
+                   * results are that depth's allowed nodes, walk_plays() says which), then upward */
+        for (Py_ssize_t k = depths[most]; k < depths[most + 1]; k++)
+            walk->nodes[k].good = wanted ? level_get(wanted, walk->nodes[k].bytes) != NULL
+                                         : walk->nodes[k].allowed == 2;
+    for (int depth = most - 1; depth >= 0; depth--)
+        for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
+            for (Py_ssize_t e = walk->nodes[k].edges; e < walk->nodes[k].end && !walk->nodes[k].good; e++)
+                walk->nodes[k].good = walk->nodes[walk->edges[e].child].good;
+    PyObject *legal = PyDict_New(), *partial = PyDict_New(), *seen = PySet_New(NULL), *result = NULL;
+    if (legal == NULL || partial == NULL || seen == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
+        PyObject *key = gather_from((const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(results, i)), SIZE,
+                                    tables, order, n);
+        PyObject *number = key ? PyLong_FromSsize_t(i) : NULL;
+        int failed = number == NULL || append_at(legal, key, number) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(number);
+        if (failed)
+            goto done;
+    }
+    for (Py_ssize_t k = 0; most > 0 && k < depths[most]; k++) { /* the nodes with single moves, in order */
+        const WalkNode *node = &walk->nodes[k];
+        if (!node->good)
+            continue;
+        if (k > 0) {
+            PyObject *key = gather_from(node->bytes, SIZE, tables, order, n);
+            PyObject *bytes = key ? PyBytes_FromStringAndSize((const char *)node->bytes, node->size) : NULL;
+            int failed = bytes == NULL || append_at(partial, key, bytes) < 0;
+            Py_XDECREF(key);
+            Py_XDECREF(bytes);
+            if (failed)
+                goto done;
+        }
+        if (hits->point_zones == NULL)
+            continue;
+        for (Py_ssize_t e = node->edges; e < node->end; e++) {
+            const WalkEdge *edge = &walk->edges[e];
+            if (!edge->move[2] || !walk->nodes[edge->child].good)
+                continue;
+            int point = hits->point_zones[edge->move[1] < 25 ? edge->move[1] : 0];
+            if (index_half(partial, seen, &walk->nodes[edge->child], 1, point, hits, tables, order, n) < 0 ||
+                index_half(partial, seen, node, 0, point, hits, tables, order, n) < 0)
+                goto done;
+        }
+    }
+    result = PyTuple_Pack(2, legal, partial);
+done:
+    Py_XDECREF(legal);
+    Py_XDECREF(partial);
+    Py_XDECREF(seen);
+    return result;
+}
+
 static PyObject *kernel_index(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 7 || !PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) < SIZE ||
@@ -1217,99 +1344,144 @@ static PyObject *kernel_index(PyObject *Py_UNUSED(module), PyObject *const *args
             PyErr_Format(PyExc_ValueError, "index(): a die left is 1-6, got %d", root[i]);
             return NULL;
         }
-    PyObject *results = args[3], *tables = args[4];
-    const unsigned char *order = (const unsigned char *)PyBytes_AS_STRING(args[5]);
-    Py_ssize_t n = PyBytes_GET_SIZE(args[5]);
-    Hits hits = {NULL, 0, NULL, NULL};
-    if (args[6] != Py_None) {
-        PyObject *h = args[6];
-        if (!PyTuple_Check(h) || PyTuple_GET_SIZE(h) != 4 || !PyBytes_Check(PyTuple_GET_ITEM(h, 0)) ||
-            PyBytes_GET_SIZE(PyTuple_GET_ITEM(h, 0)) != 25) {
-            PyErr_SetString(PyExc_TypeError, "index(): hits is None or (25 zone indexes: bytes, bar, down, up)");
-            return NULL;
-        }
-        hits.point_zones = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(h, 0));
-        hits.bar = PyLong_AsSsize_t(PyTuple_GET_ITEM(h, 1));
-        if (hits.bar == -1 && PyErr_Occurred())
-            return NULL;
-        if (hits.bar < 0 || hits.bar >= n) {
-            PyErr_Format(PyExc_IndexError, "index(): the bar's zone index %zd is not one of %zd", hits.bar, n);
-            return NULL;
-        }
-        hits.down = PyTuple_GET_ITEM(h, 2);
-        hits.up = PyTuple_GET_ITEM(h, 3);
-    }
+    PyObject *tables;
+    const unsigned char *order;
+    Py_ssize_t n;
+    Hits hits;
+    if (parse_seen(args + 4, "index", &tables, &order, &n, &hits) < 0)
+        return NULL;
     Level wanted; /* the results' states */
-    wanted.nodes = NULL;
-    wanted.slots = NULL;
     Walk walk = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
     Py_ssize_t depths[4 + 2];
-    PyObject *legal = NULL, *partial = NULL, *seen = NULL, *result = NULL;
-    if (level_init(&wanted, 0) < 0)
-        goto done;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
-        PyObject *item = PyTuple_GET_ITEM(results, i);
-        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) != SIZE) {
-            PyErr_SetString(PyExc_TypeError, "index(): a result is a state, 28 bytes");
-            goto done;
-        }
-        if (level_add(&wanted, (const unsigned char *)PyBytes_AS_STRING(item), NO_MOVES, NO_MOVES) < 0)
-            goto done;
+    PyObject *result = NULL;
+    if (results_level(&wanted, args[3]) == 0 && walk_run(&walk, root, size, rules & VARIANT_BITS, most, depths) == 0)
+        result = index_walked(&walk, depths, most, args[3], &wanted, tables, order, n, &hits);
+    level_free(&wanted);
+    walk_free(&walk);
+    return result;
+}
+
+/* The legal plays of a walk from a state with every die of the roll (turn() without the
+ * mother-checker rule), as search_run() finds them: the nodes of the walk are the search's
+ * states in the same order, a depth for each die played (for two dice, the first depth the larger
+ * die's moves then the smaller's), and each node's first edge the moves the search keeps. Fills
+ * `states` and `moves` (new tuples) and `most`: 0, or -1 with the exception set. */
+/* Whether node k's state keeps the prime rules (`allowed`), judged once. */
+static int node_allowed(Walk *walk, Py_ssize_t k, int variant)
+{
+    WalkNode *node = &walk->nodes[k];
+    if (!node->allowed)
+        node->allowed = (unsigned char)(1 + allowed(variant, node->bytes));
+    return node->allowed == 2;
+}
+
+static int walk_plays(Walk *walk, const Py_ssize_t *depths, int variant, int doubles, PyObject **states,
+                      PyObject **moves, int *most)
+{
+    Py_ssize_t from = 0, to = 0; /* the plays: the allowed nodes of nodes[from..to) */
+    *most = 0;
+    if (doubles) { /* the deepest depth with an allowed state, before the first empty one */
+        for (int depth = 1; depth <= 4 && depths[depth + 1] > depths[depth]; depth++)
+            for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
+                if (node_allowed(walk, k, variant)) {
+                    from = depths[depth], to = depths[depth + 1], *most = depth;
+                    break;
+                }
+    } else { /* both dice, else the larger alone, else the smaller alone */
+        Py_ssize_t larger_end = depths[1];
+        while (larger_end < depths[2] && walk->nodes[larger_end].bytes[SIZE] == walk->nodes[0].bytes[SIZE + 1])
+            larger_end++; /* the larger die played first: the smaller one left */
+        const Py_ssize_t choice[3][3] = {{depths[2], depths[3], 2}, {depths[1], larger_end, 1},
+                                         {larger_end, depths[2], 1}};
+        for (int c = 0; c < 3 && *most == 0; c++)
+            for (Py_ssize_t k = choice[c][0]; k < choice[c][1]; k++)
+                if (node_allowed(walk, k, variant)) {
+                    from = choice[c][0], to = choice[c][1], *most = (int)choice[c][2];
+                    break;
+                }
     }
-    if (walk_run(&walk, root, size, rules & VARIANT_BITS, most, depths) < 0)
-        goto done;
-    if (most > 0) /* which nodes lead on to a result: the last depth's by their state, then upward */
-        for (Py_ssize_t k = depths[most]; k < depths[most + 1]; k++)
-            walk.nodes[k].good = level_get(&wanted, walk.nodes[k].bytes) != NULL;
-    for (int depth = most - 1; depth >= 0; depth--)
-        for (Py_ssize_t k = depths[depth]; k < depths[depth + 1]; k++)
-            for (Py_ssize_t e = walk.nodes[k].edges; e < walk.nodes[k].end && !walk.nodes[k].good; e++)
-                walk.nodes[k].good = walk.nodes[walk.edges[e].child].good;
-    legal = PyDict_New();
-    partial = PyDict_New();
-    seen = PySet_New(NULL);
-    if (legal == NULL || partial == NULL || seen == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(results); i++) {
-        PyObject *key = gather_from((const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(results, i)), SIZE,
-                                    tables, order, n);
-        PyObject *number = key ? PyLong_FromSsize_t(i) : NULL;
-        int failed = number == NULL || append_at(legal, key, number) < 0;
-        Py_XDECREF(key);
-        Py_XDECREF(number);
-        if (failed)
-            goto done;
-    }
-    for (Py_ssize_t k = 0; most > 0 && k < depths[most]; k++) { /* the nodes with single moves, in order */
-        const WalkNode *node = &walk.nodes[k];
-        if (!node->good)
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = from; k < to; k++)
+        total += node_allowed(walk, k, variant);
+    *states = PyTuple_New(total);
+    *moves = PyTuple_New(total);
+    if (*states == NULL || *moves == NULL)
+        return -1;
+    for (Py_ssize_t k = from, i = 0; k < to; k++) {
+        if (!node_allowed(walk, k, variant))
             continue;
-        if (k > 0) {
-            PyObject *key = gather_from(node->bytes, SIZE, tables, order, n);
-            PyObject *bytes = key ? PyBytes_FromStringAndSize((const char *)node->bytes, node->size) : NULL;
-            int failed = bytes == NULL || append_at(partial, key, bytes) < 0;
-            Py_XDECREF(key);
-            Py_XDECREF(bytes);
-            if (failed)
-                goto done;
-        }
-        if (hits.point_zones == NULL)
-            continue;
-        for (Py_ssize_t e = node->edges; e < node->end; e++) {
-            const WalkEdge *edge = &walk.edges[e];
-            if (!edge->move[2] || !walk.nodes[edge->child].good)
-                continue;
-            int point = hits.point_zones[edge->move[1] < 25 ? edge->move[1] : 0];
-            if (index_half(partial, seen, &walk.nodes[edge->child], 1, point, &hits, tables, order, n) < 0 ||
-                index_half(partial, seen, node, 0, point, &hits, tables, order, n) < 0)
-                goto done;
-        }
+        unsigned char made[4 * 3];
+        Py_ssize_t node = k;
+        for (int m = *most - 1; m >= 0; m--, node = walk->nodes[node].parent)
+            memcpy(made + 3 * m, walk->nodes[node].move, 3);
+        PyObject *state = PyBytes_FromStringAndSize((const char *)walk->nodes[k].bytes, SIZE);
+        if (state == NULL)
+            return -1;
+        PyTuple_SET_ITEM(*states, i, state);
+        PyObject *raw = PyBytes_FromStringAndSize((const char *)made, 3 * (Py_ssize_t)*most);
+        if (raw == NULL)
+            return -1;
+        PyTuple_SET_ITEM(*moves, i, raw);
+        i++;
     }
-    result = PyTuple_Pack(2, legal, partial);
+    return 0;
+}
+
+static PyObject *kernel_plays(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs);
+
+static PyObject *kernel_turn(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    const unsigned char *start;
+    int rules, dice[2];
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "turn() takes 7 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *tables;
+    const unsigned char *order;
+    Py_ssize_t n;
+    Hits hits;
+    if (parse(args, 4, 4, "turn", &start, &rules, dice) < 0 || parse_seen(args + 4, "turn", &tables, &order, &n,
+                                                                          &hits) < 0)
+        return NULL;
+    int variant = rules & VARIANT_BITS, doubles = dice[0] == dice[1];
+    int high = dice[0] > dice[1] ? dice[0] : dice[1], low = dice[0] > dice[1] ? dice[1] : dice[0];
+    unsigned char root[SIZE + 4];
+    memcpy(root, start, SIZE);
+    int size = SIZE + (doubles ? 4 : 2);
+    for (int i = SIZE; i < size; i++)
+        root[i] = (unsigned char)(doubles || i == SIZE ? high : low);
+    PyObject *states = NULL, *moves = NULL, *index = NULL, *result = NULL;
+    Level wanted = {NULL, 0, 0, NULL, 0, 0};
+    Walk walk = {NULL, 0, 0, NULL, 0, 0, NULL, 0};
+    Py_ssize_t depths[4 + 2];
+    int most;
+    if (rules & MOTHER_CHECKER) { /* a move that ends the game ends the play: the search, then the walk */
+        PyObject *found = kernel_plays(module, args, 4);
+        if (found == NULL)
+            goto done;
+        states = Py_NewRef(PyTuple_GET_ITEM(found, 0));
+        moves = Py_NewRef(PyTuple_GET_ITEM(found, 1));
+        Py_DECREF(found);
+        most = PyTuple_GET_SIZE(moves) ? (int)(PyBytes_GET_SIZE(PyTuple_GET_ITEM(moves, 0)) / 3) : 0;
+        if (walk_run(&walk, root, size, variant, most, depths) < 0)
+            goto done;
+    } else if (walk_run(&walk, root, size, variant, size - SIZE, depths) < 0 ||
+               walk_plays(&walk, depths, variant, doubles, &states, &moves, &most) < 0) {
+        goto done;
+    }
+    /* The results are a whole depth's allowed nodes (each state once there) but where the larger or
+     * the smaller die alone is played, or the search found them: looked up by state. */
+    int whole_depth = !(rules & MOTHER_CHECKER) && (doubles || most == 2);
+    if (!whole_depth && results_level(&wanted, states) < 0)
+        goto done;
+    index = index_walked(&walk, depths, most, states, whole_depth ? NULL : &wanted, tables, order, n, &hits);
+    if (index != NULL)
+        result = PyTuple_Pack(4, states, moves, PyTuple_GET_ITEM(index, 0), PyTuple_GET_ITEM(index, 1));
 done:
-    Py_XDECREF(legal);
-    Py_XDECREF(partial);
-    Py_XDECREF(seen);
+    Py_XDECREF(states);
+    Py_XDECREF(moves);
+    Py_XDECREF(index);
     level_free(&wanted);
     walk_free(&walk);
     return result;
@@ -1715,6 +1887,9 @@ static PyMethodDef methods[] = {
     {"index", (PyCFunction)(void (*)(void))kernel_index, METH_FASTCALL,
      "index(root, rules, most, results, tables, order, hits) -> (legal, partial): the results' indexes and the "
      "boards on the way to them, by what the sensors tell of them (game/movegen/pure.py index)."},
+    {"turn", (PyCFunction)(void (*)(void))kernel_turn, METH_FASTCALL,
+     "turn(state, rules, d1, d2, tables, order, hits) -> (states, moves, legal, partial): plays() and index() of "
+     "one roll, from one walk of its single moves (game/movegen/pure.py turn)."},
     {"gather", (PyCFunction)(void (*)(void))kernel_gather, METH_FASTCALL,
      "gather(state, tables, order) -> tuple: tables[k][state[order[k]]] for each k."},
     {"relaxed", (PyCFunction)(void (*)(void))kernel_relaxed, METH_FASTCALL,

@@ -16,6 +16,10 @@ def walk(root: bytes, rules: int, most: int, /) -> tuple[
 def index(root: bytes, rules: int, most: int, results: tuple[bytes, ...], tables: tuple[tuple[object, ...], ...],
           order: bytes, hits: tuple[bytes, int, object, object] | None, /) -> tuple[
     dict[tuple[object, ...], list[int]], dict[tuple[object, ...], list[object]]]: ...
+def turn(state: bytes, rules: int, d1: int, d2: int, tables: tuple[tuple[object, ...], ...], order: bytes,
+         hits: tuple[bytes, int, object, object] | None, /) -> tuple[
+    tuple[bytes, ...], tuple[bytes, ...], dict[tuple[object, ...], list[int]],
+    dict[tuple[object, ...], list[object]]]: ...
 def relaxed(start: tuple[str, ...], dice: tuple[int, ...], variant: int, me: str, them: str, at: tuple[int, ...],
             their_bar: int, admit: Callable[[tuple[str, ...], int], bool] | None, /) -> dict[
     tuple[tuple[str, ...], tuple[int, ...]], tuple[int, tuple[tuple[tuple[str, ...], int, int, bool], ...]]]: ...

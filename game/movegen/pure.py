@@ -51,7 +51,7 @@ from game.movegen.state import (
 )
 
 __all__ = ["configure_args", "count", "encode", "encode_document", "gather", "half_key", "halves", "index", "leading",
-           "plays", "steps", "walk"]
+           "plays", "steps", "turn", "walk"]
 RawMove = bytes
 SIZE = 28
 """Bytes of a state."""
@@ -415,6 +415,19 @@ def index(root: bytes, rules: int, most: int, results: tuple[State, ...], tables
                         key = half_key(gather(made, tables, order), down, made, half[0][2], hits, tables)
                         partial.setdefault(key, []).append(half)
     return legal, partial
+
+
+def turn(state: State, rules: int, a: int, b: int, tables: tuple[tuple[Any, ...], ...], order: bytes,
+         hits: Hits | None) -> tuple[tuple[State, ...], tuple[bytes, ...], dict[Key, list[int]],
+                                     dict[Key, list[bytes | HalfNode]]]:
+    """`plays` of a roll and the `index` of their results and the boards on the way to them (from
+    the state with the roll's dice, larger first, each of a double: `game.reconcile`'s root), at
+    once. The compiled kernel finds the plays by the index's own walk, in the same order."""
+    states, moves = plays(state, rules, a, b)
+    high, low = (a, b) if a >= b else (b, a)
+    root = state + bytes((high,) * 4 if high == low else (high, low))
+    legal, partial = index(root, rules, len(moves[0]) // 3 if moves else 0, states, tables, order, hits)
+    return states, moves, legal, partial
 
 
 _GETTERS: dict[bytes, Callable[[State], Any]] = {}

@@ -40,7 +40,15 @@ from game.explain import DieMove, Explainer, Explanation, Rank, Step
 from game.movegen import check_dice
 from game.plays import Play, format_moves
 from game.position import Position
-from game.reconcile.boards_on_the_way import BoardsOnTheWay, Key, board_key, sensed_key, view_key, zone_key
+from game.reconcile.boards_on_the_way import (
+    BoardsOnTheWay,
+    Key,
+    board_key,
+    colours_of,
+    sensed_key,
+    view_key,
+    zone_key,
+)
 from game.zones import (
     ZONE_COUNT,
     Capability,
@@ -311,9 +319,9 @@ class TurnReconciler:
         self.position = position
         self.dice = check_dice(dice)
         self.capability = capability
-        self.plays = position.legal_plays(self.dice)
+        self._ways = BoardsOnTheWay(position, self.dice, capability)  # the legal plays found with their ways
+        self.plays = self._ways.plays
         self._explaining: Explainer | None = None
-        self._ways = BoardsOnTheWay(position, self.dice, self.plays, capability)
         self._start = self._ways.key(self._ways.root)  # the position's board, as every board of the roll is keyed
         # The legal plays by what the sensors tell of their results; Play objects only for a verdict.
         self._legal: dict[Key, list[int]] = self._ways.legal
@@ -401,7 +409,7 @@ class TurnReconciler:
             # them (`Explainer.outcomes`), at a fraction of its cost (most such boards are misplaced).
             explainer = self._explainer
             admit = explainer.toward_counts(cast(tuple[int, ...], key)) if self.capability is Capability.COUNTS \
-                else explainer.toward_colours(cast(tuple[tuple[int, int], ...], key))
+                else explainer.toward_colours(tuple(map(colours_of, key)))
             if admit is None:
                 return None
             found = [(rank, board, steps) for board, (rank, steps) in explainer.ranked_outcomes(admit).items()

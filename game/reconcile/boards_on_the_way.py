@@ -4,10 +4,10 @@ A hand makes a play one checker at a time, so the stable boards of a turn pass b
 of some order of the play's single moves; a Backgammon hit also shows half done (the hitting
 checker down with the hit one still under it, or the hit one on the bar with the hitter not yet
 moved). `BoardsOnTheWay` lists them for the reconciler. The single moves are walked on the engine's
-compact states; at the roll the kernel (`game.movegen.kernel_index`) makes only the keys (what the
-sensors tell) of the legal plays' results and of the boards on the ways that lead to them; the
-ways themselves (`game.movegen.kernel_walk`), a board (`Layout`) or a way's `DieMove`s only when a
-verdict names them.
+compact states; at the roll the kernel (`game.movegen.legal_plays_indexed`) finds the legal plays
+and, by the same walk, makes only the keys (what the sensors tell) of their results and of the
+boards on the ways that lead to them; the ways themselves (`game.movegen.kernel_walk`), a board
+(`Layout`) or a way's `DieMove`s only when a verdict names them.
 """
 
 from __future__ import annotations
@@ -19,14 +19,23 @@ from typing import cast
 
 from game.board import OWN_TO_BOARD, Color, Variant
 from game.explain import DieMove
-from game.movegen import MOVES, LegalPlays, State, encode, kernel_gather, kernel_index, kernel_walk
+from game.movegen import (
+    MOVES,
+    LegalPlays,
+    State,
+    encode,
+    kernel_gather,
+    kernel_walk,
+    legal_plays_indexed,
+)
 from game.movegen.pure import HalfNode, Hits, half_key, halves, leading
 from game.movegen.state import VARIANT_INDEX
 from game.position import Position
 from game.zones import BAR_ZONE, Capability, Layout, View, ZoneReading, state_view_tables
 
 Key = tuple[object, ...]
-"""What a board of one capability senses, cheaply comparable: stacks, (white, black) pairs or counts."""
+"""What a board of one capability senses, cheaply comparable and hashed: stacks, counts, or each
+zone's (white, black) as one int (`colours_code`)."""
 StateNode = bytes
 """A board on the way: the engine's state, then the dice not yet used, a byte each (bytes keep
 their hash: the walk looks nodes up thousands of times)."""
@@ -35,13 +44,32 @@ Node = StateNode | HalfNode
 SIZE = 28  # bytes of a state
 
 
-class _Colours(dict[str, tuple[int, int]]):
-    """(white, black) of each stack, worked out once per stack."""
+COLOURS_SHIFT = 4
+_HUGE = 1 << COLOURS_SHIFT
 
-    def __missing__(self, stack: str) -> tuple[int, int]:
+
+def colours_code(white: int, black: int) -> int | tuple[int, int]:
+    """A zone's (white, black) as one int, equal exactly when the pairs are: a roll's index hashes
+    dozens of 28-zone keys, and a tuple of pairs costs ten times as much to hash as one of ints
+    (every code of a board is a small int, shared and hashed at once). A black count no board
+    holds (16 or more) stays a pair, still told apart from every code."""
+    return white << COLOURS_SHIFT | black if black < _HUGE else (white, black)
+
+
+def colours_of(code: object) -> tuple[int, int]:
+    """The (white, black) of a `colours_code`."""
+    if isinstance(code, int):
+        return code >> COLOURS_SHIFT, code & (_HUGE - 1)
+    return cast(tuple[int, int], code)
+
+
+class _Colours(dict[str, int | tuple[int, int]]):
+    """The `colours_code` of each stack, worked out once per stack."""
+
+    def __missing__(self, stack: str) -> int | tuple[int, int]:
         white = stack.count("w")
-        pair = self[stack] = (white, len(stack) - white)
-        return pair
+        code = self[stack] = colours_code(white, len(stack) - white)
+        return code
 
 
 _COLOURS = _Colours()
@@ -90,7 +118,9 @@ def view_key(view: View, capability: Capability) -> Key:
         return tuple(map(_STACK, view))
     if capability is Capability.COUNTS:
         return tuple(map(_COUNT, view))
-    return tuple(map(_PAIR, view))
+    key = _colours_key(view)
+    assert key is not None, "a view at COLOR_COUNTS tells every zone's colours"
+    return key
 
 
 def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | None:
@@ -101,36 +131,50 @@ def sensed_key(zones: tuple[ZoneReading, ...], capability: Capability) -> Key | 
     if capability is Capability.STACKS:
         stacks = tuple(map(_STACK, zones))
         return None if None in stacks else stacks
-    pairs = tuple(map(_PAIR, zones))
-    return None if _NO_COLOURS in pairs else pairs
+    return _colours_key(zones)
+
+
+def _colours_key(readings: Sequence[ZoneReading]) -> Key | None:
+    """Each reading's `colours_code`, looked up without a call in Python per zone where every
+    count is one a board holds; None when some reading tells no colours."""
+    try:
+        return tuple(map(_CODES.__getitem__, map(_PAIR, readings)))
+    except KeyError:  # a reading told below COLOR_COUNTS, or a count no board holds
+        pairs = tuple(map(_PAIR, readings))
+        return None if _NO_COLOURS in pairs else tuple(colours_code(white, black) for white, black in pairs)
 
 
 _STACK, _COUNT, _PAIR = attrgetter("stack"), attrgetter("count"), attrgetter("white", "black")
 _NO_COLOURS = (None, None)
+_CODES = {(white, black): white << COLOURS_SHIFT | black for white in range(_HUGE) for black in range(_HUGE)}
+"""The `colours_code` of every pair of counts a zone of a board holds (15 of a colour at most)."""
 
 
 class BoardsOnTheWay:
     """Every way to one roll's legal plays, by single moves in any order of the dice.
 
-    `legal` holds the legal plays' indexes by key, `first(key)` is the first board on the way (in
-    the order of the moves' search) that looks like `key`, `way(node)` the dice moves of the first
-    way to it, `passes(result, seen)` whether some way to a result shows the boards seen, in order.
-    The keys are made at once, by the kernel (`game.movegen.kernel_index`); the ways themselves
-    (each board's single moves and the first way to it) only when a verdict asks for them.
+    `plays` are the roll's legal plays, `legal` their indexes by key, `first(key)` is the first
+    board on the way (in the order of the moves' search) that looks like `key`, `way(node)` the
+    dice moves of the first way to it, `passes(result, seen)` whether some way to a result shows
+    the boards seen, in order. The plays and the keys are made at once, by the kernel from one walk
+    (`game.movegen.legal_plays_indexed`); the ways themselves (each board's single moves and the
+    first way to it) only when a verdict asks for them.
     """
 
-    def __init__(self, position: Position, dice: tuple[int, int], plays: LegalPlays, capability: Capability) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], capability: Capability) -> None:
         self.position = position
         self.capability = capability
         high, low = (dice[0], dice[1]) if dice[0] >= dice[1] else (dice[1], dice[0])
         self.root: StateNode = encode(position) + bytes((high,) * 4 if high == low else (high, low))
-        self._results = plays.states
-        self._most = plays.dice_played
         self._tables, self._order, self._hits, self._their_bar, self._their, self._mixed = _seen_by(
             position.variant, position.turn, capability)
         self._gather = kernel_gather()
-        legal, partial = kernel_index()(self.root, VARIANT_INDEX[position.variant], self._most, self._results,
-                                        self._tables, self._order, self._hits)
+        # the plays found by the same walk as the boards on the way to them
+        plays, (legal, partial) = legal_plays_indexed(position, dice, self._tables, self._order, self._hits)
+        self.plays: LegalPlays = plays
+        """The roll's legal plays."""
+        self._results = plays.states
+        self._most = plays.dice_played
         self.legal: dict[Key, list[int]] = legal
         """The legal plays' indexes (in `plays`) by what the sensors tell of their results."""
         self._partial: dict[Key, list[Node]] = partial

@@ -39,7 +39,7 @@ from game.movegen import (
     state_steps,
     use_kernel,
 )
-from game.movegen.state import VARIANT_INDEX
+from game.movegen.state import MOTHER_CHECKER, VARIANT_INDEX
 from game.position import Position
 from game.reconcile.boards_on_the_way import hits_seen, zone_key
 from game.selfplay import many_stacks, random_positions
@@ -87,10 +87,35 @@ def assert_same(position: Position, roll: tuple[int, int], compiled: Any) -> Non
         args = (root, variant, most, plays[0], tables, order, hits_seen(position.variant, position.turn, zone))
         assert [list(found.items()) for found in compiled.index(*args)] == \
             [list(found.items()) for found in pure.index(*args)], f"{where} {capability.name}"
+    assert_same_turn(position, roll, compiled)
     for result in plays[0][:5]:  # positions and what sensors see of them are made by gathering
         for order in (BOARD_ORDER, bytes(range(27, -1, -1))):
             tables = (STACKS, tuple(reversed(STACKS))) * (len(order) // 2)
             assert compiled.gather(result, tables, order) == pure.gather(result, tables, order), where
+
+
+def assert_same_turn(position: Position, roll: tuple[int, int], compiled: Any) -> None:
+    """Both kernels' `turn` (the compiled one finds the plays by the index's walk, not by its
+    search): the plays of `plays` and the index of `index`, items in the same order, at every
+    capability, with and without the mother-checker rule (which the compiled turn leaves to the
+    search) where the variant has it."""
+    state = pure.encode(position)
+    variant = VARIANT_INDEX[position.variant]
+    high, low = max(roll), min(roll)
+    root = state + bytes((high,) * 4 if high == low else (high, low))
+    for rules in (variant, variant | MOTHER_CHECKER) if position.variant is Variant.CATCHGAMMON else (variant,):
+        plays = compiled.plays(state, rules, *roll)
+        most = len(plays[1][0]) // 3 if plays[1] else 0
+        for capability in Capability:
+            zone = zone_key(capability)
+            tables, order = state_view_tables(position.variant, position.turn, zone)
+            hits = hits_seen(position.variant, position.turn, zone)
+            index = compiled.index(root, rules, most, plays[0], tables, order, hits)
+            expected = (*plays, *(list(found.items()) for found in index))
+            for one in (compiled, pure):
+                states, moves, legal, partial = one.turn(state, rules, *roll, tables, order, hits)
+                assert (states, moves, list(legal.items()), list(partial.items())) == expected, \
+                    f"{position!r} dice {roll} rules {rules} {capability.name} {one.__name__}"
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -274,6 +299,26 @@ def test_bad_calls_to_the_compiled_kernel_raise(compiled: Any) -> None:
         with pytest.raises(error):
             call()
     assert compiled.plays(start, 0, 3, 1) == pure.plays(start, 0, 3, 1)  # still configured
+
+
+def test_bad_calls_to_the_compiled_turn_raise(compiled: Any) -> None:
+    start = pure.encode(Position.initial())
+    seen = ((STACKS,) * 24, BOARD_ORDER, None)
+    calls: list[tuple[Callable[[], object], type[Exception]]] = [
+        (lambda: compiled.turn(start, 0, 3, 1, (STACKS,) * 24, BOARD_ORDER), TypeError),
+        (lambda: compiled.turn(start[:27], 0, 3, 1, *seen), ValueError),
+        (lambda: compiled.turn(start, 0, 3, 7, *seen), ValueError),
+        (lambda: compiled.turn(start, 3, 3, 1, *seen), ValueError),
+        (lambda: compiled.turn(start, 0, 3, 1, (STACKS,) * 23, BOARD_ORDER, None), TypeError),
+        (lambda: compiled.turn(start, 0, 3, 1, (STACKS,) * 24, BOARD_ORDER, (b"", 0, "", "")), TypeError),
+        (lambda: compiled.turn(start, 0, 3, 1, (STACKS,) * 24, BOARD_ORDER, (bytes(25), 24, "", "")), IndexError),
+        (lambda: compiled.turn(start, 0, 3, 1, (STACKS[:10],) * 24, BOARD_ORDER, None), IndexError),
+        (lambda: compiled.turn(start, 4, 3, 1, (STACKS[:10],) * 24, BOARD_ORDER, None), IndexError),  # searched
+    ]
+    for call, error in calls:
+        with pytest.raises(error):
+            call()
+    assert compiled.turn(start, 0, 3, 1, *seen)[:2] == pure.plays(start, 0, 3, 1)  # still configured
 
 
 def test_the_compiled_encoder_refuses_what_is_not_a_position(compiled: Any) -> None:

@@ -24,6 +24,7 @@ from game.movegen import single_moves
 from game.plays import Play
 from game.position import Position
 from game.reconcile import Ambiguous, Illegal, Legal, Misplaced, Partial, TurnReconciler, Untouched, Verdict
+from game.reconcile.boards_on_the_way import board_key, colours_code, colours_of, sensed_key, view_key
 from game.selfplay import random_positions
 from game.zones import (
     BLACK_BAR,
@@ -597,3 +598,33 @@ def test_a_checker_put_on_a_wrong_zone_is_never_legal(turn: tuple[Position, tupl
     assert isinstance(verdict, Legal) == (moved in results)
     if moved not in results:
         assert not isinstance(verdict, Legal | Ambiguous)
+
+
+@given(st.lists(st.tuples(*[st.integers(0, 20) | st.integers(0, 2**40)] * 2), min_size=2, max_size=2))
+def test_a_zones_colours_are_keyed_by_one_value_equal_exactly_when_the_counts_are(
+        pairs: list[tuple[int, int]]) -> None:
+    (w1, b1), (w2, b2) = pairs
+    assert (colours_code(w1, b1) == colours_code(w2, b2)) == ((w1, b1) == (w2, b2))
+    assert colours_of(colours_code(w1, b1)) == (w1, b1)
+    # told apart from a huge black count's neighbour, where a plain shift would not
+    assert colours_code(1, 0) != colours_code(0, 16) and colours_of(colours_code(0, 16)) == (0, 16)
+
+
+@given(turns)
+def test_readings_of_colours_are_keyed_as_the_board_they_show(turn: tuple[Position, tuple[int, int]]) -> None:
+    position, _ = turn
+    board = layout(position)
+    readings = sensed_view(position, Capability.COLOR_COUNTS)
+    assert sensed_key(readings, Capability.COLOR_COUNTS) == board_key(board, Capability.COLOR_COUNTS)
+    assert view_key(readings, Capability.COLOR_COUNTS) == board_key(board, Capability.COLOR_COUNTS)
+    assert [colours_of(code) for code in board_key(board, Capability.COLOR_COUNTS)] == [
+        (stack.count("w"), stack.count("b")) for stack in board]
+
+
+def test_a_zone_read_with_a_huge_count_is_misplaced_and_told_as_read() -> None:
+    start = Position.initial(BG)
+    readings = list(sensed_view(start, Capability.COLOR_COUNTS))
+    readings[7] = ZoneReading.of_colours(1, 16)  # no board holds it; a plain shift would read it as (2, 0)
+    verdict = TurnReconciler(start, (6, 1), Capability.COLOR_COUNTS).judge(readings)
+    assert isinstance(verdict, Misplaced)
+    assert [(diff.zone, diff.sensed) for diff in verdict.diffs] == [(8, ZoneReading.of_colours(1, 16))]
