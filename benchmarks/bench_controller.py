@@ -28,7 +28,9 @@ its next step: left to run ahead, the emulated table had the lines of several st
 fewer the more the disk lagged (1.2 to 2.3 a turn from one run to another), which a table at the
 pace of its players does not (the loop's thread sleeping meanwhile, as a table's does between
 events). A frame's wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits
-(8N1) at `BAUD_RATE`; ratios are CPU time over wire time.
+(8N1) at `BAUD_RATE`; ratios are CPU time over wire time. Each kind's verdict names the row whose
+ratio in all is the largest and says where its CPU goes a frame (the driver, the controller, the
+set-up, judging, the syncer) beside the budget, and the row whose loop alone is the largest.
 
 Turn set-up over many positions. The matches above meet a few dozen rolls each; the set-up's
 own work (`TurnReconciler`: the legal plays indexed by sensed view, the ways to them) is also
@@ -284,14 +286,44 @@ def pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:6.2f}%"
 
 
-def print_frames(title: str, runs: list[Run]) -> tuple[float, float]:
-    """One table of the runs' frames; returns the largest mean ratio in all (the loop's frame, set-up
-    and judging, and the syncer's thread, amortised) and the syncer's part of that ratio."""
+@dataclass
+class Shares:
+    """Where one row's mean CPU per frame goes, in seconds a frame (set-up, judging and the syncer's
+    thread amortised), beside the frame's wire time."""
+
+    row: str
+    wire: float
+    driver: float
+    controller: float
+    setup: float
+    judging: float
+    syncer: float
+
+    @property
+    def loop(self) -> float:
+        return self.driver + self.controller + self.setup + self.judging
+
+    @property
+    def in_all(self) -> float:
+        return self.loop + self.syncer
+
+    def told(self) -> str:
+        parts = (("the driver", self.driver), ("the controller", self.controller), ("the set-up", self.setup),
+                 ("judging", self.judging), ("the syncer", self.syncer))
+        return (f"{self.row}: " + ", ".join(f"{name} {us(part).strip()} us" for name, part in parts)
+                + f" a frame (its budget at {100 * TARGET:.0f}%: {us(TARGET * self.wire).strip()} us of "
+                  f"{us(self.wire).strip()} us on the wire)")
+
+
+def print_frames(title: str, runs: list[Run]) -> tuple[Shares, Shares]:
+    """One table of the runs' frames; returns the shares of the row with the largest mean ratio in all
+    (the loop's frame, set-up and judging, and the syncer's thread, amortised), and of the row whose
+    loop's ratio is the largest."""
     print(f"\n{title}")
     print(f"{'variant':12} {'sensing':12} {'frames':>7} {'wire us':>8} {'mean us':>8} {'driver':>7} {'p99 us':>8} "
           f"{'worst us':>9} {'mean/wire':>9} {'+setup/wire':>11} {'+judging/wire':>13} {'+syncer/wire':>12} "
           f"{'worst/wire':>10}")
-    largest, synced = 0.0, 0.0
+    shares: list[Shares] = []
     for run in runs:
         frames = run.frames
         setup = sum(run.roll_arrivals) / len(frames.cpu)
@@ -301,14 +333,15 @@ def print_frames(title: str, runs: list[Run]) -> tuple[float, float]:
         with_setup = (frames.mean() + setup) / frames.mean_wire()
         with_judging = (frames.mean() + setup + judging) / frames.mean_wire()
         in_all = with_judging + syncer / frames.mean_wire()
-        if in_all > largest:
-            largest, synced = in_all, syncer / frames.mean_wire()
+        shares.append(Shares(f"{run.variant.value} {run.capability.name}", frames.mean_wire(), frames.mean_driver(),
+                             frames.mean() - frames.mean_driver(), setup, judging, syncer))
         print(f"{run.variant.value:12} {run.capability.name:12} {len(frames.cpu):7d} {us(frames.mean_wire())} "
               f"{us(frames.mean())} {frames.mean_driver() * 1e6:7.1f} {us(frames.p99())} {us(worst)} "
               f"{pct(frames.mean(), frames.mean_wire()):>9} "
               f"{100 * with_setup:10.2f}% {100 * with_judging:12.2f}% {100 * in_all:11.2f}% "
               f"{pct(worst, worst_wire):>10}{'  (worst: a flag drawn)' if flagged else ''}")
-    return largest, synced
+    return (max(shares, key=lambda share: share.in_all / share.wire),
+            max(shares, key=lambda share: share.loop / share.wire))
 
 
 def setup_over_positions(positions: int, seed: int) -> float:
@@ -474,11 +507,15 @@ def main() -> None:
         same = sum(a.plays == b.plays for a, b in zip(changes, snapshots, strict=True))
         print(f"\nthe snapshot-fed controller committed the same plays as the change-fed one in {same} of "
               f"{len(changes)} matches ({sum(len(run.plays) for run in changes)} plays in all)")
-        for name, (ratio, synced) in (("ZONE_CHANGE", worst_changes), ("SNAPSHOT", worst_snapshots)):
+        for name, (in_all, loop) in (("ZONE_CHANGE", worst_changes), ("SNAPSHOT", worst_snapshots)):
+            ratio = in_all.in_all / in_all.wire
             verdict = "within" if ratio < TARGET else "OVER"
             print(f"largest mean CPU per {name} frame with the set-up, the judging and the journal's syncer "
                   f"amortised: {100 * ratio:.2f}% of its wire time ({verdict} the {100 * TARGET:.0f}% target): the "
-                  f"table's loop {100 * (ratio - synced):.2f}%, the syncer's thread (fsyncs) {100 * synced:.2f} points")
+                  f"table's loop {100 * in_all.loop / in_all.wire:.2f}%, the syncer's thread (fsyncs) "
+                  f"{100 * in_all.syncer / in_all.wire:.2f} points; the table's loop alone at the largest "
+                  f"{100 * loop.loop / loop.wire:.2f}% ({loop.row})")
+            print(f"  where it goes: {in_all.told()}")
         memory(args.seed, args.memory_match_to, directory)
 
 
