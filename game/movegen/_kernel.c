@@ -900,6 +900,28 @@ static int walk_level(PyObject *from, PyObject *level, PyObject *moves, PyObject
     return 0;
 }
 
+/* The arguments `root` (a state then the dice left, bytes already checked as such), `rules` and
+ * `most` of walk() and index(): the state checked as any state is, each die left 1-6. */
+static int parse_root(PyObject *const *args, const char *name, int *rules, int *most)
+{
+    const unsigned char *state;
+    PyObject *just_state = PyBytes_FromStringAndSize(PyBytes_AS_STRING(args[0]), SIZE);
+    if (just_state == NULL)
+        return -1;
+    PyObject *checked[2] = {just_state, args[1]};
+    int bad = parse(checked, 2, 2, name, &state, rules, NULL);
+    Py_DECREF(just_state);
+    if (bad < 0 || int_arg(args[2], "most", 0, 4, most) < 0)
+        return -1;
+    const unsigned char *root = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    for (Py_ssize_t i = SIZE; i < PyBytes_GET_SIZE(args[0]); i++)
+        if (root[i] < 1 || root[i] > 6) {
+            PyErr_Format(PyExc_ValueError, "%s(): a die left is 1-6, got %d", name, root[i]);
+            return -1;
+        }
+    return 0;
+}
+
 static PyObject *kernel_walk(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3 || !PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) < SIZE ||
@@ -907,23 +929,9 @@ static PyObject *kernel_walk(PyObject *Py_UNUSED(module), PyObject *const *args,
         PyErr_SetString(PyExc_TypeError, "walk(root: a state then at most 4 dice, rules, most)");
         return NULL;
     }
-    const unsigned char *state; /* the root's, checked as any state is */
     int rules, most;
-    PyObject *just_state = PyBytes_FromStringAndSize(PyBytes_AS_STRING(args[0]), SIZE);
-    if (just_state == NULL)
+    if (parse_root(args, "walk", &rules, &most) < 0)
         return NULL;
-    PyObject *checked[2] = {just_state, args[1]};
-    int bad = parse(checked, 2, 2, "walk", &state, &rules, NULL);
-    Py_DECREF(just_state);
-    if (bad < 0 || int_arg(args[2], "most", 0, 4, &most) < 0)
-        return NULL;
-    for (Py_ssize_t i = SIZE; i < PyBytes_GET_SIZE(args[0]); i++) {
-        int die = ((const unsigned char *)PyBytes_AS_STRING(args[0]))[i];
-        if (die < 1 || die > 6) {
-            PyErr_Format(PyExc_ValueError, "walk(): a die left is 1-6, got %d", die);
-            return NULL;
-        }
-    }
     PyObject *moves = PyDict_New(), *first = PyDict_New(), *levels = PyList_New(0), *level = PyDict_New();
     if (moves == NULL || first == NULL || levels == NULL || level == NULL ||
         PyDict_SetItem(level, args[0], Py_None) < 0 || PyList_Append(levels, level) < 0)
@@ -1327,23 +1335,11 @@ static PyObject *kernel_index(PyObject *Py_UNUSED(module), PyObject *const *args
                                          "tables: tuple of tuples, order: bytes as long, hits)");
         return NULL;
     }
-    const unsigned char *state;
     int rules, most;
-    PyObject *just_state = PyBytes_FromStringAndSize(PyBytes_AS_STRING(args[0]), SIZE);
-    if (just_state == NULL)
-        return NULL;
-    PyObject *checked[2] = {just_state, args[1]};
-    int bad = parse(checked, 2, 2, "index", &state, &rules, NULL);
-    Py_DECREF(just_state);
-    if (bad < 0 || int_arg(args[2], "most", 0, 4, &most) < 0)
+    if (parse_root(args, "index", &rules, &most) < 0)
         return NULL;
     const unsigned char *root = (const unsigned char *)PyBytes_AS_STRING(args[0]);
     int size = (int)PyBytes_GET_SIZE(args[0]);
-    for (int i = SIZE; i < size; i++)
-        if (root[i] < 1 || root[i] > 6) {
-            PyErr_Format(PyExc_ValueError, "index(): a die left is 1-6, got %d", root[i]);
-            return NULL;
-        }
     PyObject *tables;
     const unsigned char *order;
     Py_ssize_t n;
