@@ -24,7 +24,7 @@ from game.board import Color
 from game.bot.encoding import F32, features, states_array
 from game.bot.equity import distribution
 from game.bot.network import OUTPUTS, WIN
-from game.bot.search import estimate_after_states, may_be_over
+from game.bot.search import ROLL_WEIGHTS, ROLLS, estimate_after_states, may_be_over
 from game.bot.td import BLACK_SIGN, FROM_BLACK, MAX_PLIES, MONEY_VALUES, Trainer
 from game.movegen import State, decode, encode, opponent_view, state_plays
 from game.position import Position
@@ -157,17 +157,21 @@ class Lockstep:
 
     def _choose(self, games: list[_Game]) -> tuple[F32, list[State], F32]:
         """Each game's greedy play at 0-ply (candidates of all games judged in one batch): the mover's
-        estimate after it, its resulting state, and the input row of the position the opponent rolls in."""
+        estimate after it (or, with `expected`, the mean over the 21 rolls of the estimate after each
+        roll's greedy play: a 1-ply backup, free of the dice's luck), its resulting state, and the
+        input row of the position the opponent rolls in."""
         variant, net = self.trainer.settings.variant, self.trainer.network
+        expected = self.trainer.settings.expected
         candidates: list[State] = []
         owner: list[int] = []
-        bounds: list[tuple[int, int]] = []
+        bounds: list[tuple[int, int]] = []  # each game's (first, end) per roll: its own dice, or the 21 rolls
         for index, game in enumerate(games):
-            results, _moves = state_plays(game.state, variant, game.dice)
-            found = list(results) or [game.state]  # no play: the same checkers, the opponent on roll
-            bounds.append((len(candidates), len(candidates) + len(found)))
-            candidates.extend(found)
-            owner.extend([index] * len(found))
+            for dice in (ROLLS if expected else (game.dice,)):
+                results, _moves = state_plays(game.state, variant, dice)
+                found = list(results) or [game.state]  # no play: the same checkers, the opponent on roll
+                bounds.append((len(candidates), len(candidates) + len(found)))
+                candidates.extend(found)
+                owner.extend([index] * len(found))
 
         def position_of(row: int) -> Position:
             return decode(candidates[row], self.templates[games[owner[row]].mover])
@@ -175,7 +179,12 @@ class Lockstep:
         probs, xs = estimate_after_states(net, states_array(candidates), position_of)
         equity = distribution(probs) @ MONEY_VALUES
         best = [first + int(np.argmax(equity[first:end])) for first, end in bounds]
-        return probs[best], [candidates[b] for b in best], xs[best]
+        if not expected:
+            return probs[best], [candidates[b] for b in best], xs[best]
+        per_game = np.array(best).reshape(len(games), len(ROLLS))
+        targets = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[per_game]).astype(np.float32)
+        played = [int(row[ROLLS.index(tuple(sorted(game.dice)))]) for row, game in zip(per_game, games, strict=True)]
+        return targets, [candidates[b] for b in played], xs[played]
 
     def _learn(self, live: list[int], x: F32, hidden: F32, y: F32, black: npt.NDArray[np.bool_]) -> None:
         """Fade every live slot's traces by lambda and add the gradients of its estimate, read as White's."""

@@ -64,6 +64,9 @@ class Settings:
     alpha_games: int = 5000  # games for the rate to fall 63% of the way
     start: int = 0  # games the initial network has already played (a continued run): the rate goes on from there
     parallel: int = 1  # games played at once (game.bot.lockstep); 1: one after another, as TD-Gammon
+    expected: bool = False
+    """Each play's target is the mean over the 21 rolls of the estimate after that roll's greedy
+    play (a 1-ply backup), not the estimate after the play for the roll thrown (lockstep only)."""
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so

@@ -27,6 +27,7 @@ from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
+from game.errors import UsageError
 from game.pictures.curve import draw_curve
 from game.progress import ProgressBar
 
@@ -61,9 +62,12 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if initial is not None and hidden < initial.hidden:
         raise WeightsError(f"--hidden {hidden}: {args.init} has {initial.hidden} hidden units, and a network is "
                            "only ever widened")
+    if args.expected_target and args.parallel == 1:
+        raise UsageError("--expected-target: the mean over the 21 rolls is made in lockstep; "
+                         "add --parallel N (N > 1)")
     settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden,
                         alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
-                        parallel=args.parallel)
+                        parallel=args.parallel, expected=args.expected_target)
     trainer = Trainer(settings, initial)
     runner = Lockstep(trainer) if args.parallel > 1 else trainer
     out = Path(args.out)
@@ -137,6 +141,8 @@ def _shape_options(args: argparse.Namespace) -> list[str]:
     for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7), ("parallel", 1)):
         if getattr(args, name) != default:
             options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
+    if args.expected_target:
+        options.append("--expected-target")
     return options
 
 
@@ -164,6 +170,7 @@ def _record(settings: Settings, command: str, games: int, seconds: float, traine
     record: dict[str, Any] = {
         "command": command, "games": games, "total_games": settings.start + games, "seconds": round(seconds, 1),
         "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam, "parallel": settings.parallel,
+        "target": "the mean over the 21 rolls" if settings.expected else "the roll thrown",
         "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
         "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
         "curve": points}
@@ -191,6 +198,9 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--lam", type=float, default=0.7)
     p.add_argument("--parallel", type=_positive, default=1, help="games played at once, learning from all of them "
                    "at every step (several times faster; the run then repeats from its seed and this number)")
+    p.add_argument("--expected-target", action="store_true", help="learn toward the mean over the 21 rolls of "
+                   "the estimate after each roll's greedy play (a 1-ply backup, free of the dice's luck; about ten "
+                   "times the time a game; with --parallel)")
     p.add_argument("--keep", action="store_true", help="also keep the weights of every point of the curve, as "
                    "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")

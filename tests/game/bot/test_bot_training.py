@@ -20,6 +20,7 @@ from game.bot.base import Level
 from game.bot.baselines import HeuristicBot, RandomBot
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot, shipped_weights
+from game.bot.search import ROLL_WEIGHTS, ROLLS
 from game.bot.td import Settings, Trainer
 from game.movegen import encode
 from game.pictures.curve import draw_curve
@@ -113,6 +114,37 @@ def test_a_parallel_run_repeats_from_its_seed_and_its_first_blocks_are_a_shorter
     assert np.array_equal(long.network.w1, again.network.w1) and sum(long.results) == 8
     assert np.array_equal(at[1], short.network.w1) and not np.array_equal(at[1], at[2])
 
+
+
+def test_an_expected_target_is_the_mean_over_the_21_rolls_of_each_rolls_greedy_play() -> None:
+    """With `expected`, each game's target is the mean (1/36 a double, 2/36 the others) over the 21
+    rolls of the mover's estimate after that roll's greedy play, judged one roll at a time here; the
+    play made is still the greedy play for the roll thrown, as without it."""
+    for variant in (Variant.CATCHGAMMON, Variant.RUNGAMMON, Variant.BACKGAMMON):
+        shipped = Network.load(shipped_weights(variant))
+        sampled = lockstep.Lockstep(Trainer(Settings(variant, 3, seed=2, hidden=shipped.hidden, parallel=3), shipped))
+        expected = lockstep.Lockstep(Trainer(Settings(variant, 3, seed=2, hidden=shipped.hidden, parallel=3,
+                                                      expected=True), shipped))
+        games = [expected._start(n) for n in range(3)]
+        for game, (position, dice) in zip(games, random_positions(variant, 3, seed=11), strict=True):
+            game.state, game.mover, game.dice = encode(position), position.turn, dice
+        targets, played, rows = expected._choose(games)
+        thrown, thrown_played, thrown_rows = sampled._choose(games)
+        assert played == thrown_played and np.array_equal(rows, thrown_rows)
+        for game, target in zip(games, targets, strict=True):
+            mean = np.zeros(5)
+            for roll, weight in zip(ROLLS, ROLL_WEIGHTS, strict=True):
+                game.dice = roll
+                mean += weight * sampled._choose([game])[0][0]
+            assert np.allclose(target, mean, atol=1e-5), variant
+
+
+def test_an_expected_target_needs_games_in_lockstep() -> None:
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "catchgammon", "--games", "4",
+                           "--out", "x.npz", "--expected-target"], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+    assert done.returncode == 2 and "--parallel" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 @pytest.mark.slow
 def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
