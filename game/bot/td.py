@@ -25,7 +25,7 @@ from game.bot.encoding import F32, features, states_array
 from game.bot.equity import distribution
 from game.bot.network import LOSE_GAMMON, LOSE_TRIPLE, OUTPUTS, WIN, WIN_GAMMON, WIN_TRIPLE, Network
 from game.bot.search import estimate_after_states, may_be_over
-from game.errors import WrongVariant
+from game.errors import UsageError, WrongVariant
 from game.movegen import decode, encode, opponent_view, state_plays
 from game.position import Position
 
@@ -67,6 +67,11 @@ class Settings:
     expected: bool = False
     """Each play's target is the mean over the 21 rolls of the estimate after that roll's greedy
     play (a 1-ply backup), not the estimate after the play for the roll thrown (lockstep only)."""
+
+    def __post_init__(self) -> None:
+        if self.expected and self.parallel == 1:
+            raise UsageError("--expected-target: the mean over the 21 rolls is made in lockstep; "
+                             "add --parallel N (N > 1)")
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so

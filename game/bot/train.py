@@ -27,7 +27,6 @@ from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
-from game.errors import UsageError
 from game.pictures.curve import draw_curve
 from game.progress import ProgressBar
 
@@ -62,9 +61,6 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if initial is not None and hidden < initial.hidden:
         raise WeightsError(f"--hidden {hidden}: {args.init} has {initial.hidden} hidden units, and a network is "
                            "only ever widened")
-    if args.expected_target and args.parallel == 1:
-        raise UsageError("--expected-target: the mean over the 21 rolls is made in lockstep; "
-                         "add --parallel N (N > 1)")
     settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden,
                         alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
                         parallel=args.parallel, expected=args.expected_target)
