@@ -212,6 +212,25 @@ def _shot_union(state: npt.NDArray[np.uint8]) -> int:
     return hits
 
 
+@pytest.mark.parametrize("width", [24, 25])
+def test_the_shots_of_many_rows_at_once_are_their_rolls_counted_one_by_one(width: int) -> None:
+    """`_shots` works on whole batches (bits of one integer a row); each row's share is the rolls of
+    36 on which some hitter reaches some target, counted here roll by roll, row by row."""
+    from game.bot.encoding import _shots
+    rng = np.random.default_rng(width)
+    targets, hitters = rng.random((400, width)) < 0.15, rng.random((400, width)) < 0.2
+    shares = _shots(targets, hitters)
+    for row in range(len(targets)):
+        marks = np.flatnonzero(targets[row])
+        starts = np.flatnonzero(hitters[row])
+        rolls = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
+                rolls += any(t - h in reach for t in marks for h in starts)
+        assert round(float(shares[row]) * 36) == rolls, row
+
+
 @pytest.mark.parametrize("distance", range(1, 24))
 def test_backgammon_counts_the_shots_at_a_blot_from_a_point_and_from_the_bar(distance: int) -> None:
     """A blot `distance` pips ahead of an opposing checker on a point, then of one on the bar (which
