@@ -48,6 +48,8 @@ class _Game:
     mover: Color
     dice: tuple[int, int]
     x: F32
+    explorer: random.Random
+    """Draws the game's exploring plays (settings' `explore`), apart from its dice."""
     plies: int = 0
     over: bool = False
 
@@ -77,7 +79,7 @@ class Lockstep:
         mover = Color.WHITE if a > b else Color.BLACK
         state = encode(self.templates[mover])
         x = features(s.variant, states_array([state]))[0]
-        return _Game(number, dice_rng, state, mover, (a, b), x)
+        return _Game(number, dice_rng, state, mover, (a, b), x, random.Random(f"explore {s.seed} {number}"))
 
     def run(self, progress: Callable[[int, float], None] | None = None,
             checkpoint: Callable[[int], None] | None = None, every: int = 0) -> float:
@@ -159,9 +161,10 @@ class Lockstep:
         """Each game's greedy play at 0-ply (candidates of all games judged in one batch): the mover's
         estimate after it (or, with `expected`, the mean over the 21 rolls of the estimate after each
         roll's greedy play: a 1-ply backup, free of the dice's luck), its resulting state, and the
-        input row of the position the opponent rolls in."""
-        variant, net = self.trainer.settings.variant, self.trainer.network
-        expected = self.trainer.settings.expected
+        input row of the position the opponent rolls in. In a game's first `explore` plies the play
+        is drawn (`explored`) instead; the expected target stays the greedy plays' mean."""
+        settings = self.trainer.settings
+        variant, net, expected = settings.variant, self.trainer.network, settings.expected
         candidates: list[State] = []
         owner: list[int] = []
         bounds: list[tuple[int, int]] = []  # each game's (first, end) per roll: its own dice, or the 21 rolls
@@ -179,11 +182,18 @@ class Lockstep:
         probs, xs = estimate_after_states(net, states_array(candidates), position_of)
         equity = distribution(probs) @ MONEY_VALUES
         best = [first + int(np.argmax(equity[first:end])) for first, end in bounds]
+        rolls = len(ROLLS) if expected else 1
+        thrown = [index * rolls + (ROLLS.index(tuple(sorted(game.dice))) if expected else 0)
+                  for index, game in enumerate(games)]
+        played = [best[roll] for roll in thrown]
+        for index, game in enumerate(games):
+            if game.plies < settings.explore:
+                first, end = bounds[thrown[index]]
+                played[index] = first + explored(equity[first:end], settings.temperature, game.explorer)
         if not expected:
-            return probs[best], [candidates[b] for b in best], xs[best]
+            return probs[played], [candidates[b] for b in played], xs[played]
         per_game = np.array(best).reshape(len(games), len(ROLLS))
         targets = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[per_game]).astype(np.float32)
-        played = [int(row[ROLLS.index(tuple(sorted(game.dice)))]) for row, game in zip(per_game, games, strict=True)]
         return targets, [candidates[b] for b in played], xs[played]
 
     def _learn(self, live: list[int], x: F32, hidden: F32, y: F32, black: npt.NDArray[np.bool_]) -> None:
@@ -205,6 +215,15 @@ class Lockstep:
             part += grad
             if not every_slot:
                 trace[live] = part
+
+
+def explored(equity: F32, temperature: float, rng: random.Random) -> int:
+    """A candidate drawn with the weight exp((equity - the best's) / temperature): a play as good as
+    the best as often as the best, one a temperature worse 1/e as often (the index among `equity`)."""
+    if len(equity) == 1:
+        return 0
+    weights = np.exp((equity - equity.max()) / temperature)
+    return rng.choices(range(len(equity)), weights=weights.tolist())[0]
 
 
 def _white_view(values: F32, black: npt.NDArray[np.bool_]) -> F32:

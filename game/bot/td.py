@@ -67,11 +67,21 @@ class Settings:
     expected: bool = False
     """Each play's target is the mean over the 21 rolls of the estimate after that roll's greedy
     play (a 1-ply backup), not the estimate after the play for the roll thrown (lockstep only)."""
+    explore: int = 0
+    """The first plies of each game that sample their play, not take the greedy one (lockstep only):
+    each candidate with the weight exp(equity / temperature), relative to the best."""
+    temperature: float = 0.1
 
     def __post_init__(self) -> None:
         if self.expected and self.parallel == 1:
             raise UsageError("--expected-target: the mean over the 21 rolls is made in lockstep; "
                              "add --parallel N (N > 1)")
+        if self.explore and self.parallel == 1:
+            raise UsageError(f"--explore {self.explore}: exploring plays are chosen in lockstep; "
+                             "add --parallel N (N > 1)")
+        if self.explore < 0 or not self.temperature > 0:
+            raise UsageError(f"--explore {self.explore} --temperature {self.temperature}: the plies must be 0 "
+                             "or more and the temperature above 0")
 
     def alpha_at(self, game: int) -> float:
         """The learning rate of game `game` (0-based). It does not depend on the run's length, so

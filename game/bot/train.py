@@ -63,7 +63,8 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
                            "only ever widened")
     settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden,
                         alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
-                        parallel=args.parallel, expected=args.expected_target)
+                        parallel=args.parallel, expected=args.expected_target, explore=args.explore,
+                        temperature=args.temperature)
     trainer = Trainer(settings, initial)
     runner = Lockstep(trainer) if args.parallel > 1 else trainer
     out = Path(args.out)
@@ -139,6 +140,8 @@ def _shape_options(args: argparse.Namespace) -> list[str]:
             options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
     if args.expected_target:
         options.append("--expected-target")
+    if args.explore:
+        options.append(f"--explore {args.explore} --temperature {args.temperature}")
     return options
 
 
@@ -167,6 +170,7 @@ def _record(settings: Settings, command: str, games: int, seconds: float, traine
         "command": command, "games": games, "total_games": settings.start + games, "seconds": round(seconds, 1),
         "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam, "parallel": settings.parallel,
         "target": "the mean over the 21 rolls" if settings.expected else "the roll thrown",
+        "explore": {"plies": settings.explore, "temperature": settings.temperature},
         "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
         "self_play_results": {"remi": remi, "single": single, "gammon": gammon, "triple": triple},
         "curve": points}
@@ -197,6 +201,11 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--expected-target", action="store_true", help="learn toward the mean over the 21 rolls of "
                    "the estimate after each roll's greedy play (a 1-ply backup, free of the dice's luck; about ten "
                    "times the time a game; with --parallel)")
+    p.add_argument("--explore", type=count, default=0, metavar="PLIES", help="in each game's first PLIES plies, "
+                   "draw the play (each candidate weighted exp(equity / temperature) relative to the best) instead "
+                   "of taking the greedy one, so that the run meets more openings (with --parallel)")
+    p.add_argument("--temperature", type=float, default=0.1, help="--explore's temperature, in points of equity "
+                   "(default 0.1: a play 0.1 worse is drawn 1/e as often as the best)")
     p.add_argument("--keep", action="store_true", help="also keep the weights of every point of the curve, as "
                    "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")

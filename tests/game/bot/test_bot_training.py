@@ -22,7 +22,7 @@ from game.bot.network import Network
 from game.bot.network_bot import NetworkBot, shipped_weights
 from game.bot.search import ROLL_WEIGHTS, ROLLS
 from game.bot.td import Settings, Trainer
-from game.movegen import encode
+from game.movegen import encode, state_plays
 from game.pictures.curve import draw_curve
 from game.selfplay import random_positions
 
@@ -145,6 +145,54 @@ def test_an_expected_target_needs_games_in_lockstep() -> None:
                           cwd=ROOT)
     assert done.returncode == 2 and "--parallel" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+def test_an_explored_play_is_drawn_with_the_weight_of_its_equity_below_the_best() -> None:
+    equity = np.array([0.0, -0.1, -0.3, 0.0, -2.0], dtype=np.float32)
+    weights = np.exp((equity - equity.max()) / 0.1)
+    rng = random.Random(3)
+    draws = 40_000
+    counts = np.bincount([lockstep.explored(equity, 0.1, rng) for _ in range(draws)], minlength=len(equity))
+    assert np.allclose(counts / draws, weights / weights.sum(), atol=0.01), counts
+    assert lockstep.explored(np.array([0.5], dtype=np.float32), 0.1, rng) == 0
+
+
+def test_the_first_plies_of_an_exploring_run_draw_their_play_and_keep_the_greedy_target() -> None:
+    """With `explore`, a game's play in its first plies is drawn among the thrown roll's candidates
+    (at a high temperature, often not the greedy one); later plies are greedy. The expected target
+    is the greedy plays' mean either way."""
+    variant = Variant.CATCHGAMMON
+    shipped = Network.load(shipped_weights(variant))
+
+    def lockstep_of(**options: object) -> lockstep.Lockstep:
+        settings = Settings(variant, 8, seed=2, hidden=shipped.hidden, parallel=8, expected=True, **options)
+        return lockstep.Lockstep(Trainer(settings, shipped))
+
+    greedy, exploring = lockstep_of(), lockstep_of(explore=4, temperature=100.0)
+    games = [exploring._start(n) for n in range(8)]
+    for game, (position, dice) in zip(games, random_positions(variant, 8, seed=11), strict=True):
+        game.state, game.mover, game.dice = encode(position), position.turn, dice
+    greedy_targets, greedy_played, _ = greedy._choose(games)
+    targets, played, _ = exploring._choose(games)
+    assert np.allclose(targets, greedy_targets)
+    for game, state in zip(games, played, strict=True):
+        assert state in state_plays(game.state, variant, game.dice)[0] or state == game.state
+    assert sum(a != b for a, b in zip(played, greedy_played, strict=True)) >= 4
+    for game in games:
+        game.plies = 4
+    assert exploring._choose(games)[1] == greedy_played
+
+
+def test_an_exploring_run_says_so_in_its_record_and_needs_games_in_lockstep(tmp_path: Path) -> None:
+    base = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "4", "--every", "4",
+            "--eval-games", "0", "--no-progress", "--hidden", "8", "--explore", "6", "--out", str(tmp_path / "x.npz")]
+    alone = subprocess.run(base, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert alone.returncode == 2 and "--parallel" in alone.stderr and len(alone.stderr.strip().splitlines()) == 1
+    done = subprocess.run([*base, "--parallel", "2"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    record = Network.load(tmp_path / "x.npz").record
+    assert "--explore 6 --temperature 0.1" in record["command"]
+    assert record["explore"] == {"plies": 6, "temperature": 0.1}
+
 
 @pytest.mark.slow
 def test_a_few_hundred_games_in_lockstep_beat_the_untrained_network() -> None:
