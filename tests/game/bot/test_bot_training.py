@@ -163,11 +163,12 @@ def test_the_first_plies_of_an_exploring_run_draw_their_play_and_keep_the_greedy
     variant = Variant.CATCHGAMMON
     shipped = Network.load(shipped_weights(variant))
 
-    def lockstep_of(**options: object) -> lockstep.Lockstep:
-        settings = Settings(variant, 8, seed=2, hidden=shipped.hidden, parallel=8, expected=True, **options)
+    def lockstep_of(explore: int) -> lockstep.Lockstep:
+        settings = Settings(variant, 8, seed=2, hidden=shipped.hidden, parallel=8, expected=True, explore=explore,
+                            temperature=100.0)
         return lockstep.Lockstep(Trainer(settings, shipped))
 
-    greedy, exploring = lockstep_of(), lockstep_of(explore=4, temperature=100.0)
+    greedy, exploring = lockstep_of(0), lockstep_of(4)
     games = [exploring._start(n) for n in range(8)]
     for game, (position, dice) in zip(games, random_positions(variant, 8, seed=11), strict=True):
         game.state, game.mover, game.dice = encode(position), position.turn, dice
