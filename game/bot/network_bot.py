@@ -24,7 +24,7 @@ from game.bot.encoding import F32, states_array
 from game.bot.equity import BEAROFF_EFFICIENCY
 from game.bot.met import MatchEquityTable
 from game.bot.network import Network, mirror
-from game.bot.search import after_states, estimate_after, final_estimate, one_ply
+from game.bot.search import after_states, estimate_after, final_estimate, one_ply, two_ply
 from game.movegen import encode
 from game.plays import Play
 from game.position import Position
@@ -46,6 +46,8 @@ class NetworkBot(Bot):
         super().__init__(network.variant, level, met or MatchEquityTable.computed(network.variant), seed)
         self.network = network
         self.exact_races = True  # races judged by the bear-off database (False: by the network, to compare)
+        self.two_ply = 0
+        """How many of the best plays after the look-ahead are judged again two plies ahead (`two_ply`)."""
 
     @classmethod
     def shipped(cls, variant: Variant, level: Level, seed: int | None = None) -> NetworkBot:
@@ -79,6 +81,12 @@ class NetworkBot(Bot):
                 probs[index] = one_ply(self.network, plays[index], equity_of)
             equity[head] = self.equity_of(probs[head], context, me)
             order = sorted(head, key=lambda i: -float(equity[i])) + order[len(head):]
+            top = [i for i in order[:self.two_ply] if equity[i] >= equity[order[0]] - FILTER]
+            if len(top) > 1:
+                for index in top:
+                    probs[index] = two_ply(self.network, plays[index], equity_of)
+                equity[top] = self.equity_of(probs[top], context, me)
+                order = sorted(top, key=lambda i: -float(equity[i])) + order[len(top):]
         return [RankedPlay(plays[i], float(equity[i]), _five(probs[i])) for i in order]
 
     def _rank_race(self, plays: Sequence[Play], context: MatchContext) -> list[RankedPlay]:

@@ -1,5 +1,6 @@
-"""Judging candidate plays with a network: 0-ply (the position after each play) and 1-ply (the
-average over the opponent's 21 rolls of the position after its best reply).
+"""Judging candidate plays with a network: 0-ply (the position after each play), 1-ply (the
+average over the opponent's 21 rolls of the position after its best reply) and 2-ply (the same,
+each position after the best reply judged at 1-ply: the mover's 21 rolls and best answers).
 
 The candidates of a roll are `Position.legal_plays` (the table needs `Play`s); the opponent's
 replies in the 1-ply look-ahead stay the move generator's 28-byte states (`state_plays`), never
@@ -17,7 +18,7 @@ import numpy.typing as npt
 from game.board import CHECKERS, Color, Variant
 from game.bot.encoding import F32, U8, features, flip, states_array
 from game.bot.network import Network, consistent, mirror
-from game.movegen import decode, encode, state_plays
+from game.movegen import State, decode, encode, opponent_view, state_plays
 from game.plays import Play
 from game.position import Position, ResultKind
 
@@ -110,3 +111,54 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
             out[index] = mirror(theirs[best:best + 1])[0]
     return (ROLL_WEIGHTS @ out).astype(np.float32)
 
+
+
+def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
+    """The mover's estimates after `play` two plies ahead: for each of the opponent's 21 rolls its
+    best reply at 0-ply (by its own equity), and the position after it judged at 1-ply (the mean
+    over the mover's 21 rolls of the estimate after the mover's best 0-ply answer), as GNU
+    Backgammon's 2-ply. A side that cannot move passes (its reply: the same checkers). All replies
+    go through the network in one batch, then all answers in another."""
+    final = final_estimate(play.after_moves)
+    if final is not None:
+        return final
+    variant, after, mine = net.variant, play.next_position, play.after_moves
+    replies, reply_bounds = _best_candidates(encode(after), variant, after)
+    their_probs, _ = estimate_after_states(net, states_array(replies), lambda row: decode(replies[row], after))
+    chosen = _best_rows(equity_of(their_probs, after.turn), reply_bounds)
+    may_end = may_be_over(variant, states_array(replies))
+    out = np.empty((len(ROLLS), 5), dtype=np.float32)
+    answers: list[State] = []
+    answer_bounds: list[tuple[int, int]] = []
+    open_rolls: list[int] = []
+    for index, row in enumerate(chosen):
+        if may_end[row] and final_estimate(decode(replies[row], after)) is not None:
+            out[index] = mirror(their_probs[row:row + 1])[0]  # the opponent's reply ended the game
+            continue
+        found, bounds = _best_candidates(opponent_view(replies[row], variant), variant, mine)
+        answer_bounds.extend((first + len(answers), end + len(answers)) for first, end in bounds)
+        answers.extend(found)
+        open_rolls.append(index)
+    if answers:
+        probs, _ = estimate_after_states(net, states_array(answers), lambda row: decode(answers[row], mine))
+        best = np.array(_best_rows(equity_of(probs, mine.turn), answer_bounds)).reshape(len(open_rolls), len(ROLLS))
+        out[open_rolls] = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[best])
+    return (ROLL_WEIGHTS @ out).astype(np.float32)
+
+
+def _best_candidates(start: State, variant: Variant, position: Position) -> tuple[list[State], list[tuple[int, int]]]:
+    """The resulting states of every play of each of the 21 rolls from `start` (the side on roll's
+    state; `position` gives the rules), the state itself for a roll that cannot be played, and each
+    roll's slice of them."""
+    states: list[State] = []
+    bounds: list[tuple[int, int]] = []
+    for dice in ROLLS:
+        found = state_plays(start, variant, dice, position.rules)[0] or (start,)
+        bounds.append((len(states), len(states) + len(found)))
+        states.extend(found)
+    return states, bounds
+
+
+def _best_rows(equity: F32, bounds: Sequence[tuple[int, int]]) -> list[int]:
+    """The row of the best equity within each slice."""
+    return [first + int(np.argmax(equity[first:end])) for first, end in bounds]

@@ -158,6 +158,43 @@ def test_one_ply_on_states_is_the_average_over_rolls_of_the_best_reply(variant: 
     assert checked > 8
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [Variant.CATCHGAMMON, Variant.RUNGAMMON, Variant.BACKGAMMON])
+def test_two_ply_is_the_average_over_rolls_of_the_best_replys_one_ply_value(variant: Variant) -> None:
+    """2-ply on states gives the plain reading of it: for each of the opponent's 21 rolls its best
+    reply at 0-ply (by its own equity, `Position.legal_plays`), judged at 1-ply and read from the
+    mover's side, weighted by the roll's chance."""
+    from game.bot.context import MONEY
+    from game.bot.network_bot import NetworkBot
+    from game.bot.search import ROLLS, after_states, estimate_after, one_ply, two_ply
+
+    bot = NetworkBot.shipped(variant, Level.EXPERT)
+    net = bot.network
+
+    def equity_of(probs: npt.NDArray[np.float32], color: Color) -> npt.NDArray[np.float32]:
+        return bot.equity_of(probs, MONEY, color)
+
+    checked = 0
+    for position, dice in random_positions(variant, 16, 21):
+        plays = position.legal_plays(dice)
+        if not plays or final_estimate(plays[0].after_moves) is not None:
+            continue
+        play = plays[0]
+        expected = np.zeros(5)
+        for roll in ROLLS:
+            replies = play.next_position.legal_plays(roll)
+            if not replies:
+                break  # the opponent passes: left to the state-level reading (not the plain one here)
+            theirs, _ = estimate_after(net, replies, after_states(replies))
+            best = replies[int(np.argmax(equity_of(theirs, play.next_position.turn)))]
+            expected += (1 if roll[0] == roll[1] else 2) / 36 * mirror(one_ply(net, best, equity_of)[None, :])[0]
+        else:
+            got = two_ply(net, play, equity_of)
+            assert np.allclose(got, expected, atol=1e-5), (position.to_json(), dice, play.notation())
+            checked += 1
+    assert checked >= 4
+
+
 def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:
     final = final_estimate(after)
     return final if final is not None else net.evaluate_after(states_array([encode(after)]))[0]
