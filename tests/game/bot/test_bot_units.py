@@ -195,6 +195,31 @@ def test_two_ply_is_the_average_over_rolls_of_the_best_replys_one_ply_value(vari
     assert checked >= 4
 
 
+def test_a_bot_looking_two_plies_ahead_ranks_its_best_plays_by_their_two_ply_estimates() -> None:
+    from game.bot.context import MONEY
+    from game.bot.network_bot import FILTER, NetworkBot
+    from game.bot.search import two_ply
+
+    variant = Variant.CATCHGAMMON
+    bot, deeper = NetworkBot.shipped(variant, Level.EXPERT), NetworkBot.shipped(variant, Level.EXPERT)
+    deeper.two_ply = 2
+    compared = 0
+    for position, dice in random_positions(variant, 12, 4):
+        ranked, ranked_deeper = bot.rank_plays(position, dice), deeper.rank_plays(position, dice)
+        close = [r for r in ranked[:2] if r.equity >= ranked[0].equity - FILTER]
+        if len(close) < 2:
+            assert ranked_deeper == ranked  # one play near the best: nothing to look at further
+            continue
+        top = {r.play.notation() for r in close}
+        assert {r.play.notation() for r in ranked_deeper[:2]} == top and ranked_deeper[2:] == ranked[2:]
+        for entry in ranked_deeper[:2]:
+            probs = two_ply(bot.network, entry.play, lambda p, c: bot.equity_of(p, MONEY, c))
+            assert np.allclose(entry.probs, probs, atol=1e-6)
+        assert ranked_deeper[0].equity >= ranked_deeper[1].equity
+        compared += 1
+    assert compared >= 3
+
+
 def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:
     final = final_estimate(after)
     return final if final is not None else net.evaluate_after(states_array([encode(after)]))[0]
