@@ -24,7 +24,7 @@ from game.board import Color
 from game.bot.encoding import F32, features, states_array
 from game.bot.equity import distribution
 from game.bot.network import OUTPUTS, WIN
-from game.bot.search import ROLL_WEIGHTS, ROLLS, estimate_after_states, may_be_over
+from game.bot.search import ROLL_WEIGHTS, ROLLS, best_rows, estimate_after_states, may_be_over
 from game.bot.td import BLACK_SIGN, FROM_BLACK, MAX_PLIES, MONEY_VALUES, Trainer
 from game.movegen import State, decode, encode, opponent_view, state_plays
 from game.position import Position
@@ -181,7 +181,7 @@ class Lockstep:
 
         probs, xs = estimate_after_states(net, states_array(candidates), position_of)
         equity = distribution(probs) @ MONEY_VALUES
-        best = [first + int(np.argmax(equity[first:end])) for first, end in bounds]
+        best = best_rows(equity, bounds)
         rolls = len(ROLLS) if expected else 1
         thrown = [index * rolls + (ROLLS.index(tuple(sorted(game.dice))) if expected else 0)
                   for index, game in enumerate(games)]

@@ -112,7 +112,6 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     return (ROLL_WEIGHTS @ out).astype(np.float32)
 
 
-
 def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     """The mover's estimates after `play` two plies ahead: for each of the opponent's 21 rolls its
     best reply at 0-ply (by its own equity), and the position after it judged at 1-ply (the mean
@@ -125,7 +124,7 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     variant, after, mine = net.variant, play.next_position, play.after_moves
     replies, reply_bounds = _best_candidates(encode(after), variant, after)
     their_probs, _ = estimate_after_states(net, states_array(replies), lambda row: decode(replies[row], after))
-    chosen = _best_rows(equity_of(their_probs, after.turn), reply_bounds)
+    chosen = best_rows(equity_of(their_probs, after.turn), reply_bounds)
     may_end = may_be_over(variant, states_array(replies))
     out = np.empty((len(ROLLS), 5), dtype=np.float32)
     answers: list[State] = []
@@ -141,7 +140,7 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         open_rolls.append(index)
     if answers:
         probs, _ = estimate_after_states(net, states_array(answers), lambda row: decode(answers[row], mine))
-        best = np.array(_best_rows(equity_of(probs, mine.turn), answer_bounds)).reshape(len(open_rolls), len(ROLLS))
+        best = np.array(best_rows(equity_of(probs, mine.turn), answer_bounds)).reshape(len(open_rolls), len(ROLLS))
         out[open_rolls] = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[best])
     return (ROLL_WEIGHTS @ out).astype(np.float32)
 
@@ -159,6 +158,6 @@ def _best_candidates(start: State, variant: Variant, position: Position) -> tupl
     return states, bounds
 
 
-def _best_rows(equity: F32, bounds: Sequence[tuple[int, int]]) -> list[int]:
-    """The row of the best equity within each slice."""
+def best_rows(equity: F32, bounds: Sequence[tuple[int, int]]) -> list[int]:
+    """The row of the best equity within each slice (first, end) of `equity`."""
     return [first + int(np.argmax(equity[first:end])) for first, end in bounds]

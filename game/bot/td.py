@@ -31,6 +31,7 @@ from game.position import Position
 
 MONEY_VALUES = np.array([1, 2, 3, -1, -2, -3], dtype=np.float32)
 MAX_PLIES = 3000
+DEFAULT_TEMPERATURE = 0.1  # --explore's: a play 0.1 worse than the best is drawn 1/e as often
 # White's outputs from Black's: each row k of White's reads output FROM_BLACK[k] of Black's.
 FROM_BLACK = np.array([WIN, LOSE_GAMMON, LOSE_TRIPLE, WIN_GAMMON, WIN_TRIPLE])
 BLACK_SIGN = np.array([-1.0, 1.0, 1.0, 1.0, 1.0], dtype=np.float32)
@@ -70,7 +71,7 @@ class Settings:
     explore: int = 0
     """The first plies of each game that sample their play, not take the greedy one (lockstep only):
     each candidate with the weight exp(equity / temperature), relative to the best."""
-    temperature: float = 0.1
+    temperature: float = DEFAULT_TEMPERATURE
 
     def __post_init__(self) -> None:
         if self.expected and self.parallel == 1:

@@ -26,7 +26,8 @@ from game.bot.errors import WeightsError
 from game.bot.lockstep import Lockstep
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
-from game.bot.td import Settings, Trainer
+from game.bot.td import DEFAULT_TEMPERATURE, Settings, Trainer
+from game.errors import UsageError
 from game.pictures.curve import draw_curve
 from game.progress import ProgressBar
 
@@ -53,6 +54,8 @@ def curve_point(network: Network, games: int, eval_games: int, seed: int) -> dic
 
 def train(args: argparse.Namespace, err: TextIO) -> int:
     """Run the training the arguments describe; write the weights, the curve and the record."""
+    if args.temperature != DEFAULT_TEMPERATURE and not args.explore:
+        raise UsageError(f"--temperature {args.temperature}: it sets how --explore draws; add --explore PLIES")
     initial = Network.load(args.init, widen=True) if args.init else None
     if initial is None and args.parallel > 1:
         err.write(UNTRAINED_PARALLEL)
@@ -204,8 +207,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--explore", type=count, default=0, metavar="PLIES", help="in each game's first PLIES plies, "
                    "draw the play (each candidate weighted exp(equity / temperature) relative to the best) instead "
                    "of taking the greedy one, so that the run meets more openings (with --parallel)")
-    p.add_argument("--temperature", type=float, default=0.1, help="--explore's temperature, in points of equity "
-                   "(default 0.1: a play 0.1 worse is drawn 1/e as often as the best)")
+    p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, help="--explore's temperature, in "
+                   "points of equity (default 0.1: a play 0.1 worse is drawn 1/e as often as the best)")
     p.add_argument("--keep", action="store_true", help="also keep the weights of every point of the curve, as "
                    "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")

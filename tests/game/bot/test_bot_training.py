@@ -188,6 +188,9 @@ def test_an_exploring_run_says_so_in_its_record_and_needs_games_in_lockstep(tmp_
             "--eval-games", "0", "--no-progress", "--hidden", "8", "--explore", "6", "--out", str(tmp_path / "x.npz")]
     alone = subprocess.run(base, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert alone.returncode == 2 and "--parallel" in alone.stderr and len(alone.stderr.strip().splitlines()) == 1
+    no_explore = [arg for arg in base if arg not in ("--explore", "6")] + ["--parallel", "2", "--temperature", "0.3"]
+    unused = subprocess.run(no_explore, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert unused.returncode == 2 and "--explore" in unused.stderr and len(unused.stderr.strip().splitlines()) == 1
     done = subprocess.run([*base, "--parallel", "2"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     record = Network.load(tmp_path / "x.npz").record
