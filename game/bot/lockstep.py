@@ -145,7 +145,7 @@ class Lockstep:
             trainer.plies += 1
             game.plies += 1
             final = None
-            if may_be_over(s.variant, states_array([after]))[0]:
+            if may_be_over(s.variant, states_array([after]), self.templates[game.mover].rules)[0]:
                 ended = decode(after, self.templates[game.mover])
                 final = ended if ended.result() is not None or ended.is_remi() else None
             if final is not None or game.plies >= MAX_PLIES:
@@ -179,7 +179,7 @@ class Lockstep:
         def position_of(row: int) -> Position:
             return decode(candidates[row], self.templates[games[owner[row]].mover])
 
-        probs, xs = estimate_after_states(net, states_array(candidates), position_of)
+        probs, xs = estimate_after_states(net, states_array(candidates), self.templates[Color.WHITE].rules, position_of)
         equity = distribution(probs) @ MONEY_VALUES
         best = best_rows(equity, bounds)
         rolls = len(ROLLS) if expected else 1

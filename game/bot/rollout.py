@@ -221,7 +221,8 @@ class Rollout:
             stuck = not all(found)
             if stuck:
                 flat.append(state)  # a roll that cannot be played: the same checkers, the opponent rolls
-            probs, _ = estimate_after_states(net, states_array(flat), partial(_decoded, flat, templates[mover]))
+            probs, _ = estimate_after_states(net, states_array(flat), current.rules,
+                                             partial(_decoded, flat, templates[mover]))
             if stuck:
                 probs[-1] = _passed(bot, current)
             values = bot.equity_of(probs, self.context, mover)

@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from game.board import CHECKERS, Color, Variant
-from game.bot.encoding import F32, U8, features, flip, states_array
+from game.bot.encoding import F32, TRAPPED, TRAPPING, U8, features, flip, states_array
 from game.bot.network import Network, consistent, mirror
 from game.movegen import State, decode, encode, opponent_view, state_plays
 from game.plays import Play
 from game.position import Position, ResultKind
+from game.rules import RuleOptions
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS], dtype=np.float32) / 36.0
@@ -47,28 +48,34 @@ def final_estimate(position: Position) -> F32 | None:
     return DRAW.copy() if position.is_remi() else None
 
 
-def may_be_over(variant: Variant, states: U8) -> npt.NDArray[np.bool_]:
-    """Rows that may end the game: all borne off, or (Catchgammon) the opponent's starting checker
-    trapped: a Remi when mine is trapped too, a win under the mother-checker rule when it is not
-    (`final_estimate` tells, from the position and its rules)."""
+def may_be_over(variant: Variant, states: U8, rules: RuleOptions) -> npt.NDArray[np.bool_]:
+    """Rows that may end the game: all borne off, or (Catchgammon) a Remi (each side's checker
+    trapped on its starting point) or, under the mother-checker rule, either one trapped there
+    (`final_estimate` tells, from the position). A trap on a starting point can last for many
+    plies, so the filter must not flag it alone when it ends nothing: every flagged row is decoded."""
     done: npt.NDArray[np.bool_] = states[:, 0] == CHECKERS
     if variant is Variant.CATCHGAMMON:
-        done |= (states[:, 1] > 32) & (states[:, 1] < 48)
+        theirs = (states[:, 1] > TRAPPING) & (states[:, 1] < TRAPPED)  # theirs under mine on their start
+        mine = states[:, 24] > TRAPPED  # mine under theirs on my start
+        done |= (theirs | mine) if rules.mother_checker else (theirs & mine)
     return done
 
 
 def estimate_after(net: Network, plays: Sequence[Play], states: U8) -> tuple[F32, F32]:
     """Estimates (N, 5) for the mover after each play, and the network's input rows of the positions
     the opponent then rolls in (for training)."""
-    return estimate_after_states(net, states, lambda row: plays[row].after_moves)
+    rules = plays[0].after_moves.rules if plays else RuleOptions()
+    return estimate_after_states(net, states, rules, lambda row: plays[row].after_moves)
 
 
-def estimate_after_states(net: Network, states: U8, position_of: Callable[[int], Position]) -> tuple[F32, F32]:
-    """`estimate_after` for resulting states (the mover's side); `position_of(row)` gives the
-    position of a row that may end the game, the mover as its turn (the others are never built)."""
+def estimate_after_states(net: Network, states: U8, rules: RuleOptions,
+                          position_of: Callable[[int], Position]) -> tuple[F32, F32]:
+    """`estimate_after` for resulting states (the mover's side), played under `rules`;
+    `position_of(row)` gives the position of a row that may end the game, the mover as its turn
+    (the others are never built)."""
     x = features(net.variant, flip(net.variant, states))
     probs = mirror(consistent(net.forward(x)[1]))
-    for row in np.flatnonzero(may_be_over(net.variant, states)):
+    for row in np.flatnonzero(may_be_over(net.variant, states, rules)):
         final = final_estimate(position_of(int(row)))
         if final is not None:
             probs[row] = final
@@ -97,7 +104,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     estimates = consistent(net.forward(features(variant, rows))[1])
     stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
     theirs = mirror(estimates[:-1])
-    for row in np.flatnonzero(may_be_over(variant, states)):
+    for row in np.flatnonzero(may_be_over(variant, states, after.rules)):
         final = final_estimate(decode(replies[int(row)], after))
         if final is not None:
             theirs[row] = final
@@ -123,9 +130,10 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         return final
     variant, after, mine = net.variant, play.next_position, play.after_moves
     replies, reply_bounds = _best_candidates(encode(after), variant, after)
-    their_probs, _ = estimate_after_states(net, states_array(replies), lambda row: decode(replies[row], after))
+    their_probs, _ = estimate_after_states(net, states_array(replies), after.rules,
+                                           lambda row: decode(replies[row], after))
     chosen = best_rows(equity_of(their_probs, after.turn), reply_bounds)
-    may_end = may_be_over(variant, states_array(replies))
+    may_end = may_be_over(variant, states_array(replies), after.rules)
     out = np.empty((len(ROLLS), 5), dtype=np.float32)
     answers: list[State] = []
     answer_bounds: list[tuple[int, int]] = []
@@ -139,7 +147,7 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         answers.extend(found)
         open_rolls.append(index)
     if answers:
-        probs, _ = estimate_after_states(net, states_array(answers), lambda row: decode(answers[row], mine))
+        probs, _ = estimate_after_states(net, states_array(answers), mine.rules, lambda row: decode(answers[row], mine))
         best = np.array(best_rows(equity_of(probs, mine.turn), answer_bounds)).reshape(len(open_rolls), len(ROLLS))
         out[open_rolls] = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[best])
     return (ROLL_WEIGHTS @ out).astype(np.float32)

@@ -134,17 +134,19 @@ class Trainer:
             results, _moves = state_plays(state, variant, dice)
             template = templates[mover]
             if results:
-                probs, xs = estimate_after_states(net, states_array(list(results)), partial(_decode, results, template))
+                probs, xs = estimate_after_states(net, states_array(list(results)), template.rules,
+                                                  partial(_decode, results, template))
                 best = int(np.argmax(distribution(probs) @ MONEY_VALUES))
                 after, target, x_next = results[best], probs[best], xs[best]
             else:
                 # No play: the same checkers, the opponent on roll (and the game cannot end here).
                 after = state
-                probs, xs = estimate_after_states(net, states_array([state]), partial(_decode, (state,), template))
+                probs, xs = estimate_after_states(net, states_array([state]), template.rules,
+                                                  partial(_decode, (state,), template))
                 target, x_next = probs[0], xs[0]
             # target: the mover's estimate after the play; y: the network's before it.
             final = None
-            if may_be_over(variant, states_array([after]))[0]:
+            if may_be_over(variant, states_array([after]), template.rules)[0]:
                 ended = decode(after, template)
                 final = ended if ended.result() is not None or ended.is_remi() else None
             delta = _white_view(target, mover) - _white_view(y, mover)

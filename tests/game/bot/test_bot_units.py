@@ -15,11 +15,12 @@ from game.bot.encoding import features, flip, input_size, states_array
 from game.bot.equity import cube_decision, equities
 from game.bot.met import MatchEquityTable
 from game.bot.network import Network, mirror
-from game.bot.search import final_estimate
+from game.bot.search import final_estimate, may_be_over
 from game.cube import Cube
 from game.errors import WeightsError
 from game.movegen import encode
 from game.position import Position
+from game.rules import RuleOptions
 from game.selfplay import random_positions
 
 
@@ -218,6 +219,30 @@ def test_a_bot_looking_two_plies_ahead_ranks_its_best_plays_by_their_two_ply_est
         assert ranked_deeper[0].equity >= ranked_deeper[1].equity
         compared += 1
     assert compared >= 3
+
+
+@pytest.mark.parametrize("mother_checker", [False, True])
+def test_the_end_of_game_filter_flags_exactly_the_plays_that_end_the_game(mother_checker: bool) -> None:
+    # The filter spares the search decoding every row; a trap on a starting point lasts for plies, so
+    # flagging it when it ends nothing made a two-ply search decode 100,000 rows.
+    rules = RuleOptions(mother_checker=mother_checker)
+    flagged = ended = 0
+    for position, dice in random_positions(Variant.CATCHGAMMON, 1500, 5):
+        plays = position.with_rules(rules).legal_plays(dice)
+        if not plays:
+            continue
+        rows = may_be_over(Variant.CATCHGAMMON, states_array([encode(p.after_moves) for p in plays]), rules)
+        over = [final_estimate(p.after_moves) is not None for p in plays]
+        assert rows.tolist() == over, (position, dice)
+        flagged, ended = flagged + int(rows.sum()), ended + sum(over)
+    assert ended > 0 and (flagged > 0)
+    trap = Position.initial(Variant.CATCHGAMMON).with_rules(rules)
+    one_side = states_array([encode(trap)]).copy()
+    one_side[0, 1] = 32 + 1  # their last starting checker trapped under one of mine
+    assert bool(may_be_over(Variant.CATCHGAMMON, one_side, rules)[0]) is mother_checker
+    both = one_side.copy()
+    both[0, 24] = 48 + 1  # and mine trapped on my own start: a Remi under either rule
+    assert bool(may_be_over(Variant.CATCHGAMMON, both, rules)[0])
 
 
 def _reply_estimate(net: Network, after: Position) -> npt.NDArray[np.float32]:
