@@ -1,11 +1,13 @@
 """The compiled parts, built where they can be: the move generator's kernel
-(game/movegen/_kernel.c) and the drivers' frame path (drivers/_frames.c).
+(game/movegen/_kernel.c), the drivers' frame path (drivers/_frames.c) and the core of the bot's
+encoder (game/bot/_encoder.c).
 
 Everything else about the package is in pyproject.toml. Without a C compiler or Python's
 headers the install goes on without them and says so, a line each: the pure-Python kernel
-(game/movegen/pure.py) gives the same plays and drivers/protocol.py the same frames, only slower
-(`python -m game --version` names the kernel in use, `drivers.protocol.describe_frame_path()` the
-frame path; `benchmarks/bench_controller.py` prints both).
+(game/movegen/pure.py) gives the same plays, drivers/protocol.py the same frames and the bot's
+numpy encoder the same inputs, only slower (`python -m game --version` names the kernel in use,
+`drivers.protocol.describe_frame_path()` the frame path, `game.bot.encoding.describe_encoder()` the
+encoder; `benchmarks/bench_controller.py` prints the first two, `benchmarks/bench_bot.py` the third).
 """
 
 import sys
@@ -16,8 +18,10 @@ from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError
 
 KERNEL = Extension("game.movegen._kernel", sources=["game/movegen/_kernel.c"])
 FRAMES = Extension("drivers._frames", sources=["drivers/_frames.c"])
+ENCODER = Extension("game.bot._encoder", sources=["game/bot/_encoder.c"])
 WHAT = {KERNEL.name: "the compiled move-generator kernel is not built ({reason}); the pure-Python kernel",
-        FRAMES.name: "the compiled frame path is not built ({reason}); the pure-Python frame path"}
+        FRAMES.name: "the compiled frame path is not built ({reason}); the pure-Python frame path",
+        ENCODER.name: "the compiled encoder is not built ({reason}); the bot's numpy encoder"}
 CANNOT_BUILD = (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError)
 
 
@@ -43,4 +47,4 @@ class OptionalKernel(build_ext):
         print(f"smartgammon: {WHAT[ext.name].format(reason=reason)} will be used", file=sys.stderr)
 
 
-setup(ext_modules=[KERNEL, FRAMES], cmdclass={"build_ext": OptionalKernel})
+setup(ext_modules=[KERNEL, FRAMES, ENCODER], cmdclass={"build_ext": OptionalKernel})

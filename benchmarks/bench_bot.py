@@ -32,6 +32,7 @@ from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.baselines import HeuristicBot, RandomBot
+from game.bot.encoding import describe_encoder
 from game.bot.factory import make_bot
 from game.bot.lockstep import Lockstep
 from game.bot.network import Network
@@ -116,7 +117,7 @@ def _timed(label: str, run: Callable[[], object]) -> None:
 def speed(positions: int, variants: list[Variant]) -> None:
     """Seconds to choose a play at each level over a corpus of positions met in random games."""
     print(f"time to choose a play: {positions} positions per variant (random games, seed 21), seconds; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; the {describe_encoder()}")
     for variant in variants:
         corpus = random_positions(variant, positions, 21)
         for level in Level:
@@ -331,7 +332,7 @@ def training(games: int, hidden: int, parallel: int) -> None:
     another (`Trainer.play_game`), then `parallel` games at once (`train --parallel`, `Lockstep`)."""
     together = max(2 * games, 4 * parallel)
     print(f"training speed, {hidden} hidden units: {games} games from the untrained network, then {games} more; "
-          f"then {together} games {parallel} at a time")
+          f"then {together} games {parallel} at a time; the {describe_encoder()}")
     for variant in Variant:
         trainer = Trainer(Settings(variant, 2 * games, seed=1, hidden=hidden))
         start = time.perf_counter()

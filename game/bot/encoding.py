@@ -211,7 +211,19 @@ _VARIANT_SIDE: dict[Variant, Callable[[Board], list[npt.NDArray[np.floating] | n
 
 
 def features(variant: Variant, states: U8) -> F32:
-    """The network's input for each state (the side on roll first), shape (N, input_size(variant))."""
+    """The network's input for each state (the side on roll first), shape (N, input_size(variant)):
+    the core (compiled where it is built), then Backgammon's contact inputs or Rungammon's blocking."""
+    core = numpy_core(variant, states) if _ENCODER is None else compiled_core(variant, states)
+    if variant is Variant.CATCHGAMMON:
+        return core
+    b, other = Board(states), Board(flip(variant, states))
+    extra = _containment(b, other) if variant is Variant.BACKGAMMON else _blocking(b, other)
+    return np.concatenate([core, extra], axis=1)
+
+
+def numpy_core(variant: Variant, states: U8) -> F32:
+    """The inputs every variant's encoder has, in numpy: the raw board, Catchgammon's trapped
+    checkers, each side's counts, contact, each side's tactics."""
     b, other = Board(states), Board(flip(variant, states))
     parts = [_unary(b.mine), _unary(b.theirs)]
     if variant is Variant.CATCHGAMMON:
@@ -220,11 +232,34 @@ def features(variant: Variant, states: U8) -> F32:
     race = _race_free(b) & _race_free(other) if variant is Variant.RUNGAMMON else ~_contact(b)
     parts.append(race[:, None].astype(np.float32))
     parts += [_tactics(variant, b), _tactics(variant, other)]
-    if variant is Variant.BACKGAMMON:
-        parts.append(_containment(b, other))
-    elif variant is Variant.RUNGAMMON:
-        parts.append(_blocking(b, other))
     return np.concatenate(parts, axis=1)
+
+
+def compiled_core(variant: Variant, states: U8) -> F32:
+    """`numpy_core` by the compiled encoder (game/bot/_encoder.c): the same numbers to the bit."""
+    if _ENCODER is None:
+        raise RuntimeError(f"the compiled encoder is not built ({_WHY_NOT})")
+    rows = np.ascontiguousarray(states, dtype=np.uint8)
+    code = _VARIANT_CODE[variant]
+    out = np.empty((len(rows), _ENCODER.columns(code)), dtype=np.float32)
+    _ENCODER.core(rows, out, code, _FLIP_BYTES[variant])
+    return out
+
+
+def describe_encoder() -> str:
+    """Which encoder `features` uses, in words (benchmarks print it)."""
+    return "compiled encoder (game/bot/_encoder.c)" if _ENCODER is not None else f"numpy encoder ({_WHY_NOT})"
+
+
+try:
+    from game.bot import _encoder as _ENCODER
+
+    _WHY_NOT = ""
+except ImportError as exc:  # no C compiler where it was installed: the numpy core, the same numbers
+    _ENCODER = None  # type: ignore[assignment]
+    _WHY_NOT = f"the compiled encoder is not built: {exc}"
+_VARIANT_CODE = {Variant.BACKGAMMON: 0, Variant.CATCHGAMMON: 1, Variant.RUNGAMMON: 2}
+_FLIP_BYTES = {variant: bytes(order.tolist()) for variant, order in _FLIP.items()}
 
 
 # The distances one roll can carry a checker (blocks left aside): a, b and a + b; a double's four steps.
@@ -232,7 +267,8 @@ _ROLL_REACH = np.array([[a, b, a + b, 0] if a != b else [a, 2 * a, 3 * a, 4 * a]
                         for a in range(1, 7) for b in range(a, 7)], dtype=np.intp)
 _ROLL_REACH_BITS = np.array([sum(1 << int(d) for d in set(reach) if d) for reach in _ROLL_REACH], dtype=np.int64)
 """Each roll's distances as the bits of one integer."""
-_ROLL_SHARE = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in range(a, 7)], dtype=np.float32) / 36.0
+_ROLL_COUNT = np.array([1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+"""Each roll's count of 36."""
 
 
 def _shots(targets: npt.NDArray[np.bool_], hitters: npt.NDArray[np.bool_]) -> F32:
@@ -244,7 +280,8 @@ def _shots(targets: npt.NDArray[np.bool_], hitters: npt.NDArray[np.bool_]) -> F3
     at = np.zeros(len(targets), dtype=np.int64)  # bit d: some target stands d pips ahead of some hitter
     for d in range(1, min(targets.shape[1], 25)):
         at |= ((target_bits >> d) & hitter_bits != 0).astype(np.int64) << d
-    shares: F32 = ((at[:, None] & _ROLL_REACH_BITS[None, :] != 0) @ _ROLL_SHARE).astype(np.float32)
+    # Counted as integers, then divided: one correctly rounded share, as the compiled core has it.
+    shares: F32 = (((at[:, None] & _ROLL_REACH_BITS[None, :] != 0) @ _ROLL_COUNT) / 36.0).astype(np.float32)
     return shares
 
 
