@@ -1,6 +1,6 @@
 """The compiled parts, built where they can be: the move generator's kernel
-(game/movegen/_kernel.c), the drivers' frame path (drivers/_frames.c) and the core of the bot's
-encoder (game/bot/_encoder.c).
+(game/movegen/_kernel.c), the drivers' frame path (drivers/_frames.c) and the bot's encoder
+(game/bot/_encoder.c).
 
 Everything else about the package is in pyproject.toml. Without a C compiler or Python's
 headers the install goes on without them and says so, a line each: the pure-Python kernel

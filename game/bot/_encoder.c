@@ -1,5 +1,5 @@
-/* The compiled core of game.bot.encoding: the numbers of its numpy functions (`numpy_core`),
- * the same to the bit, for a batch of the move generator's 28-byte states, one row at a time.
+/* The compiled game.bot.encoding: the numbers of its numpy functions (`numpy_features`), the same
+ * to the bit, for a batch of the move generator's 28-byte states, one row at a time.
  *
  * A state, from the side of the player on roll: [0] my checkers off, [1..24] one code per point
  * of my own numbering, [25] mine on the bar, [26] theirs on the bar, [27] theirs off; a point's
@@ -12,10 +12,12 @@
  * computes them, in the same order:
  *   the raw board (each side's one, two, three checkers and half the rest, per point),
  *   Catchgammon's trapped checkers per point, each side's counts (`side`), whether contact is
- *   over, each side's tactics (`tactics`).
+ *   over, each side's tactics (`tactics`); then Backgammon's contact inputs (`contact_half`, each
+ *   side) or Rungammon's blocking (`blocking_half`, each side).
  *
  * Python interface:
- *   core(states, out, variant, flip)   states: N x 28 bytes; out: a writable float32 buffer of
+ *   features(states, out, variant, flip)
+ *                                      states: N x 28 bytes; out: a writable float32 buffer of
  *                                      N x columns(variant); variant: 0 Backgammon, 1 Catchgammon,
  *                                      2 Rungammon; flip: 24 bytes, the mover's own point (0-23)
  *                                      each of the opponent's own points is (encoding._FLIP)
@@ -44,10 +46,13 @@ static int tactics_columns(int variant)
     return 3 + (variant == CATCHGAMMON ? 2 : variant == BACKGAMMON ? 1 : 0);
 }
 
+enum { CONTACT_COLUMNS = 16, BLOCKING_COLUMNS = 10 };
+
 static int columns(int variant)
 {
     return 2 * 4 * POINTS + (variant == CATCHGAMMON ? 2 * POINTS : 0) + 2 * side_columns(variant) + 1
-           + 2 * tactics_columns(variant);
+           + 2 * tactics_columns(variant)
+           + 2 * (variant == BACKGAMMON ? CONTACT_COLUMNS : variant == RUNGAMMON ? BLOCKING_COLUMNS : 0);
 }
 
 static inline float ratio(int count, double by)
@@ -252,6 +257,178 @@ static int race_free(const Board *b)  /* Rungammon: every checker past the oppon
     return 1;
 }
 
+/* GNU Backgammon's escapes (`encoding._escape_tables`): for each 12-bit set of blocked points ahead
+ * of a checker (bit k: the point k + 1 pips ahead), the rolls of 36 that carry it a + b pips, open,
+ * by either order of the dice; and of those, the ones landing beyond the first blocked point. */
+static short escapes_of[4096], escapes_beyond[4096];
+
+static void make_escapes(void)
+{
+    for (int mask = 0; mask < 4096; mask++) {
+        int first = 12, escapes = 0, beyond = 0;
+        for (int k = 0; k < 12; k++)
+            if (mask >> k & 1) {
+                first = k;
+                break;
+            }
+        for (int a = 1; a <= 6; a++)
+            for (int b = 1; b <= a; b++) {
+                int open = !(mask >> (a + b - 1) & 1) && !((mask >> (a - 1) & 1) && (mask >> (b - 1) & 1));
+                int ways = a == b ? 1 : 2;
+                escapes += ways * open, beyond += ways * (open && a + b - 1 > first);
+            }
+        escapes_of[mask] = (short)escapes, escapes_beyond[mask] = (short)beyond;
+    }
+}
+
+/* `encoding._escape_windows`: the tables' index for a checker on own point p (25: the bar). */
+static int window(const int *blocked, int p)
+{
+    int mask = 0, seen = p - 1 < 12 ? p - 1 : 12;
+    for (int k = 0; k < seen; k++)
+        mask |= blocked[p - 2 - k] << k;
+    return mask;
+}
+
+/* `encoding._timing`: the pips a side can play before it must break its points. */
+static int timing(const int *mine, int their_back)
+{
+    int limit = their_back > 11 ? their_back : 11;
+    int bar = mine[24] * (1 + (their_back >= 24)), checkers = bar, pips = 24 * bar;
+    for (int i = 0; i < POINTS; i++) {
+        int on = mine[i], spares = on > 2 ? on - 2 : on == 1;
+        int counted = (i > limit ? spares : 0) + (i >= 6 && i <= limit ? on : 0);
+        checkers += counted, pips += counted * i;
+    }
+    for (int i = 5; i >= 0; i--) {
+        int here = mine[i], over = here > 2 ? here - 2 : 0, gap = 2 - here;
+        pips += i * over, checkers += over;
+        if (here < 2 && checkers >= gap)
+            pips -= i * gap, checkers -= gap;
+    }
+    return pips > 0 ? pips : 0;
+}
+
+/* `encoding._contact_half`: `mine` and `theirs` 25 counts in each side's own numbering (24: the bar),
+ * `blocking_me` their points in mine, `blocking_them` mine in theirs. */
+static float *contact_half(const int *mine, const int *theirs, const int *blocking_me, const int *blocking_them,
+                           float *out)
+{
+    int their_rear = -1;
+    for (int i = 0; i <= POINTS; i++)
+        if (theirs[i] > 0)
+            their_rear = i;
+    int their_back = 23 - their_rear, their_point = their_rear + 1;
+    int their_escapes[26];
+    for (int p = 0; p < 26; p++)
+        their_escapes[p] = escapes_of[window(blocking_them, p)];
+    int back_escapes = their_escapes[their_point], back_beyond = escapes_beyond[window(blocking_them, their_point)];
+    int fewest_rear = 36, fewest = 36;
+    for (int p = 16; p < 26; p++) {
+        if (p <= their_point && their_escapes[p] < fewest_rear)
+            fewest_rear = their_escapes[p];
+        if (p <= 24 && their_escapes[p] < fewest)
+            fewest = their_escapes[p];
+    }
+    int contain_rear = 36 - fewest_rear, contain = 36 - fewest;
+    int mobility = 0, break_contact = 0, free_pips = 0, back = -1, back_anchor = -1, total = 0, weighted = 0;
+    int in_their_home = 99, in_their_outfield = -1, back_anchors = 0, back_game_checkers = 0;
+    for (int i = 0; i <= POINTS; i++) {
+        int m = mine[i];
+        mobility += (i > 5 ? i - 5 : 0) * m * escapes_of[window(blocking_me, i + 1)];
+        break_contact += i > their_back ? m * (i + 1 - their_back) : 0;
+        free_pips += i < their_back ? m * (i + 1) : 0;
+        if (m > 0)
+            back = i;
+        total += m, weighted += m * i;
+        back_game_checkers += i >= 18 ? m : 0;
+        if (i < POINTS && m >= 2) {
+            back_anchor = i;
+            if (i >= 18 && in_their_home == 99)
+                in_their_home = i;
+            if (i >= 12 && i < 18)
+                in_their_outfield = i;
+            back_anchors += i >= 18;
+        }
+    }
+    int forward = in_their_home < 99 ? 24 - in_their_home : in_their_outfield >= 0 ? 24 - in_their_outfield : 0;
+    int mean = total > 0 ? (weighted + total - 1) / total : 0;  /* rounded up */
+    int spread_count = 0, spread = 0;
+    for (int i = 0; i <= POINTS; i++)
+        if (i > mean)
+            spread_count += mine[i], spread += mine[i] * (i - mean) * (i - mean);
+    int moment = spread_count > 0 ? (spread + spread_count - 1) / spread_count : 0;
+    double rear_share = contain_rear / 36.0, share = contain / 36.0;
+    *out++ = ratio(back_escapes, 36.0), *out++ = ratio(back_beyond, 36.0);
+    *out++ = (float)rear_share, *out++ = (float)(rear_share * rear_share);
+    *out++ = (float)share, *out++ = (float)(share * share);
+    *out++ = ratio(mobility, 3600.0), *out++ = ratio(break_contact, 167.0), *out++ = ratio(free_pips, 100.0);
+    *out++ = ratio(timing(mine, their_back), 100.0), *out++ = ratio(back, 24.0), *out++ = ratio(back_anchor, 24.0);
+    *out++ = forward == 0 ? 2.0f : ratio(forward, 6.0), *out++ = ratio(moment, 400.0);
+    *out++ = back_anchors > 1 ? ratio(back_game_checkers - 3, 4.0) : 0.0f;
+    *out++ = back_anchors == 1 ? ratio(back_game_checkers, 8.0) : 0.0f;
+    return out;
+}
+
+/* `encoding._containment`: the contact inputs of the side on roll in b, then of the other. */
+static float *containment(const Board *b, const Board *other, float *out)
+{
+    int mine[POINTS + 1], theirs[POINTS + 1], blocking_me[POINTS], blocking_them[POINTS];
+    for (int i = 0; i < POINTS; i++) {
+        mine[i] = b->mine[i], theirs[i] = other->mine[i];
+        blocking_me[i] = b->theirs[i] >= 2, blocking_them[i] = other->theirs[i] >= 2;
+    }
+    mine[POINTS] = b->my_bar, theirs[POINTS] = other->my_bar;
+    out = contact_half(mine, theirs, blocking_me, blocking_them, out);
+    return contact_half(theirs, mine, blocking_them, blocking_me, out);
+}
+
+/* `encoding._blocking`, for the side on roll in b: how the opponent's points block its checkers. */
+static float *blocking_half(const Board *b, float *out)
+{
+    const int *mine = b->mine;
+    int blocked[POINTS], escapes[POINTS], behind[POINTS], their_low = 24, rear = -1;
+    for (int i = 0; i < POINTS; i++)
+        blocked[i] = b->theirs[i] >= 1;
+    for (int i = 0; i < POINTS; i++) {
+        escapes[i] = escapes_of[window(blocked, i + 1)];
+        if (blocked[i] && their_low == 24)
+            their_low = i;
+        if (mine[i] > 0)
+            rear = i;
+    }
+    int fewest = 36, failing = 0, free_pips = 0, spare_pips = 0, walled_in = 0, ahead[POINTS];
+    for (int i = 0; i < POINTS; i++) {
+        behind[i] = i > their_low && mine[i] > 0;
+        int walled = 1;
+        for (int d = 1; d <= 6; d++)
+            walled &= i >= d && blocked[i - d];
+        if (behind[i]) {
+            fewest = escapes[i] < fewest ? escapes[i] : fewest;
+            failing += mine[i] * (36 - escapes[i]);
+            spare_pips += (mine[i] > 1 ? mine[i] - 1 : 0) * (i + 1);
+            walled_in += walled ? mine[i] : 0;
+        } else {
+            free_pips += mine[i] * (i + 1);
+        }
+        ahead[i] = blocked[i] && i < rear;
+    }
+    int at = rear > 0 ? rear : 0, in_contact = behind[at];
+    int rear_escapes = in_contact ? escapes[at] : 36;
+    int rear_beyond = in_contact ? escapes_beyond[window(blocked, at + 1)] : 36;
+    int run, low;
+    longest_run(ahead, &run, &low);
+    int top = low + run - 1, gap = run > 0 ? rear - top : 0, caught = 0;
+    if (run >= 3)
+        for (int i = top + 1; i < POINTS; i++)
+            caught += mine[i];
+    *out++ = ratio(rear_escapes, 36.0), *out++ = ratio(rear_beyond, 36.0), *out++ = ratio(fewest, 36.0);
+    *out++ = ratio(failing, 540.0), *out++ = ratio(run, 6.0), *out++ = ratio(gap < 12 ? gap : 12, 12.0);
+    *out++ = ratio(caught, 15.0), *out++ = ratio(free_pips, 360.0), *out++ = ratio(spare_pips, 360.0);
+    *out++ = ratio(walled_in, 15.0);
+    return out;
+}
+
 static void encode_row(int variant, const unsigned char *state, const unsigned char *order, float *out)
 {
     unsigned char flipped[STATE];
@@ -270,7 +447,13 @@ static void encode_row(int variant, const unsigned char *state, const unsigned c
     out = side(variant, &other, &b, out);
     *out++ = variant == RUNGAMMON ? race_free(&b) && race_free(&other) : !contact(&b);
     out = tactics(variant, &b, out);
-    tactics(variant, &other, out);
+    out = tactics(variant, &other, out);
+    if (variant == BACKGAMMON) {
+        containment(&b, &other, out);
+    } else if (variant == RUNGAMMON) {
+        out = blocking_half(&b, out);
+        blocking_half(&other, out);
+    }
 }
 
 static PyObject *py_columns(PyObject *self, PyObject *args)
@@ -283,11 +466,11 @@ static PyObject *py_columns(PyObject *self, PyObject *args)
     return PyLong_FromLong(columns(variant));
 }
 
-static PyObject *py_core(PyObject *self, PyObject *args)
+static PyObject *py_features(PyObject *self, PyObject *args)
 {
     Py_buffer states, out, order;
     int variant;
-    if (!PyArg_ParseTuple(args, "y*w*iy*:core", &states, &out, &variant, &order))
+    if (!PyArg_ParseTuple(args, "y*w*iy*:features", &states, &out, &variant, &order))
         return NULL;
     PyObject *result = NULL;
     if (variant < BACKGAMMON || variant > RUNGAMMON) {
@@ -316,18 +499,19 @@ static PyObject *py_core(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"core", py_core, METH_VARARGS, "Write the core inputs of each 28-byte state into a float32 buffer."},
-    {"columns", py_columns, METH_VARARGS, "How many core inputs a variant has."},
+    {"features", py_features, METH_VARARGS, "Write the network's inputs of each 28-byte state into a float32 buffer."},
+    {"columns", py_columns, METH_VARARGS, "How many inputs a variant's network has."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "game.bot._encoder",
-    "The compiled core of game.bot.encoding (see _encoder.c).", -1, methods,
+    "The compiled game.bot.encoding (see _encoder.c).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__encoder(void)
 {
     make_rolls();
+    make_escapes();
     return PyModule_Create(&module);
 }

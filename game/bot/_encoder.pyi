@@ -1,8 +1,8 @@
-"""The compiled core of game.bot.encoding (game/bot/_encoder.c): `numpy_core`'s inputs to the bit."""
+"""The compiled game.bot.encoding (game/bot/_encoder.c): `numpy_features`' inputs to the bit."""
 
 import numpy as np
 import numpy.typing as npt
 
-def core(states: npt.NDArray[np.uint8] | bytes, out: npt.NDArray[np.float32] | bytes, variant: int, flip: bytes,
+def features(states: npt.NDArray[np.uint8] | bytes, out: npt.NDArray[np.float32] | bytes, variant: int, flip: bytes,
          /) -> None: ...
 def columns(variant: int, /) -> int: ...

@@ -211,19 +211,15 @@ _VARIANT_SIDE: dict[Variant, Callable[[Board], list[npt.NDArray[np.floating] | n
 
 
 def features(variant: Variant, states: U8) -> F32:
-    """The network's input for each state (the side on roll first), shape (N, input_size(variant)):
-    the core (compiled where it is built), then Backgammon's contact inputs or Rungammon's blocking."""
-    core = numpy_core(variant, states) if _ENCODER is None else compiled_core(variant, states)
-    if variant is Variant.CATCHGAMMON:
-        return core
-    b, other = Board(states), Board(flip(variant, states))
-    extra = _containment(b, other) if variant is Variant.BACKGAMMON else _blocking(b, other)
-    return np.concatenate([core, extra], axis=1)
+    """The network's input for each state (the side on roll first), shape (N, input_size(variant)),
+    by the compiled encoder where it is built (the same numbers), else in numpy."""
+    return numpy_features(variant, states) if _ENCODER is None else compiled_features(variant, states)
 
 
-def numpy_core(variant: Variant, states: U8) -> F32:
-    """The inputs every variant's encoder has, in numpy: the raw board, Catchgammon's trapped
-    checkers, each side's counts, contact, each side's tactics."""
+def numpy_features(variant: Variant, states: U8) -> F32:
+    """`features` in numpy, the encoder's reference: the raw board, Catchgammon's trapped checkers,
+    each side's counts, contact, each side's tactics, then Backgammon's contact inputs or Rungammon's
+    blocking."""
     b, other = Board(states), Board(flip(variant, states))
     parts = [_unary(b.mine), _unary(b.theirs)]
     if variant is Variant.CATCHGAMMON:
@@ -232,17 +228,21 @@ def numpy_core(variant: Variant, states: U8) -> F32:
     race = _race_free(b) & _race_free(other) if variant is Variant.RUNGAMMON else ~_contact(b)
     parts.append(race[:, None].astype(np.float32))
     parts += [_tactics(variant, b), _tactics(variant, other)]
+    if variant is Variant.BACKGAMMON:
+        parts.append(_containment(b, other))
+    elif variant is Variant.RUNGAMMON:
+        parts.append(_blocking(b, other))
     return np.concatenate(parts, axis=1)
 
 
-def compiled_core(variant: Variant, states: U8) -> F32:
-    """`numpy_core` by the compiled encoder (game/bot/_encoder.c): the same numbers to the bit."""
+def compiled_features(variant: Variant, states: U8) -> F32:
+    """`numpy_features` by the compiled encoder (game/bot/_encoder.c): the same numbers to the bit."""
     if _ENCODER is None:
         raise RuntimeError(f"the compiled encoder is not built ({_WHY_NOT})")
     rows = np.ascontiguousarray(states, dtype=np.uint8)
     code = _VARIANT_CODE[variant]
     out = np.empty((len(rows), _ENCODER.columns(code)), dtype=np.float32)
-    _ENCODER.core(rows, out, code, _FLIP_BYTES[variant])
+    _ENCODER.features(rows, out, code, _FLIP_BYTES[variant])
     return out
 
 
@@ -255,7 +255,7 @@ try:
     from game.bot import _encoder as _ENCODER
 
     _WHY_NOT = ""
-except ImportError as exc:  # no C compiler where it was installed: the numpy core, the same numbers
+except ImportError as exc:  # no C compiler where it was installed: numpy, the same numbers
     _ENCODER = None  # type: ignore[assignment]
     _WHY_NOT = f"the compiled encoder is not built: {exc}"
 _VARIANT_CODE = {Variant.BACKGAMMON: 0, Variant.CATCHGAMMON: 1, Variant.RUNGAMMON: 2}
@@ -280,7 +280,7 @@ def _shots(targets: npt.NDArray[np.bool_], hitters: npt.NDArray[np.bool_]) -> F3
     at = np.zeros(len(targets), dtype=np.int64)  # bit d: some target stands d pips ahead of some hitter
     for d in range(1, min(targets.shape[1], 25)):
         at |= ((target_bits >> d) & hitter_bits != 0).astype(np.int64) << d
-    # Counted as integers, then divided: one correctly rounded share, as the compiled core has it.
+    # Counted as integers, then divided: one correctly rounded share, as the compiled encoder has it.
     shares: F32 = (((at[:, None] & _ROLL_REACH_BITS[None, :] != 0) @ _ROLL_COUNT) / 36.0).astype(np.float32)
     return shares
 

@@ -1,6 +1,7 @@
 """The compiled encoder (game/bot/_encoder.c) gives the numpy encoder's inputs to the bit, in every
-variant, on positions of every kind; `features` uses it where it is built (under CI=true it must be);
-a bad call to it is a Python exception."""
+variant (Backgammon's contact inputs and Rungammon's blocking with the rest), on positions of every
+kind; `features` uses it where it is built (under CI=true it must be); a bad call to it is a Python
+exception."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from strategies import positions
 
 from game.board import Variant
 from game.bot import encoding
-from game.bot.encoding import compiled_core, features, flip, input_size, numpy_core, states_array
+from game.bot.encoding import compiled_features, features, flip, input_size, numpy_features, states_array
 from game.movegen import encode
 from game.position import Position
 from game.selfplay import many_stacks, random_positions
@@ -27,7 +28,7 @@ def built() -> None:
 
 
 def assert_same(variant: Variant, states: np.ndarray) -> None:
-    expected, got = numpy_core(variant, states), compiled_core(variant, states)
+    expected, got = numpy_features(variant, states), compiled_features(variant, states)
     assert got.dtype == np.float32 and got.shape == expected.shape
     differ = np.argwhere(got != expected)
     if len(differ):
@@ -37,7 +38,7 @@ def assert_same(variant: Variant, states: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_the_compiled_core_is_the_numpy_core_on_every_play_of_random_games(variant: Variant) -> None:
+def test_the_compiled_features_is_the_numpy_features_on_every_play_of_random_games(variant: Variant) -> None:
     states = []
     for position, dice in random_positions(variant, 300, 11):
         states.append(encode(position))
@@ -48,7 +49,7 @@ def test_the_compiled_core_is_the_numpy_core_on_every_play_of_random_games(varia
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_the_compiled_core_is_the_numpy_core_on_the_heaviest_boards(variant: Variant) -> None:
+def test_the_compiled_features_is_the_numpy_features_on_the_heaviest_boards(variant: Variant) -> None:
     start = many_stacks(variant)
     rows = states_array([encode(start)] + [encode(p.after_moves) for p in start.legal_plays((3, 3))])
     assert_same(variant, rows)
@@ -57,20 +58,18 @@ def test_the_compiled_core_is_the_numpy_core_on_the_heaviest_boards(variant: Var
 @pytest.mark.parametrize("variant", list(Variant))
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_the_compiled_core_is_the_numpy_core_on_any_position(variant: Variant, data: st.DataObject) -> None:
+def test_the_compiled_features_is_the_numpy_features_on_any_position(variant: Variant, data: st.DataObject) -> None:
     position: Position = data.draw(positions(variant))
     assert_same(variant, states_array([encode(position), encode(position.pass_turn())]))
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_features_use_the_compiled_core_and_add_the_variants_own_inputs(variant: Variant) -> None:
+def test_features_are_the_compiled_encoders(variant: Variant) -> None:
     assert encoding.describe_encoder().startswith("compiled encoder")
-    rows = states_array([encode(Position.initial(variant))])
+    rows = states_array([encode(p.after_moves) for p in Position.initial(variant).legal_plays((6, 4))])
     x = features(variant, rows)
-    core = compiled_core(variant, rows)
-    assert x.shape == (1, input_size(variant))
-    assert np.array_equal(x[:, :core.shape[1]], core)
-    assert (x.shape[1] == core.shape[1]) == (variant is Variant.CATCHGAMMON)  # the others add theirs
+    assert x.shape == (len(rows), input_size(variant))
+    assert np.array_equal(x, compiled_features(variant, rows))
 
 
 def test_a_bad_call_to_the_compiled_encoder_is_a_python_exception() -> None:
@@ -79,10 +78,10 @@ def test_a_bad_call_to_the_compiled_encoder_is_a_python_exception() -> None:
     rows = states_array([encode(Position.initial(Variant.CATCHGAMMON))])
     order = encoding._FLIP_BYTES[Variant.CATCHGAMMON]
     with pytest.raises(ValueError, match="an output of 4 bytes for 1 rows of 281 float32 columns"):
-        compiled.core(rows, np.empty(1, dtype=np.float32), 1, order)
+        compiled.features(rows, np.empty(1, dtype=np.float32), 1, order)
     with pytest.raises(ValueError, match="no variant 7"):
-        compiled.core(rows, np.empty((1, 281), dtype=np.float32), 7, order)
+        compiled.features(rows, np.empty((1, 281), dtype=np.float32), 7, order)
     with pytest.raises(ValueError, match="states of 27 bytes"):
-        compiled.core(bytes(27), np.empty((1, 281), dtype=np.float32), 1, order)
+        compiled.features(bytes(27), np.empty((1, 281), dtype=np.float32), 1, order)
     with pytest.raises(TypeError):
-        compiled.core(rows, bytes(281 * 4), 1, order)  # not writable
+        compiled.features(rows, bytes(281 * 4), 1, order)  # not writable
