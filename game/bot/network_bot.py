@@ -2,8 +2,10 @@
 
 Levels: beginner, casual and intermediate judge each play at 0-ply with noise; advanced at 0-ply;
 expert looks one ply ahead (the opponent's 21 rolls and best replies) for the best 4 plays of
-the 0-ply ranking, world-class for the best 8, grandmaster for every play; as GNU Backgammon's
-move filter, only plays within 0.16 of the 0-ply best are looked at further. Once contact is over
+the 0-ply ranking, world-class for the best 8, grandmaster for every play; in Catchgammon they then
+judge the best 2, 3 and 4 of those two plies ahead (`search.two_ply`), which was measured to win
+more against an independent Plakoto engine there and not in Rungammon. As GNU Backgammon's move
+filter, only plays within 0.16 of the best are looked at further. Once contact is over
 and every checker is home, the bear-off database (`bearoff.py`) judges every play exactly instead.
 """
 
@@ -30,6 +32,7 @@ from game.plays import Play
 from game.position import Position
 
 ONE_PLY_CANDIDATES = {Level.EXPERT: 4, Level.WORLD_CLASS: 8, Level.GRANDMASTER: 10_000}
+TWO_PLY_CANDIDATES = {Variant.CATCHGAMMON: {Level.EXPERT: 2, Level.WORLD_CLASS: 3, Level.GRANDMASTER: 4}}
 FILTER = 0.16  # equity below the 0-ply best beyond which a play is not looked at further (GNU Backgammon's 0.16)
 
 
@@ -46,8 +49,9 @@ class NetworkBot(Bot):
         super().__init__(network.variant, level, met or MatchEquityTable.computed(network.variant), seed)
         self.network = network
         self.exact_races = True  # races judged by the bear-off database (False: by the network, to compare)
-        self.two_ply = 0
-        """How many of the best plays after the look-ahead are judged again two plies ahead (`two_ply`)."""
+        self.two_ply = TWO_PLY_CANDIDATES.get(network.variant, {}).get(level, 0)
+        """How many of the best plays after the one-ply look-ahead are judged again two plies ahead
+        (`search.two_ply`; the variant's and level's, 0 for none)."""
 
     @classmethod
     def shipped(cls, variant: Variant, level: Level, seed: int | None = None) -> NetworkBot:

@@ -203,7 +203,8 @@ def test_a_bot_looking_two_plies_ahead_ranks_its_best_plays_by_their_two_ply_est
 
     variant = Variant.CATCHGAMMON
     bot, deeper = NetworkBot.shipped(variant, Level.EXPERT), NetworkBot.shipped(variant, Level.EXPERT)
-    deeper.two_ply = 2
+    assert deeper.two_ply == 2  # Catchgammon's expert, the default level, looks at its best 2 so
+    bot.two_ply = 0
     compared = 0
     for position, dice in random_positions(variant, 12, 4):
         ranked, ranked_deeper = bot.rank_plays(position, dice), deeper.rank_plays(position, dice)
@@ -349,3 +350,15 @@ def test_weights_for_an_encoding_that_has_since_grown_are_widened_only_when_aske
     x = features(Variant.BACKGAMMON, states)
     assert np.allclose(widened.forward(x)[1], old.forward(x[:, :-8])[1], atol=1e-3)  # float16 weights on disk
     assert not np.allclose(x[:, -8:], 0)  # the new inputs are not all zero: they were ignored
+
+
+def test_only_catchgammons_network_bots_look_two_plies_ahead_and_more_at_stronger_levels() -> None:
+    from game.bot.network_bot import NetworkBot
+
+    def candidates(variant: Variant, level: Level) -> int:
+        return NetworkBot.shipped(variant, level).two_ply
+
+    assert [candidates(Variant.CATCHGAMMON, level) for level in (Level.ADVANCED, Level.EXPERT, Level.WORLD_CLASS,
+                                                                  Level.GRANDMASTER)] == [0, 2, 3, 4]
+    assert {candidates(variant, level) for variant in (Variant.RUNGAMMON, Variant.BACKGAMMON) for level in Level
+            if level is not Level.ROLLOUT} == {0}  # Rungammon measured no gain; Backgammon's bot is GNU's
