@@ -426,8 +426,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ours", default=DEFAULT_LEVEL.value, help="this project's level (default: the default)")
     parser.add_argument("--ours-weights", type=Path,
                         help="this project's network from this file instead of the shipped one (a candidate)")
-    parser.add_argument("--two-ply", type=int, default=0, metavar="N",
-                        help="this project's network bot judges its best N plays again two plies ahead (default 0)")
+    parser.add_argument("--two-ply", type=int, default=None, metavar="N",
+                        help="this project's network bot judges its best N plays again two plies ahead "
+                             "(0: none; default: its level's, Catchgammon's expert 2)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--no-progress", action="store_true")
@@ -459,12 +460,16 @@ def main(argv: list[str] | None = None) -> int:
         NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
     if ours.variant is not variant:
         parser.error(f"--ours-weights {args.ours_weights}: a {ours.variant.value} network, not {variant.value}")
-    if args.two_ply:
+    if args.two_ply is not None:
         if not isinstance(ours, NetworkBot):
             parser.error(f"--two-ply {args.two_ply}: only this project's network bot looks two plies ahead")
         ours.two_ply = args.two_ply
+    deeper = ours.two_ply if isinstance(ours, NetworkBot) else 0
     weights = f" from {args.ours_weights}" if args.ours_weights else ""
-    weights += f", its best {args.two_ply} plays two plies ahead" if args.two_ply else ""
+    if deeper:
+        weights += f", its best {deeper} plays two plies ahead"
+    elif args.two_ply == 0:
+        weights += ", no play two plies ahead"
     print(f"{variant.value}: this project's {ours.name}{weights} against {theirs.name} "
           f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
           f"dice (seed {args.seed}), this project's rules for both sides")
