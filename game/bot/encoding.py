@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from game.board import BOARD_TO_OWN, OWN_TO_BOARD, Color, Variant
+from game.errors import EngineUnavailable
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -238,7 +239,7 @@ def numpy_features(variant: Variant, states: U8) -> F32:
 def compiled_features(variant: Variant, states: U8) -> F32:
     """`numpy_features` by the compiled encoder (game/bot/_encoder.c): the same numbers to the bit."""
     if _ENCODER is None:
-        raise RuntimeError(f"the compiled encoder is not built ({_WHY_NOT})")
+        raise EngineUnavailable(f"{_WHY_NOT} (a C compiler and Python's headers, then pip install -e .)")
     rows = np.ascontiguousarray(states, dtype=np.uint8)
     code = _VARIANT_CODE[variant]
     out = np.empty((len(rows), _ENCODER.columns(code)), dtype=np.float32)

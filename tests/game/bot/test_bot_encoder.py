@@ -15,6 +15,7 @@ from strategies import positions
 from game.board import Variant
 from game.bot import encoding
 from game.bot.encoding import compiled_features, features, flip, input_size, numpy_features, states_array
+from game.errors import EngineUnavailable
 from game.movegen import encode
 from game.position import Position
 from game.selfplay import many_stacks, random_positions
@@ -70,6 +71,18 @@ def test_features_are_the_compiled_encoders(variant: Variant) -> None:
     x = features(variant, rows)
     assert x.shape == (len(rows), input_size(variant))
     assert np.array_equal(x, compiled_features(variant, rows))
+
+
+def test_without_the_compiled_encoder_features_are_numpys_and_asking_for_it_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = states_array([encode(p.after_moves) for p in Position.initial(Variant.BACKGAMMON).legal_plays((6, 4))])
+    compiled = features(Variant.BACKGAMMON, rows)
+    monkeypatch.setattr(encoding, "_ENCODER", None)
+    monkeypatch.setattr(encoding, "_WHY_NOT", "the compiled encoder is not built: no module")
+    assert encoding.describe_encoder() == "numpy encoder (the compiled encoder is not built: no module)"
+    assert np.array_equal(features(Variant.BACKGAMMON, rows), compiled)
+    with pytest.raises(EngineUnavailable, match="not built: no module .a C compiler"):
+        compiled_features(Variant.BACKGAMMON, rows)
 
 
 def test_a_bad_call_to_the_compiled_encoder_is_a_python_exception() -> None:
