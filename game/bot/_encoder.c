@@ -7,8 +7,8 @@
  * checker of theirs (32), theirs on top of a trapped one of mine (48).
  *
  * Every number is a count divided by a constant, so one correctly rounded float32 is the answer
- * whatever the precision it is worked out in; the numpy functions count the shots as integers
- * for the same reason. encoding.py's docstrings say what each number means; this file only
+ * whatever the precision it is worked out in (the numpy functions count the shots as integers for
+ * that reason); the two squared containments are squared in double, as numpy squares them. encoding.py's docstrings say what each number means; this file only
  * computes them, in the same order:
  *   the raw board (each side's one, two, three checkers and half the rest, per point),
  *   Catchgammon's trapped checkers per point, each side's counts (`side`), whether contact is
