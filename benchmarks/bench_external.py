@@ -125,7 +125,7 @@ def fevga_game(position: Position) -> dict[str, Any]:
 # -- the engines' processes ------------------------------------------------------------------
 
 TAVLI_ADAPTER = r'''
-import json, os, sys
+import contextlib, json, os, sys
 engine_dir, model = sys.argv[1], sys.argv[2]
 os.chdir(engine_dir)
 sys.path.insert(0, engine_dir)
@@ -137,7 +137,8 @@ from domain.board import Board
 torch.set_num_threads(1)
 config = ConfigLoader("config/config.yml")
 model = model or config.config["gold_model_path"]
-agent, meta = load_agent_from_checkpoint(model, config)
+with contextlib.redirect_stdout(sys.stderr):  # what it prints while loading (its bear-off database's
+    agent, meta = load_agent_from_checkpoint(model, config)  # first build) stays off the answers' stream
 print(json.dumps({"model": model, "encoder": meta.get("encoder_version"), "hidden": meta.get("hidden_sizes"),
                   "bearoff": agent.bearoff is not None}), flush=True)
 
@@ -238,7 +239,11 @@ class EngineProcess:
         if not line:
             raise EngineFailed(f"{' '.join(self.command[:2])} ended (exit {self._process.wait()}); "
                                "its error stream above says why")
-        answer: dict[str, Any] = json.loads(line)
+        try:
+            answer: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            raise EngineFailed(f"{' '.join(self.command[:2])} answered a line that is not JSON: "
+                               f"{line.strip()[:200]!r}") from None
         return answer
 
     def close(self) -> None:

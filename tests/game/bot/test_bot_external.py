@@ -7,6 +7,8 @@ tree) the benchmark checks them itself before it measures (`check_rules` there).
 from __future__ import annotations
 
 import importlib.util
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -82,3 +84,36 @@ def test_the_fevga_programs_map_between_the_sides_points_is_rungammons() -> None
     for own in range(1, 25):
         where = board_point(Variant.RUNGAMMON, Color.BLACK, own)
         assert own_point(Variant.RUNGAMMON, Color.WHITE, where) == ((own + 11) % 24) + 1
+
+
+def test_an_engine_line_that_is_not_json_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    # what the Plakoto program prints while it first builds its bear-off database once came first on
+    # the answers' stream; the adapter now keeps it off, and a line like it is named if one comes
+    with pytest.raises(bench.EngineFailed, match=r"not JSON: 'bear-off DB: 5000/54264 states \(11s\)'"):
+        bench.EngineProcess([sys.executable, "-c", "print('bear-off DB: 5000/54264 states (11s)')"], tmp_path)
+
+
+def test_the_plakoto_adapter_keeps_what_the_engine_prints_while_loading_off_the_answers(tmp_path: Path) -> None:
+    # a stand-in for the program's modules that the adapter loads, printing as its first load does
+    stand_ins = {
+        "torch.py": "def set_num_threads(n): pass\n",
+        "config/config_loader.py": ("class ConfigLoader:\n"
+                                    "    def __init__(self, path): self.config = {'gold_model_path': 'g.pth'}\n"),
+        "domain/board.py": "class Board: pass\n",
+        "ai/checkpoint_io.py": ("def load_agent_from_checkpoint(model, config):\n"
+                                "    print('  bear-off DB: 5000/54264 states (11s)')\n"
+                                "    class Agent: bearoff = object()\n"
+                                "    return Agent(), {'encoder_version': 3, 'hidden_sizes': [8]}\n"),
+    }
+    for name, text in stand_ins.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    engine = bench.EngineProcess([sys.executable, "-c", bench.TAVLI_ADAPTER, str(tmp_path), ""], tmp_path)
+    assert engine.loaded == {"model": "g.pth", "encoder": 3, "hidden": [8], "bearoff": True}
+    engine.close()
+
+
+def test_an_engine_that_answers_json_is_read(tmp_path: Path) -> None:
+    engine = bench.EngineProcess([sys.executable, "-c", "import json; print(json.dumps({'model': 'm'}))"], tmp_path)
+    assert engine.loaded == {"model": "m"}
+    engine.close()
