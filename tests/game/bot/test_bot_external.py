@@ -2,7 +2,9 @@
 Catchgammon position as the Plakoto program (johannesnorbertwolf/tavli) holds its board, a
 Rungammon position as the Fevga program (mvichosfm/fevga) holds its game. Checked on hand-built
 positions. Against the engines' own move generators (which need the engines, kept outside this
-tree) the benchmark checks them itself before it measures (`check_rules` there)."""
+tree) the benchmark checks them itself before it measures (`check_rules` there). And the engine's
+process: the Plakoto adapter's first answer, with stand-ins for the program's modules, and a line
+that is not an answer."""
 
 from __future__ import annotations
 
@@ -112,8 +114,3 @@ def test_the_plakoto_adapter_keeps_what_the_engine_prints_while_loading_off_the_
     assert engine.loaded == {"model": "g.pth", "encoder": 3, "hidden": [8], "bearoff": True}
     engine.close()
 
-
-def test_an_engine_that_answers_json_is_read(tmp_path: Path) -> None:
-    engine = bench.EngineProcess([sys.executable, "-c", "import json; print(json.dumps({'model': 'm'}))"], tmp_path)
-    assert engine.loaded == {"model": "m"}
-    engine.close()
