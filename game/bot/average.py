@@ -32,6 +32,7 @@ def average(args: argparse.Namespace, err: TextIO) -> int:
                              f"--eval-games {args.eval_games}", f"--seed {args.seed}"]
                             + [path.name for path in paths]),
         "hidden": network.hidden,
+        "second": 0 if network.second is None else network.second.units,
         # A run continued from the average goes on from the newest checkpoint's games and curve.
         "total_games": newest.record.get("total_games", 0),
         "curve": newest.record.get("curve", []),
@@ -50,8 +51,8 @@ def average(args: argparse.Namespace, err: TextIO) -> int:
             _draw(network, networks, point).save(picture_path)
             picture = f" and {picture_path}"
     network.save(args.out)
-    err.write(f"wrote {args.out}{picture}: the mean of {len(networks)} networks of {network.hidden} hidden "
-              f"units{figure}\n")
+    err.write(f"wrote {args.out}{picture}: the mean of {len(networks)} networks of "
+              f"{network.describe_shape()}{figure}\n")
     return 0
 
 

@@ -129,12 +129,12 @@ class Lockstep:
         live = [i for i, game in enumerate(slots) if game is not None]
         games = [game for game in slots if game is not None]
         x = np.stack([game.x for game in games])
-        hidden, y = net.forward(x)
+        hidden, second, y = net.activations(x)
         black = np.array([game.mover is Color.BLACK for game in games])
         # The network's estimate before each play, its gradients, and the play's target.
         targets, after_states, next_x = self._choose(games)
         delta = _white_view(targets, black) - _white_view(y, black)
-        self._learn(live, x, hidden, y, black)
+        self._learn(live, x, hidden, second, y, black)
         alphas = np.array([s.alpha_at(s.start + game.number) for game in games], dtype=np.float32)
         coef = np.zeros((self.traces[0].shape[0], OUTPUTS), dtype=np.float32)
         coef[live] = alphas[:, None] * delta
@@ -196,18 +196,26 @@ class Lockstep:
         targets = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[per_game]).astype(np.float32)
         return targets, [candidates[b] for b in played], xs[played]
 
-    def _learn(self, live: list[int], x: F32, hidden: F32, y: F32, black: npt.NDArray[np.bool_]) -> None:
-        """Fade every live slot's traces by lambda and add the gradients of its estimate, read as White's."""
+    def _learn(self, live: list[int], x: F32, hidden: F32, second: F32 | None, y: F32,
+               black: npt.NDArray[np.bool_]) -> None:
+        """Fade every live slot's traces by lambda and add the gradients of its estimate, read as White's
+        (`Network.gradients`, batched)."""
         net, lam = self.trainer.network, self.trainer.settings.lam
         rows = np.arange(len(live))[:, None]
         order = np.where(black[:, None], FROM_BLACK[None, :], _SAME[None, :])
         sign = np.where(black[:, None], BLACK_SIGN[None, :], 1.0).astype(np.float32)
         dy = (y * (1.0 - y))[rows, order] * sign  # (n, 5): d (White's output k) / d its pre-activation
-        dh = hidden * (1.0 - hidden)
-        back = dy[:, :, None] * net.w2[order] * dh[:, None, :]  # (n, 5, hidden): the gradient for b1
         unit = _EYE[order] * dy[:, :, None]  # (n, 5, 5): the gradient for b2
+        into_first = dy[:, :, None] * net.w2[order]  # (n, 5, hidden): d (White's output k) / d h1 ...
+        deep: list[F32] = []
+        if net.second is not None and second is not None:
+            back2 = dy[:, :, None] * net.second.out[order] * (second * (1.0 - second))[:, None, :]  # for its b
+            into_first = into_first + back2 @ net.second.w  # ... and through the second layer
+            deep = [back2[:, :, :, None] * hidden[:, None, None, :], back2,
+                    unit[:, :, :, None] * second[:, None, None, :]]
+        back = into_first * (hidden * (1.0 - hidden))[:, None, :]  # (n, 5, hidden): the gradient for b1
         first = np.multiply(back[:, :, :, None], x[:, None, None, :], out=self._buffer[:len(live)])
-        grads = [first, back, unit[:, :, :, None] * hidden[:, None, None, :], unit]
+        grads = [first, back, unit[:, :, :, None] * hidden[:, None, None, :], unit, *deep]
         every_slot = len(live) == self.traces[0].shape[0]
         for trace, grad in zip(self.traces, grads, strict=True):
             part = trace if every_slot else trace[live]  # fancy indexing copies: only for the last games

@@ -59,6 +59,9 @@ class Settings:
     games: int
     seed: int
     hidden: int = 64
+    second: int = 0
+    """Units of a second hidden layer added to the initial network at no say (`Network.deepened`);
+    0: none added (a network that has one keeps it)."""
     alpha: float = 0.1  # learning rate at the start, falling toward alpha_end
     alpha_end: float = 0.02
     lam: float = 0.7
@@ -110,6 +113,8 @@ class Trainer:
             # More hidden units than the initial network's: the same estimates, with room to learn more.
             wider = s.hidden > self.initial.hidden
             self.network = self.initial.widened(s.hidden, s.seed) if wider else self.initial.copy()
+        if s.second:
+            self.network = self.network.deepened(s.second, s.seed)
         self._dice = random.Random(s.seed)
 
     def play_game(self, game: int) -> None:

@@ -60,11 +60,8 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     if initial is None and args.parallel > 1:
         err.write(UNTRAINED_PARALLEL)
     start = _games_played(initial)
-    hidden = args.hidden or (initial.hidden if initial else DEFAULT_HIDDEN)
-    if initial is not None and hidden < initial.hidden:
-        raise WeightsError(f"--hidden {hidden}: {args.init} has {initial.hidden} hidden units, and a network is "
-                           "only ever widened")
-    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden,
+    hidden = _hidden(args, initial)
+    settings = Settings(Variant(args.variant), args.games, args.seed, hidden=hidden, second=args.second,
                         alpha=args.alpha, alpha_end=args.alpha_end, lam=args.lam, start=start,
                         parallel=args.parallel, expected=args.expected_target, explore=args.explore,
                         temperature=args.temperature)
@@ -114,6 +111,19 @@ def train(args: argparse.Namespace, err: TextIO) -> int:
     return 0
 
 
+def _hidden(args: argparse.Namespace, initial: Network | None) -> int:
+    """The first hidden layer's units: --hidden, else the initial network's; a network is only ever
+    widened, and deepened once."""
+    hidden: int = args.hidden or (initial.hidden if initial else DEFAULT_HIDDEN)
+    if initial is not None and hidden < initial.hidden:
+        raise WeightsError(f"--hidden {hidden}: {args.init} has {initial.hidden} hidden units, and a network is "
+                           "only ever widened")
+    if initial is not None and args.second and initial.second is not None:
+        raise WeightsError(f"--second {args.second}: {args.init} already has a second hidden layer "
+                           f"({initial.describe_shape()})")
+    return hidden
+
+
 def _interrupted(args: argparse.Namespace, trainer: Trainer, settings: Settings, command: str, done: int,
                  started: float, points: list[dict[str, float]], initial: Network | None, out: Path,
                  err: TextIO) -> int:
@@ -138,6 +148,8 @@ def _shape_options(args: argparse.Namespace) -> list[str]:
     options = [f"--init {Path(args.init).name}"] if args.init else []
     if args.hidden or not args.init:
         options.append(f"--hidden {args.hidden or DEFAULT_HIDDEN}")
+    if args.second:
+        options.append(f"--second {args.second}")
     for name, default in (("alpha", 0.1), ("alpha_end", 0.02), ("lam", 0.7), ("parallel", 1)):
         if getattr(args, name) != default:
             options.append(f"--{name.replace('_', '-')} {getattr(args, name)}")
@@ -171,7 +183,9 @@ def _record(settings: Settings, command: str, games: int, seconds: float, traine
     remi, single, gammon, triple = trainer.results
     record: dict[str, Any] = {
         "command": command, "games": games, "total_games": settings.start + games, "seconds": round(seconds, 1),
-        "seed": settings.seed, "hidden": trainer.network.hidden, "lambda": settings.lam, "parallel": settings.parallel,
+        "seed": settings.seed, "hidden": trainer.network.hidden,
+        "second": 0 if trainer.network.second is None else trainer.network.second.units,
+        "lambda": settings.lam, "parallel": settings.parallel,
         "target": "the mean over the 21 rolls" if settings.expected else "the roll thrown",
         "explore": {"plies": settings.explore, "temperature": settings.temperature},
         "alpha": [settings.alpha, settings.alpha_end, settings.alpha_games],
@@ -196,6 +210,8 @@ def add_parser(commands: Any) -> None:
                    "the games behind them, and the record keeps the run it continues")
     p.add_argument("--hidden", type=_positive, default=None, help=f"hidden units (default {DEFAULT_HIDDEN}; with "
                    "--init, the network's own, or more to widen it: the new units start with no say in the output)")
+    p.add_argument("--second", type=count, default=0, metavar="UNITS", help="add a second hidden layer of UNITS "
+                   "on the first, at no say in the output (training goes on from what the network knows)")
     p.add_argument("--alpha", type=float, default=0.1)
     p.add_argument("--alpha-end", type=float, default=0.02)
     p.add_argument("--lam", type=float, default=0.7)
