@@ -116,6 +116,14 @@ def test_the_train_command_deepens_a_network_and_records_it(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     deep = Network.load(out)
     assert deep.shape[1:] == (8, 6) and deep.record["second"] == 6 and "--second 6" in deep.record["command"]
+    # The record's command, run again beside the file it continues, remakes the same weights.
+    command = deep.record["command"].split()[3:]
+    command[command.index("--out") + 1] = str(tmp_path / "again.npz")
+    remade = subprocess.run([sys.executable, "-m", "game.bot", *command, "--no-progress"], capture_output=True,
+                            text=True, timeout=300, cwd=tmp_path)
+    assert remade.returncode == 0, remade.stderr
+    assert all(np.array_equal(a, b) for a, b in zip(Network.load(tmp_path / "again.npz").arrays(), deep.arrays(),
+                                                    strict=True))
     again = subprocess.run([*base, "--init", str(out), "--second", "6", "--out", str(tmp_path / "x.npz")],
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert again.returncode == 2 and "already has a second hidden layer" in again.stderr
