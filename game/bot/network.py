@@ -254,7 +254,7 @@ class Network:
         if arrays[0].shape[1] != expected or meta.get("inputs") != expected:
             raise WeightsError(f"{str(path)!r} has {arrays[0].shape[1]} inputs; the {variant.value} "
                                f"encoding has {expected}: retrain with `python -m game.bot train`")
-        if deep and (len(deep) != len(_SECOND_NAMES) or deep[0].shape[1] != arrays[0].shape[0]
+        if deep and (len(deep) != len(_SECOND_NAMES) or deep[0].ndim != 2 or deep[0].shape[1] != arrays[0].shape[0]
                      or deep[2].shape != (OUTPUTS, deep[0].shape[0]) or deep[1].shape != deep[0].shape[:1]):
             raise WeightsError(f"{str(path)!r}: its second hidden layer does not fit its first "
                                f"({arrays[0].shape[0]} units): {[a.shape for a in deep]}")

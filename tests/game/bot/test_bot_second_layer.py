@@ -85,6 +85,10 @@ def test_a_two_layer_network_is_saved_read_and_averaged_whole(tmp_path: Path) ->
     one.save(tmp_path / "bad.npz")
     with pytest.raises(WeightsError, match="does not fit its first"):
         Network.load(tmp_path / "bad.npz")
+    one.second = type(one.second)(one.second.b, one.second.b, one.second.out)  # a row where a matrix goes
+    one.save(tmp_path / "flat.npz")
+    with pytest.raises(WeightsError, match="does not fit its first"):
+        Network.load(tmp_path / "flat.npz")
 
 
 def test_a_two_layer_network_learns_in_lockstep_as_in_games_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
