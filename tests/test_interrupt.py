@@ -44,10 +44,19 @@ def interrupt(process: subprocess.Popen[str]) -> tuple[int, str]:
 
 def test_ctrl_c_in_simulate_is_one_line_and_the_same_command_resumes(tmp_path: Path) -> None:
     record = tmp_path / "m"
-    command = ("-m", "firmware_host", "simulate", "--seed", "5", "--match-to", "5", "--quiet", "--record", str(record))
+    # An 11-point match (a few seconds here) interrupted as soon as its journal holds a play (the table
+    # is at work, past its set-up), not after a fixed wait: a 5-point match once ended, whole, within
+    # the second the test used to wait.
+    command = ("-m", "firmware_host", "simulate", "--seed", "5", "--match-to", "11", "--quiet", "--record",
+               str(record))
     process = start(*command)
-    wait_for(record / "journal.jsonl", process)
-    time.sleep(1.0)
+    journal = record / "journal.jsonl"
+    wait_for(journal, process)
+    deadline = time.monotonic() + 120
+    while b'"type":"play"' not in journal.read_bytes():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"{journal} holds no play"
+        time.sleep(0.01)
     status, err = interrupt(process)
     assert status == 130 and "Traceback" not in err, err
     # what the simulated board's faults made the link log before the press may stand above it
