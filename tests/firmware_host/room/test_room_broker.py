@@ -120,8 +120,8 @@ def test_broker_killed_connection_cut_director_restarted_nothing_lost_nothing_tw
 
     proxy.cut()  # the table's cable is pulled
     run_until(table, 65)
-    time.sleep(0.5)
-    assert publisher.acknowledged(link(table).match) < 65 and not publisher.connected
+    wait_until(lambda: not publisher.connected, 10, "the publisher to notice the cut")  # paho's own thread
+    assert publisher.acknowledged(link(table).match) < 65
     proxy.restore()
     wait_until(lambda: publisher.acknowledged(link(table).match) >= 65, 20, "the lines played while cut off",
                step=lambda: pace(table))
