@@ -38,6 +38,11 @@ timed on random-play positions of each variant and on the heaviest rolls (the st
 start with White's checkers spread over twelve points, every double), best of 3 each, at each
 sensing capability: the worst is against the 5 ms target.
 
+What each part can take away (`--ablate`, alone): the ZONE_CHANGE figure again, over three matches of
+Backgammon and Catchgammon at COUNTS, with the cube display's pins, the journal's lines (neither encoded
+nor written) or the journal's fsyncs doing nothing, then all three: the figure that stays is the
+event's own path through the driver, the controller and the reconciler.
+
 Memory. `python -m firmware_host simulate` plays a whole match of each variant in a child
 process: its peak RSS (`getrusage(RUSAGE_CHILDREN).ru_maxrss` in a bare interpreter that
 runs it), beside a child that only imports the packages. In this process: tracemalloc's
@@ -47,6 +52,7 @@ peak of the Python heap allocated during a match of each variant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -56,10 +62,13 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import mock
 
 from drivers.board import BoardSensor
+from drivers.cube_display import CubeDisplay
 from drivers.events import DieState, LinkUp, SensorSnapshot, ZoneChanged
 from drivers.link import SerialLink
 from drivers.protocol import (
@@ -85,6 +94,7 @@ from game.board import Variant
 from game.movegen import describe_kernel
 from game.position import Position
 from game.reconcile import TurnReconciler
+from game.record import RecordWriter
 from game.selfplay import many_stacks, random_positions
 from game.zones import Capability, ZoneReading
 
@@ -395,6 +405,51 @@ def print_setup(runs: list[Run]) -> None:
               f"{us(max(run.judgements)):>9} {us(sum(run.judgements) / len(run.frames.cpu)):>25}")
 
 
+def _unwritten(writer: RecordWriter, event: object) -> str:
+    """A journal line neither encoded nor written (the ablation's stand-in for `RecordWriter.write`)."""
+    writer.line = b"{}"
+    return writer.prev
+
+
+@contextlib.contextmanager
+def without(part: str) -> Iterator[None]:
+    """The table with one of its parts doing nothing: `display` (the cube display's pins), `journal`
+    (its lines neither encoded nor written), `fsync` (the syncer's fsync), `all` (the three)."""
+    with contextlib.ExitStack() as stack:
+        if part in ("display", "all"):
+            stack.enter_context(mock.patch.object(CubeDisplay, "show", lambda *args, **kwargs: None))
+        if part in ("journal", "all"):
+            stack.enter_context(mock.patch.object(RecordWriter, "write", _unwritten))
+        if part in ("fsync", "all"):
+            stack.enter_context(mock.patch("os.fsync", lambda fd: None))
+        yield
+
+
+ABLATIONS = ("nothing", "display", "journal", "fsync", "all")
+
+
+def ablate(seed: int, length: int, directory: Path) -> None:
+    """What the ZONE_CHANGE figure would be with each part gone: how much of it each part can take away.
+    Backgammon and Catchgammon at COUNTS, three matches each (seeds `seed` to `seed` + 2)."""
+    print(f"\nZONE_CHANGE frames with a part of the table doing nothing: Backgammon and Catchgammon at COUNTS, "
+          f"{length}-point matches, seeds {seed}-{seed + 2}; the mean over the six matches of each match's mean "
+          "per frame (the set-up and judging amortised), as a share of the frame's wire time")
+    print(f"{'without':10} {'the loop':>9} {'syncer':>8} {'in all':>8}")
+    for part in ABLATIONS:
+        loops, syncers = [], []
+        with without(part):
+            for variant in (Variant.BACKGAMMON, Variant.CATCHGAMMON):
+                for match_seed in range(seed, seed + 3):
+                    run = cpu_run(variant, Capability.COUNTS, match_seed, length,
+                                  directory / f"ablate-{part}-{match_seed}", snapshots=False)
+                    frames = run.frames
+                    per_frame = frames.mean() + (sum(run.roll_arrivals) + sum(run.judgements)) / len(frames.cpu)
+                    loops.append(per_frame / frames.mean_wire())
+                    syncers.append(run.syncer / len(frames.cpu) / frames.mean_wire())
+        loop, syncer = statistics.mean(loops), statistics.mean(syncers)
+        print(f"{part:10} {100 * loop:8.2f}% {100 * syncer:7.2f}% {100 * (loop + syncer):7.2f}%")
+
+
 PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL); "
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(code)")
 """A bare interpreter (-S, a few MB) runs the command and reports its children's peak RSS: a
@@ -480,6 +535,9 @@ def main() -> None:
     parser.add_argument("--setup-positions", type=int, default=1000,
                         help="random-play positions per variant for the turn set-up figure")
     parser.add_argument("--setup-only", action="store_true", help="only the turn set-up figures (no matches)")
+    parser.add_argument("--ablate", action="store_true",
+                        help="only the ZONE_CHANGE figure with the display, the journal's lines, the fsyncs or all "
+                             "three doing nothing (3-point matches)")
     args = parser.parse_args()
     print(f"command: python3 -m benchmarks.bench_controller {' '.join(sys.argv[1:])}".rstrip())
     print(f"machine: {machine()}")
@@ -489,6 +547,10 @@ def main() -> None:
           "us = microseconds of CPU (the table's loop thread, thread_time; the syncer's thread apart) or of wire time")
     if args.setup_only:
         setup_verdict(setup_over_positions(args.setup_positions, args.seed))
+        return
+    if args.ablate:
+        with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
+            ablate(args.seed, 3, Path(tmp))
         return
     with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
         directory = Path(tmp)
