@@ -52,6 +52,13 @@ def pace(table: EmulatedTable, seconds: float = 0.005) -> None:
     time.sleep(seconds)
 
 
+def paced(table: EmulatedTable, seconds: float = 0.005) -> Callable[[], None]:
+    """The step of a `wait_until` on the network while the table plays on: about real time. Stepped flat
+    out, a timed match's clock ran up to two minutes while a reply was on its way (a player lost on
+    time before a director's ruling came)."""
+    return lambda: pace(table, seconds)
+
+
 def held(director: Director, table: EmulatedTable) -> int:
     copy = director.store.find(link(table).publisher.table, link(table).match)
     return copy.held if copy is not None else 0
@@ -61,7 +68,7 @@ def finish(table: EmulatedTable, director: Director, timeout: float = 30.0) -> N
     """Play to the end, then wait until the director holds every line (the table still stepping)."""
     table.run()
     wait_until(lambda: held(director, table) == table.journal.sequence, timeout,
-               "the director to hold the whole journal", step=lambda: pace(table, 0.01))
+               "the director to hold the whole journal", step=paced(table, 0.01))
 
 
 def assert_same(table: EmulatedTable, director: Director) -> None:
@@ -93,12 +100,12 @@ def test_a_whole_match_reaches_the_director_complete_and_in_order(shared_mosquit
                                                          "black": table.controller.match.score[1]}
     assert game_main(["validate", str(copy.path)]) == 0
     wait_until(lambda: link(table).publisher.acknowledged(link(table).match) == table.journal.sequence, 5,
-               "the acknowledgement of the last line", step=table.step)
+               "the acknowledgement of the last line", step=paced(table))
     def final_state() -> bool:  # the retained state comes on its own, after the last line's acknowledgement
         state = director.tables["t01"].state
         return state is not None and bool(state["over"]) and state["seq"] == table.journal.sequence
 
-    wait_until(final_state, 10, "the table's final state at the director", step=table.step)
+    wait_until(final_state, 10, "the table's final state at the director", step=paced(table))
     assert director.rejected == {} and director.counts["events"] == table.journal.sequence
 
 
@@ -116,7 +123,7 @@ def test_broker_killed_connection_cut_director_restarted_nothing_lost_nothing_tw
     assert not table.controller.match.is_over and publisher.acknowledged(link(table).match) < 45
     mosquitto.start()
     wait_until(lambda: publisher.acknowledged(link(table).match) >= 45, 20,
-               "the lines played while the broker was down", step=lambda: pace(table))
+               "the lines played while the broker was down", step=paced(table))
 
     proxy.cut()  # the table's cable is pulled
     run_until(table, 65)
@@ -124,7 +131,7 @@ def test_broker_killed_connection_cut_director_restarted_nothing_lost_nothing_tw
     assert publisher.acknowledged(link(table).match) < 65
     proxy.restore()
     wait_until(lambda: publisher.acknowledged(link(table).match) >= 65, 20, "the lines played while cut off",
-               step=lambda: pace(table))
+               step=paced(table))
 
     director.close()  # the director restarts (from its copies on disk)
     run_until(table, 85)
@@ -141,11 +148,6 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(shared_m
     director = room("director", shared_mosquitto.url)
     table = room("table", shared_mosquitto.url, "t01", players=False,
                  settings=Settings(length=1, profile=Profile.TRADITIONAL))
-    # table time at about real time while the network works: stepped flat out, the table's clock ran
-    # up to two minutes while a reply was on its way, and black lost on time before the ruling came
-    def paced() -> None:
-        pace(table)
-
     table.wait(1.0)
     table.emulator.roll(6, 1)
     table.wait(0.6)
@@ -154,13 +156,13 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(shared_m
     table.press("white", ButtonKind.DONE)
     table.wait(0.6)
     wait_until(lambda: director.tables.get("t01") and director.tables["t01"].state
-               and director.tables["t01"].state["flags"], 5, "the open flag at the director", step=paced)
+               and director.tables["t01"].state["flags"], 5, "the open flag at the director", step=paced(table))
     [flag] = director.tables["t01"].state["flags"]
     assert (flag["number"], flag["code"], flag["status"]) == (1, "DU", "open")
 
     sent = director.rule("t01", "Anna Berg", "acknowledge", flag=1)
     wait_until(lambda: any(r["id"] == sent.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
-               "the table's reply", step=paced)
+               "the table's reply", step=paced(table))
     shown = [json.loads(line) for line in table.journal.path.read_text().splitlines()]
     referee_at = max(i for i, e in enumerate(shown) if e["type"] == "referee")
     assert [e["text"] for e in shown[referee_at:] if e["type"] == "display"][:1] == ["RF"]  # for a moment
@@ -169,7 +171,7 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(shared_m
     resent = seal(accepted.encode(), director.config.venue, "t01", director.key.sign_bytes)
     publish(again, Topics(director.config.venue).table("t01", "ruling"), resent)
     wait_until(lambda: any(r["id"] == accepted.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
-               "the reply to the acceptance", step=paced)
+               "the reply to the acceptance", step=paced(table))
     table.wait(0.5)
     events = [json.loads(line) for line in table.journal.path.read_text().splitlines()]
     referee = [e for e in events if e["type"] == "referee"]
@@ -178,7 +180,7 @@ def test_a_ruling_from_the_director_is_applied_shown_and_journaled_once(shared_m
     [play] = [e for e in events if e["type"] == "play"]
     assert "accepted_illegal" in play
     wait_until(lambda: director.tables["t01"].state["flags"] == [] and director.tables["t01"].state["turn"] == "black",
-               5, "the state after the ruling", step=paced)
+               5, "the state after the ruling", step=paced(table))
     wait_until(lambda: link(table).publisher.stats.states and len(link(table).flags.rulings) == 2, 5, "both answered")
     again.loop_stop()
     again.disconnect()
@@ -189,7 +191,7 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(shared_mosq
     table = room("table", shared_mosquitto.url, "t01", seed=3)
     run_until(table, 30)
     wait_until(lambda: (c := director.store.find("t01", link(table).match)) is not None and c.held >= 30, 10,
-               "the first lines", step=table.step)
+               "the first lines", step=paced(table))
     topics = Topics(director.config.venue)
     lines = table.journal.path.read_bytes().splitlines()
     old = EventMessage("t01", link(table).match, 5, line_hash(lines[4]), lines[4])
@@ -213,7 +215,7 @@ def test_bad_input_is_rejected_counted_and_shown_and_nothing_is_lost(shared_mosq
             publish(evil, topic, payload)
     publish(evil, topics.table("t01", "event"), old.encode())  # replayed as it was: a duplicate, dropped
     wait_until(lambda: sum(director.rejected.values()) >= sum(len(a) for a in attempts.values())
-               and director.counts["duplicate"] >= 1, 10, "every bad message counted", step=table.step)
+               and director.counts["duplicate"] >= 1, 10, "every bad message counted", step=paced(table))
     assert dict(director.rejected) == {reason: len(attempt) for reason, attempt in attempts.items()}
     status = director.status()
     assert status["rejected_total"] == sum(len(a) for a in attempts.values()) and status["rejections"]
@@ -281,7 +283,7 @@ def test_a_second_venue_sees_every_table_through_a_mosquitto_bridge(mosquitto: M
         try:
             finish(table, here)
             wait_until(lambda: held(central, table) == table.journal.sequence, 20,
-                       "the central director's copy", step=lambda: pace(table, 0.01))
+                       "the central director's copy", step=paced(table, 0.01))
             assert_same(table, here)
             assert_same(table, central)
             assert central.tables["t01"].state is not None and central.rejected == {}

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from room_fixtures import NO_BROKER, documented_acl_broker, publish, raw_client, require, serving, text, wait_until
-from test_room_broker import assert_same, finish, link, run_until
+from test_room_broker import assert_same, finish, link, paced, run_until
 
 from firmware_host.errors import LoginThrottled
 from firmware_host.record.journal import Journal
@@ -74,9 +74,9 @@ def test_a_deeply_nested_message_on_any_topic_is_a_counted_rejection_and_the_roo
     deep_line = EventMessage("t01", link(table).match, 30, line_hash(DEEP), DEEP)
     publish(evil, topics.table("t01", "event"), DEEP + b"\n" + DEEP)
     publish(evil, topics.table("t01", "event"), deep_line.encode())
-    wait_until(lambda: director.rejected["payload"] >= 6, 10, "the deep messages counted", step=table.step)
+    wait_until(lambda: director.rejected["payload"] >= 6, 10, "the deep messages counted", step=paced(table))
     wait_until(lambda: link(table).publisher.stats.rejected >= 1, 10, "the table's rejection of a deep ack",
-               step=table.step)
+               step=paced(table))
     evil.loop_stop()
     evil.disconnect()
     status = director.status()
@@ -321,7 +321,7 @@ def test_a_real_tables_match_counts_once_judged(shared_mosquitto: Mosquitto, roo
     director = room("director", shared_mosquitto.url, venue=venue)
     table = room("table", shared_mosquitto.url, "t01", seed=5, venue=venue)
     finish(table, director)
-    wait_until(lambda: views.results(director)["matches"], 10, "the match judged", step=table.step)
+    wait_until(lambda: views.results(director)["matches"], 10, "the match judged", step=paced(table))
     [counted] = views.results(director)["matches"]
     assert counted["match"] == link(table).match and views.results(director)["unverified"] == []
     assert director.counts["verified"] == 1
@@ -401,11 +401,11 @@ def test_a_table_follows_only_instructions_signed_by_its_director(shared_mosquit
     evil.loop_stop()
     evil.disconnect()
     wait_until(lambda: link(table).publisher.stats.rejected >= 4, 10, "the forged instructions refused",
-               step=table.step)
+               step=paced(table))
     assert "signature" in link(table).publisher.stats.last_rejection
     sent = director.rule("t01", "Anna Berg", "time_penalty", player="white", seconds=30.0)
     wait_until(lambda: any(r["id"] == sent.id and r["outcome"] for r in director.tables["t01"].rulings), 10,
-               "the director's own ruling answered", step=table.step)
+               "the director's own ruling answered", step=paced(table))
     referee = [json.loads(line) for line in table.journal.path.read_bytes().splitlines() if b'"referee"' in line]
     assert [(e["referee"], e["ruling"]) for e in referee if e["type"] == "referee"] == [("Anna Berg", sent.id)]
 
