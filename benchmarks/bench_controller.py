@@ -543,14 +543,14 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"wire: {BAUD_RATE} baud {SERIAL_SETTINGS}, {BITS_PER_BYTE} bits per byte; target: CPU under "
           f"{100 * TARGET:.0f}% of the frame's wire time; frames read by the {describe_frame_path()}")
+    if args.ablate:
+        with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
+            ablate(args.seed, 3, Path(tmp))
+        return
     print(f"CPU runs: a {args.match_to}-point match per variant and sensing, seed {args.seed}, tournament profile; "
           "us = microseconds of CPU (the table's loop thread, thread_time; the syncer's thread apart) or of wire time")
     if args.setup_only:
         setup_verdict(setup_over_positions(args.setup_positions, args.seed))
-        return
-    if args.ablate:
-        with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
-            ablate(args.seed, 3, Path(tmp))
         return
     with tempfile.TemporaryDirectory(prefix="bench-controller-") as tmp:
         directory = Path(tmp)
