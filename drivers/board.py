@@ -147,6 +147,22 @@ class BoardSensor(DeviceRole):
             with suppress(LinkError):
                 self.link.send(SnapshotRequest())
 
+    def read_afresh(self) -> None:
+        """Ask the board for a whole reading now, without waiting: it comes as a `SensorSnapshot`
+        event even when it holds nothing new (or, if the request is lost, the next heartbeat's does)."""
+        self._want_snapshot = True
+        with suppress(LinkError):
+            self.link.send(SnapshotRequest())
+
+    def frames_lost(self, timestamp: float) -> None:
+        """Frames were lost on the line: one of them may have been a zone change, so the zones
+        built from the changes may be wrong until the next snapshot; ask for it now rather than
+        wait for the heartbeat's (a done press in between would be judged on a board that is not
+        there)."""
+        if self._zones is None or self._announced() is None:
+            return  # no board to correct yet: the handshake's snapshot is on its way
+        self.read_afresh()
+
     def receive(self, message: BoardMessage, timestamp: float) -> None:
         """A message from the board: snapshots and zone changes become events (unless they cannot
         be true of the board that announced itself: those are rejected and counted); the rest is

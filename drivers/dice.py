@@ -45,6 +45,14 @@ class Dice(DeviceRole):
             with suppress(LinkError):
                 self.link.send(DiceRequest())
 
+    def frames_lost(self, timestamp: float) -> None:
+        """Frames were lost on the line: one may have been a die's report, so ask for every die's
+        state now rather than wait for the heartbeat's (a report that changes nothing is no event)."""
+        hello = self.link.hello
+        if hello is not None and Features.DICE in hello.features:
+            with suppress(LinkError):
+                self.link.send(DiceRequest())
+
     def receive(self, message: BoardMessage, timestamp: float) -> None:
         """A die report from the link becomes a `DieState` event when the die's state changed."""
         if not isinstance(message, DieReport):

@@ -76,6 +76,10 @@ class LinkListener(Protocol):
     def receive(self, message: BoardMessage, timestamp: float) -> None:
         """A message from the board, with the time it arrived."""
 
+    def frames_lost(self, timestamp: float) -> None:
+        """Frames were lost on the line (junk, a bad CRC, a cut frame, a gap in the sequence, a
+        message that makes no sense): what the role built from the stream may be wrong."""
+
 
 @dataclass(frozen=True, slots=True)
 class Backoff:
@@ -144,6 +148,8 @@ class SerialLink:
         self._last_rx = 0.0
         self._tx_seq = 0
         self._malformed = self._unknown = self._late = self._connects = self._failures = 0
+        self._lost = 0
+        """Frames lost so far (the reader's losses and the malformed), as last told to the listeners."""
         self._pinged = False  # the heartbeat is late and a PING is out
         self._stats_interval = stats_interval
         self._told = LinkStats().problems()  # the counts the last event carried
@@ -342,8 +348,18 @@ class SerialLink:
                 continue
             if isinstance(message, BoardMessage):
                 self._handle(message, now)
+        self._tell_losses(now)
         self._check_silence(now)
         self._tell_stats(now)
+
+    def _tell_losses(self, now: float) -> None:
+        """Tell the listeners when frames were lost since the last read (they ask the board again)."""
+        lost = self._reader.losses + self._malformed
+        if lost != self._lost:
+            self._lost = lost
+            if self._state is _State.UP:
+                for listener in self._listeners:
+                    listener.frames_lost(now)
 
     def _tell_stats(self, now: float) -> None:
         """A `LinkStatistics` event when the counts of what went wrong changed, at most every
@@ -491,6 +507,9 @@ class DeviceRole:
 
     def receive(self, message: BoardMessage, timestamp: float) -> None:
         """Called by the link for every message from the board."""
+
+    def frames_lost(self, timestamp: float) -> None:
+        """Called by the link when frames were lost on the line since it last read."""
 
     def poll(self, timeout: float = 0.0) -> None:
         """Do what the link has due (for a loop that drives the link itself)."""

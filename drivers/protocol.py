@@ -189,6 +189,12 @@ class FrameReader:
         """What the reader accepted and rejected so far."""
         return ReaderStats(self._frames, self._garbage, self._bad_crc, self._cut, self._gaps)
 
+    @property
+    def losses(self) -> int:
+        """Frames lost so far, as one count that grows with each (junk bytes, a bad CRC, a cut
+        frame, a sequence gap): when it moves, what was built from the stream may be wrong."""
+        return self._garbage + self._bad_crc + self._cut + self._gaps
+
     def reset(self) -> None:
         """Forget a partial frame and the sequence (on reconnect); the counts stay."""
         self._garbage += len(self._pending) + self._overflow

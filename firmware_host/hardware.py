@@ -44,7 +44,8 @@ def run_hardware(config: HardwareConfig, *, quiet: bool = False, max_seconds: fl
         host_dice = table.host_dice  # a roll-button board: the host throws the bot's dice
         controller = Controller.open(config.settings, journal, display=table.display,
                                      zone_leds=table.board.light_zones, stacks=table.board.set_stacks,
-                                     needs=table.needs, roll=host_dice.roll if host_dice is not None else None)
+                                     needs=table.needs, roll=host_dice.roll if host_dice is not None else None,
+                                     read_board=table.board.read_afresh)
         keys = table.buttons.describe() if isinstance(table.buttons, KeyboardButtons) else None
         if keys is not None:
             controller.outputs.note(keys)

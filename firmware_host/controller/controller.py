@@ -99,7 +99,8 @@ class Controller:
     def __init__(self, settings: Settings, played: Session, outputs: Outputs, clock: GameClock | None,
                  history: list[dict[str, Any]] | None = None, *, stacks: StackSetter | None = None,
                  needs: Needs | None = None, bots: Mapping[Color, Bot] | None = None, roll: Roll | None = None,
-                 chouette_bots: Mapping[str, ChouetteBot] | None = None) -> None:
+                 chouette_bots: Mapping[str, ChouetteBot] | None = None,
+                 read_board: Callable[[], None] | None = None) -> None:
         self.settings = settings
         self.played = played
         """What is played: a `Match`, or a chouette session (`firmware_host.controller.session`)."""
@@ -113,7 +114,7 @@ class Controller:
         describe = self.dialogue.describe
         self.recorder = (Recorder(outputs, describe) if history is None
                          else Recorder.resuming(outputs, describe, history, self.dialogue.event_types))
-        self.board = SensedBoard(settings.settle_seconds)
+        self.board = SensedBoard(settings.settle_seconds, read_board)
         self.throws = Throws(played, self.dialogue.throws(), rethrow_cocked=settings.profile is not Profile.CASUAL)
         """What a throw of the dice does now."""
         self.prompter = Prompter(outputs, self.dialogue.cube, clock, self.dialogue.context)
@@ -150,9 +151,11 @@ class Controller:
     @classmethod
     def new(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
             zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-            needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+            needs: Needs | None = None, roll: Roll | None = None,
+            read_board: Callable[[], None] | None = None) -> Controller:
         """A new match (or chouette) at a table whose journal holds none yet; `roll` throws the host's
-        dice for a bot (a roll-button board)."""
+        dice for a bot (a roll-button board); `read_board` asks the board for a whole reading (at a done
+        press, `BoardSensor.read_afresh`)."""
         if journal.has_match():
             raise JournalError(f"{journal.path} already holds a match: resume it")
         bots = make_bots(settings)  # the bots are named in the record's first line
@@ -162,7 +165,7 @@ class Controller:
         outputs = Outputs(journal, display=display, zone_leds=zone_leds, wall_time=wall_time, images=settings.images)
         clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
         controller = cls(settings, played, outputs, clock if settings.timed else None, stacks=stacks, needs=needs,
-                         bots=bots, roll=roll, chouette_bots=chouette_bots)
+                         bots=bots, roll=roll, chouette_bots=chouette_bots, read_board=read_board)
         controller.recorder.begin(played, settings)
         controller._start()
         controller._settle()
@@ -171,7 +174,8 @@ class Controller:
     @classmethod
     def resume(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
                zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-               needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+               needs: Needs | None = None, roll: Roll | None = None,
+               read_board: Callable[[], None] | None = None) -> Controller:
         """The match (or chouette) of a journal that a stopped or killed controller left, going on from its
         last event."""
         history = journal.history()
@@ -186,7 +190,8 @@ class Controller:
             clock = GameClock.for_match(settings.length, settings.clock_delay, settings.reserve_per_point)
             clock.restore(history)
         controller = cls(settings, played, outputs, clock, history, stacks=stacks, needs=needs,
-                         bots=make_bots(settings), roll=roll, chouette_bots=make_chouette_bots(settings))
+                         bots=make_bots(settings), roll=roll, chouette_bots=make_chouette_bots(settings),
+                         read_board=read_board)
         controller.recorder.resumed(played, clock, history, controller.dialogue.where(), controller.dialogue.phase())
         controller._start()
         controller._settle()
@@ -195,11 +200,12 @@ class Controller:
     @classmethod
     def open(cls, settings: Settings, journal: Journal, *, display: CubeDisplay | None = None,
              zone_leds: ZoneLeds | None = None, wall_time: WallTime = time.time, stacks: StackSetter | None = None,
-             needs: Needs | None = None, roll: Roll | None = None) -> Controller:
+             needs: Needs | None = None, roll: Roll | None = None,
+             read_board: Callable[[], None] | None = None) -> Controller:
         """The journal's match resumed, or a new one when it holds none (a table starting up)."""
         start = cls.resume if journal.has_match() else cls.new
         return start(settings, journal, display=display, zone_leds=zone_leds, wall_time=wall_time, stacks=stacks,
-                     needs=needs, roll=roll)
+                     needs=needs, roll=roll, read_board=read_board)
 
     def _start(self) -> None:
         if self.played.is_over:
@@ -379,7 +385,7 @@ class Controller:
     # -- buttons -------------------------------------------------------------------------
 
     def _button_map(self) -> ButtonMap:
-        play = {ButtonKind.DONE: self.plays.done, ButtonKind.DOUBLE: self.plays.next_choice}
+        play = {ButtonKind.DONE: self.plays.pressed_done, ButtonKind.DOUBLE: self.plays.next_choice}
         return ButtonMap({
             **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},

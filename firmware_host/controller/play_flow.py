@@ -84,8 +84,20 @@ class PlayFlow:
         wrong = isinstance(verdict, Illegal | Misplaced)
         return [Show(verdict.short_code() if wrong else ""), Light(verdict.zones() if wrong else frozenset())]
 
+    def pressed_done(self, player: Color) -> Effects:
+        """`player` pressed done: the board is read afresh, then judged once that reading has settled
+        (`done`). A zone change lost on the line would otherwise have the press judged on a board
+        behind the one standing (a spurious flag); where the board cannot be asked, judged now."""
+        turn = self.turn
+        if turn is None:
+            return []
+        if self.board.ask():
+            turn.done_pending = True  # taken when the reading comes (`pending`) or, if it differs, settles
+            return []
+        return self.done(player)
+
     def done(self, player: Color) -> Effects:
-        """`player` pressed done: the settled board is judged (once it settles, when checkers are still moving)."""
+        """The settled board is judged for `player`'s done press (once it settles, when checkers are still moving)."""
         turn, zones = self.turn, self.board.zones
         if turn is None or zones is None:
             return []

@@ -8,7 +8,7 @@ unchanged for `settle_seconds`, and `SensedBoard` hands the controller only such
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from firmware_host.errors import DebounceError
 from game.zones import Capability, View, ZoneReading
@@ -80,13 +80,17 @@ class Debouncer:
 
 class SensedBoard:
     """Follows the board's snapshots and zone changes; `read` and `poll` return a board that has
-    newly settled, for the controller to judge."""
+    newly settled, for the controller to judge. `read_afresh` asks the board for a whole reading
+    (the driver's `BoardSensor.read_afresh`; None: a board that cannot be asked)."""
 
-    def __init__(self, settle_seconds: float) -> None:
+    def __init__(self, settle_seconds: float, read_afresh: Callable[[], None] | None = None) -> None:
         self.capability: Capability | None = None
         self.zones: list[ZoneReading] | None = None
         """Every zone as last read, settled or not (None until the first snapshot)."""
         self._debouncer = Debouncer(settle_seconds)
+        self._read_afresh = read_afresh
+        self._awaiting = False
+        """A whole reading was asked for and has not come: the board is not settled meanwhile."""
 
     @property
     def stable(self) -> View | None:
@@ -95,8 +99,20 @@ class SensedBoard:
 
     @property
     def settled(self) -> bool:
-        """The zones read now are the last settled board (no checker in motion)."""
-        return self.zones is not None and self._debouncer.stable == tuple(self.zones)
+        """The zones read now are the last settled board (no checker in motion, no reading awaited)."""
+        return not self._awaiting and self.zones is not None and self._debouncer.stable == tuple(self.zones)
+
+    def ask(self) -> bool:
+        """Ask the board for a whole reading; unsettled until it comes. False: it cannot be asked.
+
+        A zone change lost on the line (its frame cut or dropped) leaves the zones as read behind
+        the board until the next snapshot, a heartbeat away; a decision taken on them meanwhile
+        would judge a board that is not there."""
+        if self._read_afresh is None or self.zones is None:
+            return False
+        self._awaiting = True
+        self._read_afresh()
+        return True
 
     @property
     def ready(self) -> bool:
@@ -106,6 +122,7 @@ class SensedBoard:
     def forget(self) -> None:
         """The board was out of reach: nothing read before counts; wait for a whole board again."""
         self.zones = None
+        self._awaiting = False
         self._debouncer = Debouncer(self._debouncer.settle_seconds)
 
     def announce(self, capability: Capability | None) -> None:
@@ -117,6 +134,7 @@ class SensedBoard:
         """A whole board read; the newly settled board, if any."""
         self.capability = capability
         self.zones = list(zones)
+        self._awaiting = False
         return self._debouncer.update(self.zones, now)
 
     def change(self, zone: int, reading: ZoneReading, now: float) -> View | None:

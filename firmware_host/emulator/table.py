@@ -79,7 +79,8 @@ class EmulatedTable:
         # the record's timestamps follow the table's clock, so a seed gives the same record
         controller = Controller.open(self.settings, self.journal, display=self.table.display,
                                      zone_leds=self.table.board.light_zones, wall_time=self.clock.now,
-                                     stacks=self.table.board.set_stacks, needs=self.table.needs)
+                                     stacks=self.table.board.set_stacks, needs=self.table.needs,
+                                     read_board=self.table.board.read_afresh)
         if self.line_noise or self.flicker_rate:
             controller.links.expect_faults(
                 f"the emulated board injects faults on purpose: {self.line_noise:.0%} of its frames corrupted, cut, "

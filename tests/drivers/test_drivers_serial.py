@@ -131,6 +131,43 @@ def test_request_snapshot_returns_it_and_delivers_it(
     assert snapshot.zone(18).stack == "w" and snapshot.zone(24).stack == "w"
 
 
+def test_a_frame_lost_on_the_line_has_the_board_and_the_dice_asked_again_at_once(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
+    """Junk on the line (a frame that could have been a zone change or a die's report): the board
+    is asked for a snapshot and the dice for their reports at once, not at the next heartbeat, and
+    the snapshot comes as an event although it holds nothing new."""
+    emu, url = emulator
+    with connected(url, clock) as board, Dice(board.link) as dice:
+        drain(board.events)
+        port = emu.port()
+        asked = port.received["SnapshotRequest"], port.received["DiceRequest"]
+        port.send_raw(b"\x05not a frame\x00")
+        board.poll(0)  # the junk is read: both roles ask
+        assert (port.received["SnapshotRequest"], port.received["DiceRequest"]) == (asked[0] + 1, asked[1] + 1)
+        board.poll(0)  # the answers, with no time passed (no heartbeat)
+        events = drain(board.events)
+        assert board.link.stats().garbage_bytes > 0 and dice.states() != ()
+    assert [e.zones for e in events if isinstance(e, SensorSnapshot)] == [
+        tuple(ZoneReading.of_stack(s) for s in STANDARD_START)]
+
+
+def test_a_change_lost_on_the_line_is_read_again_at_the_next_frame_not_the_heartbeat(
+        clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
+    emu, url = emulator
+    with connected(url, clock) as board:
+        drain(board.events)
+        emu.move(6, 5)
+        emu.scan()
+        emu.port().drop_output()  # the two ZONE_CHANGE frames are lost on the line
+        emu.move(8, 7)
+        emu.scan()
+        board.poll(0)  # the next changes show the gap: a snapshot is asked for
+        board.poll(0)
+        [snapshot] = [e for e in drain(board.events) if isinstance(e, SensorSnapshot)]
+        assert board.link.stats().seq_gaps == 1
+    assert snapshot.zone(5).stack == "w" and snapshot.zone(6).stack == "wwww" and snapshot.zone(7).stack == "w"
+
+
 def test_periodic_snapshots_are_delivered_only_when_a_change_was_lost(
         clock: ManualClock, emulator: tuple[BoardEmulator, str]) -> None:
     emu, url = emulator
