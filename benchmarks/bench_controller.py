@@ -18,7 +18,8 @@ set-up happens when a roll arrives, in `handle(DieState)`: shown alone (that cal
 judging of a board the frames made: it happens in the `tick(now)` that finds the board settled
 (`settle_seconds` after its last change, with no frame), timed there (unless a done press waited
 for that board: then the tick commits the play, the press's work, like a press's `handle`,
-untimed). The collector sets aside what the table was built with, as `python -m firmware_host`
+untimed; so is the snapshot that answers a done press, which asks the board for a whole reading).
+The collector sets aside what the table was built with, as `python -m firmware_host`
 does (`set_aside_from_the_collector`). The journal's fsyncs run on its syncer's thread
 (firmware_host/record/syncer.py), not the loop's: that thread's CPU over the whole match is
 amortised over the frames in a column of its own (`+syncer/wire`), and the target is judged on
@@ -212,6 +213,26 @@ def at_table_pace(journal: Journal) -> None:
         time.sleep(0.0002)
 
 
+def die(run: Run, controller: Controller, event: DieState, now: float) -> None:
+    """A die's report, timed; when it made a roll (a new PLAY prompt), its time is the turn's set-up,
+    and the `TurnReconciler` of that roll is timed apart."""
+    serial = controller.prompt.serial
+    cpu, _ = timed(controller, event, now)
+    if controller.prompt.serial != serial and controller.prompt.waiting is Waiting.PLAY:
+        run.roll_arrivals.append(cpu)
+        dice = controller.match.dice
+        assert dice is not None
+        start = CPU()
+        TurnReconciler(controller.match.position, dice, run.capability)
+        run.reconcilers.append(CPU() - start)
+
+
+def press_waits(controller: Controller) -> bool:
+    """A done press waits for the board (its reading, or its settling): what comes next is its work."""
+    turn = controller.plays.turn
+    return turn is not None and turn.done_pending
+
+
 def plays(journal: Journal) -> list[tuple[str, list[int], dict[str, object]]]:
     """(player, dice, position after) of each play in a journal."""
     lines = journal.path.read_text(encoding="utf-8").splitlines()
@@ -252,25 +273,20 @@ def cpu_run(variant: Variant, capability: Capability, seed: int, length: int, di
                     board = list(event.zones)
                     sent = Snapshot(event.scan, capability, event.zones)
                     driver = path.cpu(sent)
+                    if press_waits(controller):  # the reading a done press asked for: the press's
+                        controller.handle(event)  # work (its play committed or flagged), not a frame's
+                        continue
                     cpu, flagged = timed(controller, event, now)
                     if snapshots:
                         run.frames.add(cpu, driver, wire_seconds(sent), flagged)
                 elif isinstance(event, DieState):
-                    serial = controller.prompt.serial
-                    cpu, _ = timed(controller, event, now)
-                    if controller.prompt.serial != serial and controller.prompt.waiting is Waiting.PLAY:  # a roll
-                        run.roll_arrivals.append(cpu)
-                        dice = controller.match.dice
-                        assert dice is not None
-                        start = CPU()
-                        TurnReconciler(controller.match.position, dice, capability)
-                        run.reconcilers.append(CPU() - start)
+                    die(run, controller, event, now)
                 else:
                     if isinstance(event, LinkUp) and event.hello.capability is not None:  # the board's link
                         path = DriverPath(event.hello)
                     controller.handle(event)
-            stable, turn = controller.stable, controller.plays.turn
-            pressed = turn is not None and turn.done_pending  # the done press's work: not the frames'
+            stable = controller.stable
+            pressed = press_waits(controller)  # the done press's work: not the frames'
             start = CPU()
             controller.tick(now)
             if controller.stable is not stable and not pressed:  # a board settled: judged now
