@@ -13,6 +13,12 @@ from collections.abc import Callable, Sequence
 from firmware_host.errors import DebounceError
 from game.zones import Capability, View, ZoneReading
 
+READING_WAIT = 1.5
+"""Seconds a reading asked for (`SensedBoard.ask`) is waited for: its answer takes milliseconds, a lost
+one is made up by the board's next heartbeat snapshot (a second at the emulator's); a board whose
+snapshots the driver refuses (a checker too many) sends none that counts, and then the zones as
+read are judged, as without the asking."""
+
 
 class Debouncer:
     """Reports the board once it has stood unchanged for `settle_seconds`, so a checker in
@@ -91,6 +97,8 @@ class SensedBoard:
         self._read_afresh = read_afresh
         self._awaiting = False
         """A whole reading was asked for and has not come: the board is not settled meanwhile."""
+        self._asked_at: float | None = None
+        """When the reading awaited was asked for (the first `poll` after `ask`)."""
 
     @property
     def stable(self) -> View | None:
@@ -110,7 +118,7 @@ class SensedBoard:
         would judge a board that is not there."""
         if self._read_afresh is None or self.zones is None:
             return False
-        self._awaiting = True
+        self._awaiting, self._asked_at = True, None
         self._read_afresh()
         return True
 
@@ -145,5 +153,10 @@ class SensedBoard:
         return self._debouncer.change(zone, reading, now)
 
     def poll(self, now: float) -> View | None:
-        """Time passed: the board that has newly settled, if any."""
+        """Time passed: the board that has newly settled, if any (and a reading awaited too long is given up)."""
+        if self._awaiting:
+            if self._asked_at is None:
+                self._asked_at = now
+            elif now - self._asked_at >= READING_WAIT:
+                self._awaiting = False
         return self._debouncer.poll(now)

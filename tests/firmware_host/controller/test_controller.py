@@ -12,6 +12,7 @@ from tables import ScriptedTables, hand, journal, of_type, opening, press, roll,
 
 from drivers.events import ButtonKind
 from firmware_host.controller.prompts import Waiting
+from firmware_host.controller.sensed_board import READING_WAIT
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Profile, Settings
 from game.board import Color, Variant
@@ -128,6 +129,23 @@ def test_a_done_press_is_judged_on_the_board_read_after_it(make: Callable[..., E
     press(table, "white", ButtonKind.DONE)
     [flag] = of_type(table, "flag")
     assert flag["code"] == "DU" and "13/7" in flag["message"], flag  # the 6 played, the 1 could have been
+
+
+def test_a_done_press_whose_reading_never_counts_is_judged_on_the_zones_as_read(
+        make: Callable[..., EmulatedTable]) -> None:
+    """A checker too many on the board: the driver refuses its snapshots (31 checkers), the press's
+    reading among them. The press is not left waiting: after `READING_WAIT` the zones as read are
+    judged, and flagged."""
+    table = make()
+    opening(table, 6, 1)
+    table.emulator.move(13, 7)
+    table.emulator.place(6, "w")  # one from the box
+    table.wait(0.6)
+    press(table, "white", ButtonKind.DONE, settle=0.5)
+    assert of_type(table, "flag") == [] and waiting(table) is Waiting.PLAY  # the reading still awaited
+    table.wait(READING_WAIT)
+    [flag] = of_type(table, "flag")
+    assert flag["code"] == "SC" and waiting(table) is Waiting.CORRECT, flag
 
 
 def test_a_partial_play_is_not_a_play_until_done(make: Callable[..., EmulatedTable]) -> None:
