@@ -46,17 +46,16 @@ def link(table: EmulatedTable) -> TableLink:
     return table.link
 
 
-def pace(table: EmulatedTable, seconds: float = 0.005) -> None:
-    """One step of the table, then a pause: time for the network to do its part."""
-    table.step()
-    time.sleep(seconds)
-
-
 def paced(table: EmulatedTable, seconds: float = 0.005) -> Callable[[], None]:
-    """The step of a `wait_until` on the network while the table plays on: about real time. Stepped flat
-    out, a timed match's clock ran up to two minutes while a reply was on its way (a player lost on
-    time before a director's ruling came)."""
-    return lambda: pace(table, seconds)
+    """The step of a `wait_until` on the network while the table plays on: one step of the table, then
+    a pause for the network to do its part (about real time). Stepped flat out, a timed match's clock
+    ran up to two minutes while a reply was on its way (a player lost on time before a director's
+    ruling came)."""
+    def step() -> None:
+        table.step()
+        time.sleep(seconds)
+
+    return step
 
 
 def held(director: Director, table: EmulatedTable) -> int:
