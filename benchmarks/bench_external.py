@@ -434,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--two-ply", type=int, default=None, metavar="N",
                         help="this project's network bot judges its best N plays again two plies ahead "
                              "(0: none; default: its level's, Catchgammon's expert 2)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="the rollout level's budget a play (`--ours rollout`; default: its own)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--no-progress", action="store_true")
@@ -461,7 +463,9 @@ def main(argv: list[str] | None = None) -> int:
         theirs = FevgaPlayer(engine_dir, args.level)
         measured = engine_dir / "src" / "engine.js"
     variant = theirs.variant
-    ours: Bot = make_bot(variant, args.ours, seed=1) if args.ours_weights is None else \
+    if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
+        parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
+    ours: Bot = make_bot(variant, args.ours, seed=1, seconds=args.seconds) if args.ours_weights is None else \
         NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
     if ours.variant is not variant:
         parser.error(f"--ours-weights {args.ours_weights}: a {ours.variant.value} network, not {variant.value}")
