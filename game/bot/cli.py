@@ -1,4 +1,4 @@
-"""The command line of `python -m game.bot`: `train`, `average`, `bearoff`, `rollout`, `opening`."""
+"""The command line of `python -m game.bot`: `train`, `average`, `distill`, `bearoff`, `rollout`, `opening`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from game.arguments import OneLineParser
-from game.bot import average, bearoff, opening_rollouts, rollout_command, train
+from game.bot import average, bearoff, distill, opening_rollouts, rollout_command, train
 from game.errors import GameError
 
 
@@ -16,6 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     train.add_parser(commands)
     average.add_parser(commands)
+    distill.add_parser(commands)
     bearoff.add_parser(commands)
     rollout_command.add_parser(commands)
     opening_rollouts.add_parser(commands)
