@@ -112,7 +112,7 @@ def label_games(network: Network, games: int, seed: int, *, candidates: int = CA
     while played < games and (rows is None or len(states) < rows):
         position, dice = _opening(network, rng)
         for ply in range(MAX_PLIES):
-            if position.result() is not None or (rows is not None and len(states) >= rows):
+            if position.result() is not None or position.is_remi() or (rows is not None and len(states) >= rows):
                 break
             found, labels, equity = label_position(bot, position, dice, candidates)
             states.extend(found)
