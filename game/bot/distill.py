@@ -38,6 +38,7 @@ from game.bot.encoding import F32, U8, features, flip, states_array
 from game.bot.network import Network, mirror
 from game.bot.network_bot import FILTER, NetworkBot
 from game.bot.search import after_states, estimate_after, final_estimate, two_ply
+from game.bot.train import positive
 from game.errors import UsageError, WeightsError
 from game.movegen import encode
 from game.position import Position
@@ -269,13 +270,6 @@ def distill(args: argparse.Namespace, err: TextIO) -> int:
     return 0
 
 
-def _one_or_more(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
-    return value
-
-
 def _rate(text: str) -> float:
     value = float(text)
     if not 0.0 < value < 1.0:
@@ -288,14 +282,14 @@ def add_parser(commands: Any) -> None:
     p = commands.add_parser("distill", help="teach a network its own two-ply judgement (Catchgammon, Rungammon)")
     p.add_argument("--init", required=True, help="the network to distill (.npz)")
     p.add_argument("--out", required=True, help="the distilled network (.npz)")
-    p.add_argument("--games", type=_one_or_more, default=600,
+    p.add_argument("--games", type=positive, default=600,
                    help="games of 0-ply self-play whose positions are labelled")
-    p.add_argument("--rows", type=_one_or_more, default=None, help="stop labelling after this many rows")
+    p.add_argument("--rows", type=positive, default=None, help="stop labelling after this many rows")
     p.add_argument("--seed", type=int, default=1, help="the dice and sampled plays; the fit's order")
-    p.add_argument("--candidates", type=_one_or_more, default=CANDIDATES,
+    p.add_argument("--candidates", type=positive, default=CANDIDATES,
                    help="plays labelled a roll (the best at 0-ply)")
     p.add_argument("--explore", type=int, default=EXPLORE, help="plies of each game whose play is sampled")
     p.add_argument("--rate", type=_rate, default=0.001, help="Adam's learning rate")
-    p.add_argument("--epochs", type=_one_or_more, default=8, help="passes over the labelled rows")
+    p.add_argument("--epochs", type=positive, default=8, help="passes over the labelled rows")
     p.add_argument("--labels", help="the labels' file (.npz): written, or read instead of playing when it exists")
     p.set_defaults(run=lambda args, out, err: distill(args, err))

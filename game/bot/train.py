@@ -200,22 +200,22 @@ def add_parser(commands: Any) -> None:
     """The `train` command's arguments."""
     p = commands.add_parser("train", help="train a variant's network by TD(lambda) self-play")
     p.add_argument("--variant", required=True, choices=[v.value for v in Variant])
-    p.add_argument("--games", type=_positive, required=True)
+    p.add_argument("--games", type=positive, required=True)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="the weights file (.npz); the curve goes beside it as .png")
     p.add_argument("--curve", help="where to draw the learning curve (default: OUT with .png)")
-    p.add_argument("--every", type=_positive, default=1000, help="games between points of the curve")
+    p.add_argument("--every", type=positive, default=1000, help="games between points of the curve")
     p.add_argument("--eval-games", type=count, default=200, help="games against each baseline per point")
     p.add_argument("--init", help="continue from these weights (a run's .npz): the learning rate goes on from "
                    "the games behind them, and the record keeps the run it continues")
-    p.add_argument("--hidden", type=_positive, default=None, help=f"hidden units (default {DEFAULT_HIDDEN}; with "
+    p.add_argument("--hidden", type=positive, default=None, help=f"hidden units (default {DEFAULT_HIDDEN}; with "
                    "--init, the network's own, or more to widen it: the new units start with no say in the output)")
     p.add_argument("--second", type=count, default=0, metavar="UNITS", help="add a second hidden layer of UNITS "
                    "on the first, at no say in the output (training goes on from what the network knows)")
     p.add_argument("--alpha", type=float, default=0.1)
     p.add_argument("--alpha-end", type=float, default=0.02)
     p.add_argument("--lam", type=float, default=0.7)
-    p.add_argument("--parallel", type=_positive, default=1, help="games played at once, learning from all of them "
+    p.add_argument("--parallel", type=positive, default=1, help="games played at once, learning from all of them "
                    "at every step (several times faster; the run then repeats from its seed and this number)")
     p.add_argument("--expected-target", action="store_true", help="learn toward the mean over the 21 rolls of "
                    "the estimate after each roll's greedy play (a 1-ply backup, free of the dice's luck; about ten "
@@ -239,7 +239,8 @@ def count(text: str) -> int:
     return value
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
+    """An argument of 1 or more."""
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
