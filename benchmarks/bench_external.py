@@ -444,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
+    if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
+        parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
     engine_dir: Path = args.engine_dir.resolve()
     kind = args.engine or engine_kind(engine_dir)
     agree, compared = check_rules(kind, engine_dir, args.engine_python)
@@ -463,8 +465,6 @@ def main(argv: list[str] | None = None) -> int:
         theirs = FevgaPlayer(engine_dir, args.level)
         measured = engine_dir / "src" / "engine.js"
     variant = theirs.variant
-    if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
-        parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
     ours: Bot = make_bot(variant, args.ours, seed=1, seconds=args.seconds) if args.ours_weights is None else \
         NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
     if ours.variant is not variant:

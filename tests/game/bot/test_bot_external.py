@@ -114,3 +114,12 @@ def test_the_plakoto_adapter_keeps_what_the_engine_prints_while_loading_off_the_
     assert engine.loaded == {"model": "g.pth", "encoder": 3, "hidden": [8], "bearoff": True}
     engine.close()
 
+
+
+@pytest.mark.parametrize("level", ["expert", "advanced"])
+def test_a_budget_in_seconds_is_refused_for_a_level_that_has_none_before_any_engine_runs(
+        tmp_path: Path, level: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        bench.main(["--engine-dir", str(tmp_path), "--ours", level, "--seconds", "0.5", "--games", "2"])
+    assert exited.value.code == 2
+    assert "--seconds 0.5: a budget is for the rollout level (--ours rollout) only" in capsys.readouterr().err
