@@ -23,7 +23,7 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -41,6 +41,7 @@ from game.bot.search import after_states, estimate_after, final_estimate, two_pl
 from game.bot.train import positive
 from game.errors import UsageError, WeightsError
 from game.movegen import encode
+from game.plays import Play
 from game.position import Position
 
 CANDIDATES = 3  # the best plays at 0-ply labelled a roll (within FILTER of the best)
@@ -74,15 +75,12 @@ class Labels:
         return labels
 
 
-def label_position(bot: NetworkBot, position: Position, dice: tuple[int, int],
-                   candidates: int = CANDIDATES) -> tuple[list[bytes], list[F32], list[F32]]:
-    """The labelled rows of one roll: for each of the best `candidates` plays at 0-ply (within
-    `FILTER` of the best; none in a race, which the bear-off database judges, nor a play that ends
-    the game), the state it leaves and the network's two-ply estimate of it for the opponent on roll;
-    then each play's 0-ply equity (for the caller's choice)."""
-    plays = position.legal_plays(dice)
-    if not plays:
-        return [], [], []
+def label_position(bot: NetworkBot, position: Position, plays: Sequence[Play],
+                   candidates: int = CANDIDATES) -> tuple[list[bytes], list[F32], F32]:
+    """The labelled rows of one roll's `plays` (one or more, from `position`): for each of the best
+    `candidates` at 0-ply (within `FILTER` of the best; none in a race, which the bear-off database
+    judges, nor a play that ends the game), the state it leaves and the network's two-ply estimate
+    of it for the opponent on roll; then every play's 0-ply equity (for the caller's choice)."""
     net = bot.network
 
     def equity_of(probs: F32, color: Color) -> F32:
@@ -100,7 +98,7 @@ def label_position(bot: NetworkBot, position: Position, dice: tuple[int, int],
                 continue
             states.append(encode(play.after_moves))
             targets.append(mirror(two_ply(net, play, equity_of)[None, :])[0])
-    return states, targets, list(equity)
+    return states, targets, equity
 
 
 def label_games(network: Network, games: int, seed: int, *, candidates: int = CANDIDATES, explore: int = EXPLORE,
@@ -117,13 +115,13 @@ def label_games(network: Network, games: int, seed: int, *, candidates: int = CA
         for ply in range(MAX_PLIES):
             if position.result() is not None or position.is_remi() or (rows is not None and len(states) >= rows):
                 break
-            found, labels, equity = label_position(bot, position, dice, candidates)
-            states.extend(found)
-            targets.extend(labels)
-            if not equity:
+            plays = position.legal_plays(dice)
+            if not plays:
                 position = position.pass_turn()
             else:
-                plays = position.legal_plays(dice)
+                found, labels, equity = label_position(bot, position, plays, candidates)
+                states.extend(found)
+                targets.extend(labels)
                 position = plays[_choose(equity, ply < explore, rng)].next_position
             dice = (rng.randint(1, 6), rng.randint(1, 6))
         played += 1
@@ -141,9 +139,9 @@ def _opening(network: Network, rng: random.Random) -> tuple[Position, tuple[int,
             return Position.initial(network.variant, Color.WHITE if a > b else Color.BLACK), (a, b)
 
 
-def _choose(equity: list[F32], sample: bool, rng: random.Random) -> int:
+def _choose(equity: F32, sample: bool, rng: random.Random) -> int:
     """The best play, or one drawn with the weight exp((equity - best) / TEMPERATURE)."""
-    best = max(range(len(equity)), key=lambda i: float(equity[i]))
+    best = int(np.argmax(equity))
     if not sample or len(equity) == 1:
         return best
     top = float(equity[best])

@@ -73,8 +73,8 @@ def test_a_rolls_labels_are_the_two_ply_estimates_of_its_best_plays() -> None:
     def equity_of(probs: F32, color: Color) -> F32:
         return bot.equity_of(probs, MONEY, color)
 
-    states, targets, equity = label_position(bot, position, dice)
     plays = position.legal_plays(dice)
+    states, targets, equity = label_position(bot, position, plays)
     probs, _ = estimate_after(network, plays, after_states(plays))
     mine = equity_of(probs, Color.WHITE)
     best = sorted(range(len(plays)), key=lambda i: -float(mine[i]))[:CANDIDATES]
