@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from repo import ROOT
 
+from game.board import Variant
+from game.bot.distill import Labels
 from game.bot.network import Network
 
 REJECTION = re.compile(r"emulator://\S+: rejected ")
@@ -128,3 +130,27 @@ def test_ctrl_c_in_average_is_one_line_and_writes_no_half_file(tmp_path: Path) -
     assert status == 130 and "Traceback" not in err, err
     assert err.strip().splitlines() == ["interrupted: average stopped"]
     assert not out.exists()
+
+
+def test_ctrl_c_while_distill_labels_keeps_the_rows_made_and_a_second_run_fits_them(tmp_path: Path) -> None:
+    init, labels, out = tmp_path / "tiny.npz", tmp_path / "labels.npz", tmp_path / "d.npz"
+    Network.untrained(Variant.CATCHGAMMON, 6, 1).save(init)
+    process = start("-m", "game.bot", "distill", "--init", str(init), "--games", "100000", "--labels", str(labels),
+                    "--epochs", "2", "--out", str(out))
+    time.sleep(8.0)  # past the imports, some games labelled
+    status, err = interrupt(process)
+    assert status == 130 and "Traceback" not in err, err
+    last = err.strip().splitlines()[-1]
+    assert re.fullmatch(r"interrupted: distill stopped while labelling; its (\d+) labelled rows "
+                        r"\(\d+ games finished\) kept in " + re.escape(str(labels)) + ": the same command fits them",
+                        last), last
+    rows = int(re.findall(r"its (\d+) labelled rows", last)[0])
+    kept = Labels.load(labels)
+    assert rows > 0 and kept.states.shape[0] == kept.targets.shape[0] == rows
+    assert not out.exists()
+    again = subprocess.run([sys.executable, "-m", "game.bot", "distill", "--init", str(init), "--games", "100000",
+                            "--labels", str(labels), "--epochs", "2", "--out", str(out)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"read {rows} labelled rows" in again.stderr
+    assert Network.load(out).record["distilled"]["rows"] == rows - rows // 10

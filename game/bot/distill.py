@@ -59,6 +59,8 @@ class Labels:
     states: U8
     targets: F32
     games: int
+    interrupted: bool = False
+    """Ctrl-C stopped the labelling: these are the rows made before it."""
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, states=self.states, targets=self.targets, games=np.array(self.games))
@@ -104,32 +106,36 @@ def label_position(bot: NetworkBot, position: Position, plays: Sequence[Play],
 def label_games(network: Network, games: int, seed: int, *, candidates: int = CANDIDATES, explore: int = EXPLORE,
                 rows: int | None = None, progress: Callable[[int, int], None] | None = None) -> Labels:
     """Labels from `games` games of 0-ply self-play (reproducible from `seed`), or fewer once `rows`
-    rows are labelled; `progress(games, rows)` after each game."""
+    rows are labelled; `progress(games, rows)` after each game. Ctrl-C ends the labelling with the
+    rows made so far (`Labels.interrupted`): an hour of two-ply searches is not thrown away."""
     bot = NetworkBot(network, Level.ADVANCED)
     rng = random.Random(seed)
     states: list[bytes] = []
     targets: list[F32] = []
-    played = 0
-    while played < games and (rows is None or len(states) < rows):
-        position, dice = _opening(network, rng)
-        for ply in range(MAX_PLIES):
-            if position.result() is not None or position.is_remi() or (rows is not None and len(states) >= rows):
-                break
-            plays = position.legal_plays(dice)
-            if not plays:
-                position = position.pass_turn()
-            else:
-                found, labels, equity = label_position(bot, position, plays, candidates)
-                states.extend(found)
-                targets.extend(labels)
-                position = plays[_choose(equity, ply < explore, rng)].next_position
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        played += 1
-        if progress:
-            progress(played, len(states))
-    if rows is not None:
-        states, targets = states[:rows], targets[:rows]
-    return Labels(states_array(states), np.array(targets, dtype=np.float32).reshape(-1, 5), played)
+    played, interrupted = 0, False
+    try:
+        while played < games and (rows is None or len(states) < rows):
+            position, dice = _opening(network, rng)
+            for ply in range(MAX_PLIES):
+                if position.result() is not None or position.is_remi() or (rows is not None and len(states) >= rows):
+                    break
+                plays = position.legal_plays(dice)
+                if not plays:
+                    position = position.pass_turn()
+                else:
+                    found, labels, equity = label_position(bot, position, plays, candidates)
+                    states.extend(found)
+                    targets.extend(labels)
+                    position = plays[_choose(equity, ply < explore, rng)].next_position
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+            played += 1
+            if progress:
+                progress(played, len(states))
+    except KeyboardInterrupt:
+        interrupted = True
+    kept = len(targets) if rows is None else min(rows, len(targets))  # a row's state and target go in together
+    return Labels(states_array(states[:kept]), np.array(targets[:kept], dtype=np.float32).reshape(-1, 5), played,
+                  interrupted)
 
 
 def _opening(network: Network, rng: random.Random) -> tuple[Position, tuple[int, int]]:
@@ -243,6 +249,12 @@ def distill(args: argparse.Namespace, err: TextIO) -> int:
             err.write("\n")
         if labels_path is not None:
             labels.save(labels_path)
+        if labels.interrupted:
+            kept = (f"its {len(labels.states)} labelled rows ({labels.games} games finished) kept in {labels_path}: "
+                    "the same command fits them" if labels_path is not None
+                    else "nothing kept (--labels FILE keeps the rows)")
+            err.write(f"interrupted: distill stopped while labelling; {kept}\n")
+            return 130
     labelled = time.perf_counter() - started
     result = fit(network, labels, rate=args.rate, epochs=args.epochs, seed=args.seed)
     net = result.network
