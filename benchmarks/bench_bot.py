@@ -279,37 +279,21 @@ def rollout_figures(games: int, variants: list[Variant]) -> None:
 def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: float | None, seed: int = 7) -> None:
     """The rollout level (`seconds` a play) against the default level, cubeless, as `match_up` plays
     them (the first bot White in every other game, dice from `seed`), until `games` are played or
-    `minutes` have passed (a whole number of pairs: as many games from each side); rounds and wall
-    seconds of the plays it rolled out."""
+    `minutes` have passed (a whole number of pairs: as many games from each side); the rounds of the
+    plays it rolled out and the wall seconds they took (`Tally`)."""
     import random
 
     from game.board import Color
     from game.bot.arena import Outcome, Score, play_game
-    from game.bot.context import MONEY, MatchContext
-    from game.bot.rollout_bot import RolloutBot
-    from game.plays import Play
-    from game.position import Position
-
-    class Counted(RolloutBot):
-        def __init__(self, base: Bot) -> None:
-            super().__init__(base, seconds, seed=1)
-            self.rounds_seen: list[int] = []
-            self.times: list[float] = []
-
-        def choose_play(self, position: Position, dice: tuple[int, int], context: MatchContext = MONEY) -> Play | None:
-            start = time.perf_counter()
-            self.rounds = 0
-            play = super().choose_play(position, dice, context)
-            if self.rounds:
-                self.times.append(time.perf_counter() - start)
-                self.rounds_seen.append(self.rounds)
-            return play
+    from game.bot.rollout_bot import RolloutBot, Tally
 
     limit = f", or {minutes:g} minutes" if minutes else ""
     print(f"the rollout level ({seconds:g} s a play) v the default level: up to {games} cubeless games{limit}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for variant in variants:
-        rollout, default = Counted(make_bot(variant, Level.EXPERT, seed=1)), make_bot(variant, DEFAULT_LEVEL, seed=2)
+        rollout, default = RolloutBot(make_bot(variant, Level.EXPERT, seed=1), seconds, seed=1), \
+            make_bot(variant, DEFAULT_LEVEL, seed=2)
+        rollout.tally = tally = Tally()
         rng, outcomes = random.Random(seed), list[Outcome]()
         start = time.perf_counter()
         deadline = start + 60 * minutes if minutes else float("inf")
@@ -320,10 +304,7 @@ def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: 
         score = Score(sum(o.won for o in outcomes), len(outcomes), sum(points), sum(p * p for p in points),
                       sum(o.remis for o in outcomes))
         print(f"  {variant.value:12} rollout v default: {score.describe()} ({time.perf_counter() - start:.0f} s)")
-        if rollout.times:
-            print(f"  {variant.value:12} {len(rollout.times)} plays rolled out: rounds median "
-                  f"{statistics.median(rollout.rounds_seen):.0f} (least {min(rollout.rounds_seen)}), seconds median "
-                  f"{statistics.median(rollout.times):.2f} worst {max(rollout.times):.2f}", flush=True)
+        print(f"  {variant.value:12} {tally.describe()}", flush=True)
         rollout.close()
 
 

@@ -37,9 +37,9 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -49,6 +49,7 @@ from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.factory import make_bot
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
+from game.bot.rollout_bot import RolloutBot, Tally
 from game.errors import GameError
 from game.plays import Play
 from game.position import Position
@@ -420,6 +421,25 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
     return Score(wins, 2 * pairs, points, squares, remis)
 
 
+def our_bot(args: argparse.Namespace, variant: Variant, error: Callable[[str], NoReturn]) -> tuple[Bot, str]:
+    """This project's bot as the arguments ask, and what its line says of it beside its name."""
+    ours: Bot = make_bot(variant, args.ours, seed=1, seconds=args.seconds) if args.ours_weights is None else \
+        NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
+    if ours.variant is not variant:
+        error(f"--ours-weights {args.ours_weights}: a {ours.variant.value} network, not {variant.value}")
+    if args.two_ply is not None:
+        if not isinstance(ours, NetworkBot):
+            error(f"--two-ply {args.two_ply}: only this project's network bot looks two plies ahead")
+        ours.two_ply = args.two_ply
+    deeper = ours.two_ply if isinstance(ours, NetworkBot) else 0
+    weights = f" from {args.ours_weights}" if args.ours_weights else ""
+    if deeper:
+        weights += f", its best {deeper} plays two plies ahead"
+    elif args.two_ply == 0:
+        weights += ", no play two plies ahead"
+    return ours, weights
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine-dir", type=Path, required=True, help="the engine's folder, outside this tree")
@@ -465,23 +485,13 @@ def main(argv: list[str] | None = None) -> int:
         theirs = FevgaPlayer(engine_dir, args.level)
         measured = engine_dir / "src" / "engine.js"
     variant = theirs.variant
-    ours: Bot = make_bot(variant, args.ours, seed=1, seconds=args.seconds) if args.ours_weights is None else \
-        NetworkBot(Network.load(args.ours_weights), Level.parse(args.ours), seed=1)
-    if ours.variant is not variant:
-        parser.error(f"--ours-weights {args.ours_weights}: a {ours.variant.value} network, not {variant.value}")
-    if args.two_ply is not None:
-        if not isinstance(ours, NetworkBot):
-            parser.error(f"--two-ply {args.two_ply}: only this project's network bot looks two plies ahead")
-        ours.two_ply = args.two_ply
-    deeper = ours.two_ply if isinstance(ours, NetworkBot) else 0
-    weights = f" from {args.ours_weights}" if args.ours_weights else ""
-    if deeper:
-        weights += f", its best {deeper} plays two plies ahead"
-    elif args.two_ply == 0:
-        weights += ", no play two plies ahead"
+    ours, weights = our_bot(args, variant, parser.error)
     print(f"{variant.value}: this project's {ours.name}{weights} against {theirs.name} "
           f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
           f"dice (seed {args.seed}), this project's rules for both sides")
+    tally = None  # what the rollout level's budget bought, play by play
+    if isinstance(ours, RolloutBot):
+        ours.tally = tally = Tally()
     started = time.monotonic()
     try:
         score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress)
@@ -492,6 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  win rate {100 * score.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (Wilson 95%), "
           f"{score.equity:+.3f} +- {score.equity_half_width():.3f} points per game, "
           f"{time.monotonic() - started:.0f} s")
+    if tally is not None:
+        print(f"  the rollout level: {tally.describe()}")
     return 0
 
 

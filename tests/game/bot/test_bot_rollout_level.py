@@ -19,7 +19,7 @@ from game.bot.context import MONEY
 from game.bot.factory import make_bot
 from game.bot.network_bot import NetworkBot
 from game.bot.rollout import GameDice, Rollout
-from game.bot.rollout_bot import RolloutBot
+from game.bot.rollout_bot import RolloutBot, Tally
 from game.errors import UsageError
 from game.position import Position
 
@@ -146,3 +146,20 @@ def test_play_bot_at_the_rollout_level() -> None:
                           "--seconds", "0.3"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert bad.returncode == 2 and "for the rollout level only" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_tally_counts_the_rounds_and_seconds_of_every_play_rolled_out() -> None:
+    variant = Variant.CATCHGAMMON
+    position, dice = contested(variant, 3)
+    # 1 s a reading: the reading before the rounds (0 s), one after each round from the second on
+    # (the sixth's, at 5 s, ends them) and the tally's own after them (6 s): 6 rounds in 6 s
+    bot = RolloutBot(make_bot(variant, Level.EXPERT, seed=1), 5.0, seed=1, clock=stepping_clock(1.0))
+    assert bot.tally is None
+    bot.tally = tally = Tally()
+    assert tally.describe() == "no play rolled out"
+    bot.choose_play(position, dice)
+    assert bot.rounds == 6 and tally.rounds == [6] and tally.seconds == [6.0]
+    bot.choose_play(Position.initial(variant, Color.WHITE), (3, 1))  # the book's play: nothing rolled out
+    bot.choose_play(position, dice)
+    assert tally.rounds == [6, 6] and len(tally.seconds) == 2
+    assert tally.describe() == "2 plays rolled out: rounds median 6 (least 6), seconds median 6.00, worst 6.00"
