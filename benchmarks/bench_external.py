@@ -12,7 +12,9 @@ Rungammon's for the Fevga engine, the standard rule options); the engine only ch
 by its own judgement of the position each one leaves, translated into its own board (see
 `plakoto_board` and `fevga_game`). Each dice sequence is played twice, each side White once, so
 the luck of the dice falls on both. Cubeless games; a Catchgammon Remi is played again within its
-game, as the project's arena does.
+game, as the project's arena does. Each sequence comes from the seed and its number alone, so a
+long measurement can be made in parts: `--from-pair N` goes on where a run of N pairs stopped.
+The rollout level (`--ours rollout --seconds S`) also prints what its budget bought (`Tally`).
 
 Engines (`--engine` or found from the folder's files):
 - `tavli`: johannesnorbertwolf/tavli, Plakoto, a TD(lambda) self-play network in PyTorch. Its
@@ -404,19 +406,21 @@ def fingerprint(path: Path) -> str:
 
 
 def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, seed: int,
-                 progress: bool = True) -> Score:
-    """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours."""
+                 progress: bool = True, first: int = 0) -> Score:
+    """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours. The
+    sequences are those numbered `first`, `first` + 1, ... of the seed's (each from the seed and its
+    number alone), so that a run from `first` = N goes on where one of N pairs stopped."""
     wins = points = squares = remis = 0
     started = time.monotonic()
-    for pair in range(pairs):
+    for played, pair in enumerate(range(first, first + pairs), start=1):
         for color in (Color.WHITE, Color.BLACK):
             outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color)
             wins += outcome.won
             points += outcome.points
             squares += outcome.points * outcome.points
             remis += outcome.remis
-        if progress and (pair + 1) % 25 == 0:
-            so_far = Score(wins, 2 * (pair + 1), points, squares, remis)
+        if progress and played % 25 == 0:
+            so_far = Score(wins, 2 * played, points, squares, remis)
             print(f"  {so_far.describe()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
     return Score(wins, 2 * pairs, points, squares, remis)
 
@@ -458,12 +462,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rollout level's budget a play (`--ours rollout`; default: its own)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
+    parser.add_argument("--from-pair", type=int, default=0, metavar="N",
+                        help="start at the seed's pair N (0 first): go on where a run of N pairs stopped")
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--check-only", action="store_true",
                         help="only check the engine's rules against ours (done before every measurement)")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
+    if args.from_pair < 0:
+        parser.error(f"--from-pair {args.from_pair}: a pair's number, 0 or more")
     if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
         parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
     engine_dir: Path = args.engine_dir.resolve()
@@ -486,15 +494,17 @@ def main(argv: list[str] | None = None) -> int:
         measured = engine_dir / "src" / "engine.js"
     variant = theirs.variant
     ours, weights = our_bot(args, variant, parser.error)
+    dice = f"seed {args.seed}" + (f", from pair {args.from_pair}" if args.from_pair else "")
     print(f"{variant.value}: this project's {ours.name}{weights} against {theirs.name} "
           f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
-          f"dice (seed {args.seed}), this project's rules for both sides")
+          f"dice ({dice}), this project's rules for both sides")
     tally = None  # what the rollout level's budget bought, play by play
     if isinstance(ours, RolloutBot):
         ours.tally = tally = Tally()
     started = time.monotonic()
     try:
-        score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress)
+        score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress,
+                             args.from_pair)
     finally:
         theirs.close()
     low, high = score.interval()

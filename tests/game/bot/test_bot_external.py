@@ -123,3 +123,22 @@ def test_a_budget_in_seconds_is_refused_for_a_level_that_has_none_before_any_eng
         bench.main(["--engine-dir", str(tmp_path), "--ours", level, "--seconds", "0.5", "--games", "2"])
     assert exited.value.code == 2
     assert "--seconds 0.5: a budget is for the rollout level (--ours rollout) only" in capsys.readouterr().err
+
+
+def test_a_run_from_pair_n_plays_the_dice_of_the_pairs_after_the_first_n() -> None:
+    from game.bot.base import Level
+    from game.bot.baselines import HeuristicBot
+    from game.bot.factory import make_bot
+
+    variant = Variant.RUNGAMMON
+    ours, theirs = make_bot(variant, Level.ADVANCED, seed=1), HeuristicBot(variant)  # neither draws at random
+
+    def run(pairs: int, first: int) -> tuple[int, int, int]:
+        score = bench.paired_match(ours, theirs, variant, pairs, 7, progress=False, first=first)
+        return score.wins, score.points, score.games
+
+    each = [run(1, pair) for pair in range(6)]
+    assert len({points for _, points, _ in each}) > 1  # the pairs' dice differ
+    whole, later = run(6, 0), run(3, 3)
+    assert whole == tuple(map(sum, zip(*each, strict=True)))
+    assert later == tuple(map(sum, zip(*each[3:], strict=True)))
