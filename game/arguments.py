@@ -61,7 +61,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def read_position(arg: str, variant: Variant | None = None) -> Position:
-    """POS as the commands take it: XGID, Position ID, inline JSON or @file.json."""
+    """POS as the commands take it: XGID, Position ID, inline JSON, @file.json or `start`."""
     return read_setting(arg, variant)[0]
 
 

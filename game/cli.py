@@ -44,7 +44,8 @@ def cmd_plays(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(_plays_json(position, dice)) + "\n")
         return 0
     plays = legal_plays(position, dice)
-    out.write(f"{len(plays)} legal plays for {format_roll(dice)}, {position.turn.value} to play\n")
+    counted = "1 legal play" if len(plays) == 1 else f"{len(plays)} legal plays"
+    out.write(f"{counted} for {format_roll(dice)}, {position.turn.value} to play\n")
     for play in plays:  # in the order `legal_plays` (and --json) gives them
         out.write(play.notation() + "\n")
     return 0
@@ -242,7 +243,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     variants = [v.value for v in Variant]
 
     plays = commands.add_parser("plays", help="list the legal plays for a position and roll")
-    plays.add_argument("--position", help="XGID, Position ID, inline JSON or @file.json")
+    plays.add_argument("--position", help="XGID, Position ID, inline JSON, @file.json or start")
     plays.add_argument("--dice", help="the roll, e.g. 31 or 3-1")
     plays.add_argument("--variant", choices=variants)
     plays.add_argument("--rules", metavar="OPTIONS",

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 
 def parse_position(text: str, variant: Variant | None = None) -> Position:
-    """An XGID, a GNU Backgammon Position ID (White on roll) or an inline JSON document.
+    """An XGID, a GNU Backgammon Position ID (White on roll), an inline JSON document, or `start`:
+    the starting position of `variant` (Backgammon unless given), White on roll.
 
     `variant`, when given, must agree with what the text describes.
     """
@@ -32,6 +33,8 @@ def parse_setting(text: str, variant: Variant | None = None) -> tuple[Position, 
     xgid = None
     if body.startswith("{"):
         position = Position.from_json(body)
+    elif body.lower() == "start":  # the one position every variant's players can name without a document
+        position = Position.initial(variant or Variant.BACKGAMMON)
     elif body.upper().startswith("XGID=") or body.count(":") == 9:
         xgid = Xgid.parse(body)
         position = xgid.position
@@ -40,7 +43,7 @@ def parse_setting(text: str, variant: Variant | None = None) -> tuple[Position, 
     else:
         raise NotationError(
             f"cannot tell what {_clip(body)!r} is: expected an XGID, a 14-character "
-            "Position ID, a JSON position document or @file.json")
+            "Position ID, a JSON position document, @file.json or start")
     if variant is not None and position.variant is not variant:
         raise PositionError(f"position is {position.variant.value}, but --variant is {variant.value}")
     return position, xgid

@@ -23,6 +23,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
+    except BrokenPipeError:  # the reader left (`| head`): not an error of the command's (`exit_with`)
+        raise
     except (GameError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

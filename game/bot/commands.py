@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def add_parsers(commands: Any, variants: list[str]) -> None:
     """Add `play-bot` and `analyse` to `python -m game`'s commands."""
     play = commands.add_parser("play-bot", help="the bot's play for a position and roll")
-    play.add_argument("--position", help="XGID (its cube and score are used), Position ID, inline JSON or @file")
+    play.add_argument("--position", help="XGID (its cube and score are used), Position ID, inline JSON, @file or start")
     play.add_argument("--dice", help="the roll, e.g. 31")
     play.add_argument("--variant", choices=variants)
     play.add_argument("--level", default=None, help="beginner ... grandmaster, or rollout (default: expert)")

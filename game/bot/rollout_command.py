@@ -28,7 +28,7 @@ def render(results: list[RolloutResult], luck: bool) -> str:
 def add_parser(commands: Any) -> None:
     """`python -m game.bot rollout`: the candidate plays of a roll rolled out."""
     parser = commands.add_parser("rollout", help="roll out the best plays of a roll (Monte Carlo, with errors)")
-    parser.add_argument("--position", required=True, help="XGID, Position ID, inline JSON or @file")
+    parser.add_argument("--position", required=True, help="XGID, Position ID, inline JSON, @file or start")
     parser.add_argument("--dice", required=True, help="the roll, e.g. 31")
     parser.add_argument("--variant", choices=[v.value for v in Variant])
     parser.add_argument("--games", type=int, default=144, help="games a candidate (default 144)")

@@ -1,7 +1,6 @@
 """`python -m game.chouette`: the chouette's command line (game/chouette/cli.py)."""
 
-import sys
-
 from game.chouette.cli import main
+from game.exits import exit_with
 
-sys.exit(main())
+exit_with(main)

@@ -34,6 +34,11 @@ def test_plays_lists_standard_notation() -> None:
     assert not any(line in ("13/10 10/9", "24/21 21/20") for line in lines)
 
 
+def test_plays_counts_one_play_in_the_singular_and_reads_start() -> None:
+    status, text = run("plays", "--position", "start", "--variant", "rungammon", "--dice", "31")
+    assert status == 0 and text.splitlines() == ["1 legal play for 31, white to play", "24/20"]
+
+
 def test_plays_lists_in_the_order_of_the_api_and_json() -> None:
     position = Position.from_xgid(START_XGID)
     status, text = run("plays", "--position", START_XGID, "--dice", "52")
@@ -191,6 +196,20 @@ def test_module_entry_point_has_no_traceback() -> None:
     done = subprocess.run([sys.executable, "-m", "game", "plays", "--position", "nope", "--dice", "31"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+def test_a_reader_that_leaves_early_ends_the_output_quietly(tmp_path: Path) -> None:
+    """`... | head`: status 141 (128 + SIGPIPE) as a Unix tool's, and nothing on stderr
+    (`game.exits`, which `python -m game.bot` and `python -m game.chouette` end by too)."""
+    batch = tmp_path / "rolls.jsonl"
+    batch.write_text('{"position": "start", "dice": [3, 1]}\n' * 4000)  # about 1.5 MB out: more than a pipe holds
+    process = subprocess.Popen([sys.executable, "-m", "game", "plays", "--batch", str(batch)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline()  # the first line read, then the reader leaves
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 141 and stderr == b""
 
 
 def test_show_says_the_xgids_cube_dice_score_and_the_positions_ids() -> None:

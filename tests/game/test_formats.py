@@ -64,8 +64,16 @@ def test_initial_position_in_every_form() -> None:
     assert parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == start
 
 
+@pytest.mark.parametrize("variant", [None, *Variant])
+def test_start_names_the_variants_starting_position(variant: Variant | None) -> None:
+    start = Position.initial(variant or Variant.BACKGAMMON, Color.WHITE)
+    assert parse_position("start", variant) == start
+    assert parse_position(" Start\n", variant) == start
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("hello", "cannot tell what"),
+    ("started", "a JSON position document, @file.json or start"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00", "10 fields"),
     ("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:0:10", "not a checker count"),
     ("XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:0:0:10", "white has 17 checkers"),

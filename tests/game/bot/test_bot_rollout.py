@@ -78,6 +78,9 @@ def test_the_command_rolls_out_in_every_variant(variant: Variant) -> None:
     assert candidates[0]["difference"] == 0 and all(-3 <= c["equity"] <= 3 for c in candidates)
     again = rollout_command("--position", position, "--dice", "31", "--games", "12", "--candidates", "2", "--json")
     assert json.loads(again.stdout) == answer  # the dice come from the seed
+    named = rollout_command("--position", "start", "--variant", variant.value, "--dice", "31", "--games", "12",
+                            "--candidates", "2", "--json")
+    assert json.loads(named.stdout) == answer  # `start`: the variant's starting position, White on roll
 
 
 def test_bad_rollout_input_is_one_line() -> None:

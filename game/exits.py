@@ -1,0 +1,27 @@
+"""How a command-line process of the project ends (`python -m game`, `game.bot`, `game.chouette`).
+
+Imports nothing beyond the standard library's `os` and `sys`: a `python -m game validate` process,
+run once for each of many files, pays for every module it imports.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+SIGPIPE_STATUS = 141  # 128 + SIGPIPE: what a shell reports of a Unix tool whose reader left
+
+
+def exit_with(main: Callable[[], int]) -> NoReturn:
+    """End the process with `main()`'s status. A reader that stops reading early (`... | head`)
+    ends the output quietly with status 141, as a Unix tool ends (128 + SIGPIPE), not with a
+    traceback, nor with a second error when Python flushes the closed pipe at exit."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush into the pipe
+        code = SIGPIPE_STATUS
+    sys.exit(code)
