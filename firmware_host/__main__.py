@@ -1,7 +1,6 @@
 """`python -m firmware_host`: the table's command line (firmware_host/cli.py)."""
 
-import sys
-
 from firmware_host.cli import main
+from game.exits import exit_with
 
-sys.exit(main(own_process=True))
+exit_with(lambda: main(own_process=True))

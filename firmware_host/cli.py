@@ -421,6 +421,8 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
         return 2
     try:
         code: int = args.run(args)
+    except BrokenPipeError:  # the reader of the output left (`| head`), or not: `exit_with` tells
+        raise
     except (TableError, GameError, DriverError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

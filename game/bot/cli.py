@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
-    except BrokenPipeError:  # the reader left (`| head`): not an error of the command's (`exit_with`)
+    except BrokenPipeError:  # the reader of the output left (`| head`), or not: `exit_with` tells
         raise
     except (GameError, OSError) as exc:
         sys.stderr.write(f"error: {exc}\n")

@@ -12,6 +12,7 @@ import pytest
 from game.board import Variant
 from game.cli import main
 from game.errors import PositionError
+from game.exits import exit_with
 from game.movegen import encode_document, legal_plays
 from game.position import Position
 from game.selfplay import random_positions
@@ -210,6 +211,15 @@ def test_a_reader_that_leaves_early_ends_the_output_quietly(tmp_path: Path) -> N
     process.stdout.close()
     stderr = process.stderr.read()
     assert process.wait(timeout=120) == 141 and stderr == b""
+
+
+def test_a_pipe_broken_elsewhere_is_an_error_of_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    def broken() -> int:  # a socket of the command's own, say: standard output is still read
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with pytest.raises(SystemExit) as ended:
+        exit_with(broken)
+    assert ended.value.code == 2 and capsys.readouterr().err == "error: [Errno 32] Broken pipe\n"
 
 
 def test_show_says_the_xgids_cube_dice_score_and_the_positions_ids() -> None:
