@@ -150,6 +150,8 @@ O: (6 4) 24-18 13-9
     ("renamed.mat", b"RGMH\x01\x00\x00\x00\x28\x20\x00\x00" + bytes(64), "an eXtreme Gammon match file", ".mat"),
     ("hal-max.txt", OLDMOVES.encode(), "a FIBS 'oldmoves' log", "'import oldmoves FILE'"),
     ("position.xgp", b"\x00\x01", "an eXtreme Gammon position file", "XGID"),
+    ("match.mat", b"", "an empty file", "ask for the file again"),
+    ("match.mat", b"\r\n  \n", "an empty file", "nothing but white space"),
 ])
 def test_another_format_is_named_with_how_to_export_a_readable_one(tmp_path: Path, name: str, data: bytes,
                                                                   named: str, how: str) -> None:
