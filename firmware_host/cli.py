@@ -411,6 +411,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def console() -> None:
+    """`python -m firmware_host` and its installed short name `gammon-table`: `main` in a process of
+    its own, ended by `game.exits` (a reader that left early, `| head`: 141, quietly)."""
+    from game.exits import exit_with
+
+    exit_with(lambda: main(own_process=True))
+
+
 def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
     """Run the command line; bad input gets one line on stderr and exit status 2. `own_process`:
     the process runs this one command (`python -m firmware_host`), not a caller's many (tests)."""

@@ -312,6 +312,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     return _guarded(args.command, lambda: run(args, out))
 
 
+def console() -> None:
+    """The installed short name `gammon`: `main`, ended as `python -m game` ends it (`game.exits`)."""
+    from game.exits import exit_with
+
+    exit_with(main)
+
+
 def _guarded(command: str, run: Callable[[], int]) -> int:
     """Run a command: its exit status, or 2 with its error in one line, or 130 when interrupted."""
     try:

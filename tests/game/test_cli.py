@@ -199,13 +199,16 @@ def test_module_entry_point_has_no_traceback() -> None:
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "Traceback" not in done.stderr
 
 
-def test_a_reader_that_leaves_early_ends_the_output_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "game"], [str(Path(sys.executable).parent / "gammon")]],
+                         ids=["python -m game", "gammon"])
+def test_a_reader_that_leaves_early_ends_the_output_quietly(tmp_path: Path, command: list[str]) -> None:
     """`... | head`: status 141 (128 + SIGPIPE) as a Unix tool's, and nothing on stderr
-    (`game.exits`, which `python -m game.bot` and `python -m game.chouette` end by too)."""
+    (`game.exits`, which `python -m game.bot`, `game.chouette` and `firmware_host` end by too), from
+    the module and from its installed short name."""
     batch = tmp_path / "rolls.jsonl"
     batch.write_text('{"position": "start", "dice": [3, 1]}\n' * 4000)  # about 1.5 MB out: more than a pipe holds
-    process = subprocess.Popen([sys.executable, "-m", "game", "plays", "--batch", str(batch)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([*command, "plays", "--batch", str(batch)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline()  # the first line read, then the reader leaves
     process.stdout.close()
