@@ -1,5 +1,5 @@
 """What the project's commands share: a parser that refuses in one line, and the readers of a
-position, dice, JSON, a batch file and an output picture's name, each refusing bad input in one line
+count, a chance, a position, dice, JSON, a batch file and an output picture's name, each refusing bad input in one line
 (`UsageError`, `DiceError`, `PositionError`). `python -m game`, `python -m game.bot`, the chouette's and
 the table's commands all read their arguments here, so each reads them the same way. Nothing here
 imports pathlib or shutil at the top: a `python -m game validate` process, run once for each of many
@@ -58,6 +58,22 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """One line on stderr and exit 2, instead of argparse's usage block."""
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def positive(text: str) -> int:
+    """A count of 1 or more (an argument's `type`)."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
+    return value
+
+
+def probability(text: str) -> float:
+    """A chance from 0 to 1 (an argument's `type`)."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be a chance from 0 to 1, got {text}")
+    return value
 
 
 def read_position(arg: str, variant: Variant | None = None) -> Position:

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from game.arguments import positive
 from game.board import Color
 from game.bot.base import Level
 from game.bot.bearoff import is_race
@@ -38,7 +39,6 @@ from game.bot.encoding import F32, U8, features, flip, states_array
 from game.bot.network import Network, mirror
 from game.bot.network_bot import FILTER, NetworkBot
 from game.bot.search import after_states, estimate_after, final_estimate, two_ply
-from game.bot.train import positive
 from game.errors import UsageError, WeightsError
 from game.movegen import encode
 from game.plays import Play

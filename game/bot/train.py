@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.arguments import positive
 from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
@@ -239,9 +240,3 @@ def count(text: str) -> int:
     return value
 
 
-def positive(text: str) -> int:
-    """An argument of 1 or more."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
-    return value
