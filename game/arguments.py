@@ -1,9 +1,9 @@
 """What the project's commands share: a parser that refuses in one line, and the readers of a
-count, a chance, a position, dice, JSON, a batch file and an output picture's name, each refusing bad input in one line
-(`UsageError`, `DiceError`, `PositionError`). `python -m game`, `python -m game.bot`, the chouette's and
-the table's commands all read their arguments here, so each reads them the same way. Nothing here
-imports pathlib or shutil at the top: a `python -m game validate` process, run once for each of many
-files, never needs them.
+count, a number above 0 or from 0 to 1, a position, dice, JSON, a batch file and an output
+picture's name, each refusing bad input in one line (`UsageError`, `DiceError`, `PositionError`).
+`python -m game`, `python -m game.bot`, the chouette's and the table's commands all read their
+arguments here, so each reads them the same way. Nothing here imports pathlib or shutil at the top:
+a `python -m game validate` process, run once for each of many files, never needs them.
 """
 
 from __future__ import annotations
@@ -60,6 +60,14 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
+def count(text: str) -> int:
+    """A count of 0 or more (an argument's `type`)."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
 def positive(text: str) -> int:
     """A count of 1 or more (an argument's `type`)."""
     value = int(text)
@@ -68,11 +76,19 @@ def positive(text: str) -> int:
     return value
 
 
-def probability(text: str) -> float:
-    """A chance from 0 to 1 (an argument's `type`)."""
+def above_zero(text: str) -> float:
+    """A number above 0 (an argument's `type`): a rate, a speed, a time."""
+    value = float(text)
+    if not 0.0 < value < float("inf"):  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
+    return value
+
+
+def fraction(text: str) -> float:
+    """A number from 0 to 1 (an argument's `type`): a chance, TD's lambda."""
     value = float(text)
     if not 0.0 <= value <= 1.0:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"must be a chance from 0 to 1, got {text}")
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
     return value
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from firmware_host.errors import ConfigError
 from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig, accepts_anonymous
 from firmware_host.room.serving import page_sites
+from game.arguments import above_zero
 
 
 def listen_address(text: str) -> tuple[str, int]:
@@ -153,10 +154,10 @@ def add_commands(commands: Any) -> None:
     director.set_defaults(run=cmd_director)
     demo = commands.add_parser("room-demo", help="a whole room on this machine: broker, tables, director")
     demo.add_argument("--tables", type=int, default=8)
-    demo.add_argument("--speed", type=float, default=4.0, help="table seconds per real second")
+    demo.add_argument("--speed", type=above_zero, default=4.0, help="table seconds per real second")
     demo.add_argument("--listen", type=listen_address, default=("127.0.0.1", 8080))
     demo.add_argument("--broker", help="use this broker instead of starting Mosquitto")
     demo.add_argument("--dir", help="where the tables' records and the director's copies go (default: a temp dir)")
-    demo.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    demo.add_argument("--seconds", type=above_zero, default=None, help="stop after this many seconds")
     demo.add_argument("--insecure-anonymous-broker", action="store_true", help=INSECURE_HELP)
     demo.set_defaults(run=cmd_room_demo)

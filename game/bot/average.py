@@ -16,8 +16,9 @@ from typing import Any, TextIO
 
 from PIL import Image
 
+from game.arguments import count
 from game.bot.network import Network
-from game.bot.train import BASELINES, count, curve_point
+from game.bot.train import BASELINES, curve_point
 from game.pictures.curve import draw_curve
 
 

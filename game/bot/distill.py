@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from game.arguments import positive
+from game.arguments import count, positive
 from game.board import Color
 from game.bot.base import Level
 from game.bot.bearoff import is_race
@@ -298,7 +298,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="the dice and sampled plays; the fit's order")
     p.add_argument("--candidates", type=positive, default=CANDIDATES,
                    help="plays labelled a roll (the best at 0-ply)")
-    p.add_argument("--explore", type=int, default=EXPLORE, help="plies of each game whose play is sampled")
+    p.add_argument("--explore", type=count, default=EXPLORE, help="plies of each game whose play is sampled")
     p.add_argument("--rate", type=_rate, default=0.001, help="Adam's learning rate")
     p.add_argument("--epochs", type=positive, default=8, help="passes over the labelled rows")
     p.add_argument("--labels", help="the labels' file (.npz): written, or read instead of playing when it exists")

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.arguments import positive
+from game.arguments import above_zero, count, fraction, positive
 from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
@@ -213,9 +213,9 @@ def add_parser(commands: Any) -> None:
                    "--init, the network's own, or more to widen it: the new units start with no say in the output)")
     p.add_argument("--second", type=count, default=0, metavar="UNITS", help="add a second hidden layer of UNITS "
                    "on the first, at no say in the output (training goes on from what the network knows)")
-    p.add_argument("--alpha", type=float, default=0.1)
-    p.add_argument("--alpha-end", type=float, default=0.02)
-    p.add_argument("--lam", type=float, default=0.7)
+    p.add_argument("--alpha", type=above_zero, default=0.1, help="the learning rate at the start")
+    p.add_argument("--alpha-end", type=above_zero, default=0.02, help="the learning rate it falls to")
+    p.add_argument("--lam", type=fraction, default=0.7, help="TD's lambda, from 0 to 1")
     p.add_argument("--parallel", type=positive, default=1, help="games played at once, learning from all of them "
                    "at every step (several times faster; the run then repeats from its seed and this number)")
     p.add_argument("--expected-target", action="store_true", help="learn toward the mean over the 21 rolls of "
@@ -224,7 +224,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--explore", type=count, default=0, metavar="PLIES", help="in each game's first PLIES plies, "
                    "draw the play (each candidate weighted exp(equity / temperature) relative to the best) instead "
                    "of taking the greedy one, so that the run meets more openings (with --parallel)")
-    p.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE, help="--explore's temperature, in "
+    p.add_argument("--temperature", type=above_zero, default=DEFAULT_TEMPERATURE, help="--explore's temperature, in "
                    "points of equity (default 0.1: a play 0.1 worse is drawn 1/e as often as the best)")
     p.add_argument("--keep", action="store_true", help="also keep the weights of every point of the curve, as "
                    "OUT-GAMES.npz (GAMES: the games behind them in all), to average with `python -m game.bot average`")
@@ -232,11 +232,5 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=lambda args, out, err: train(args, err))
 
 
-def count(text: str) -> int:
-    """An argument of 0 or more."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from game.arguments import OneLineParser, positive, probability
+from game.arguments import OneLineParser, fraction, positive
 from game.board import Variant
 from game.errors import GameError, UsageError
 from game.record import RecordWriter, read_record
@@ -72,8 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=positive, default=10)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--variant", choices=[v.value for v in Variant], default="backgammon")
-    sim.add_argument("--join-rate", type=probability, default=0.0, help="chance a guest joins between games")
-    sim.add_argument("--leave-rate", type=probability, default=0.0, help="chance a player leaves between games")
+    sim.add_argument("--join-rate", type=fraction, default=0.0, help="chance a guest joins between games")
+    sim.add_argument("--leave-rate", type=fraction, default=0.0, help="chance a player leaves between games")
     for name in ChouetteOptions().to_document():
         sim.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true")
     sim.add_argument("--out", required=True, help="the record (.jsonl)")

@@ -359,6 +359,10 @@ def test_the_room_commands_say_what_is_wrong_in_one_line(tmp_path: Path, monkeyp
         for command in (["director", "--broker", "mqtt://h"], ["room-demo", "--tables", "1"]):
             assert cli.main([*command, "--listen", f"127.0.0.1:{port}"]) == 2
             assert f"cannot serve the pages on 127.0.0.1:{port}" in capsys.readouterr().err
+    for option, value in (("--speed", "-1"), ("--seconds", "0"), ("--seconds", "inf")):
+        with pytest.raises(SystemExit) as refused:
+            cli.main(["room-demo", option, value])
+        assert refused.value.code == 2 and f"{option}: must be a number above 0, got {value}" in capsys.readouterr().err
     monkeypatch.setattr(mosquitto, "find_mosquitto", lambda: None)
     assert demo.run_demo(2, 4.0, ("127.0.0.1", 8080), None, tmp_path / "demo", 1.0) == 2
     assert "apt-get install mosquitto" in capsys.readouterr().out

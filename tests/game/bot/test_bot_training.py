@@ -231,10 +231,23 @@ def test_a_continued_run_may_widen_the_network_which_keeps_its_estimates(tmp_pat
     assert len(narrow.stderr.strip().splitlines()) == 1
 
 
-def test_bad_train_arguments_are_one_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "game.bot", "train", "--variant", "chess", "--games", "4",
-                           "--out", "x.npz"], capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--variant", "chess"], "invalid choice: 'chess'"),
+    (["--alpha", "-1"], "--alpha: must be a number above 0, got -1"),  # it learnt backwards
+    (["--alpha-end", "0"], "--alpha-end: must be a number above 0, got 0"),
+    (["--lam", "3"], "--lam: must be from 0 to 1, got 3"),  # its traces overflowed
+    (["--temperature", "0"], "--temperature: must be a number above 0, got 0"),
+    (["--explore", "-2"], "--explore: must be 0 or more, got -2"),
+])
+def test_bad_train_arguments_are_one_line(tmp_path: Path, arguments: list[str], message: str) -> None:
+    out = tmp_path / "x.npz"
+    base = {"--variant": "catchgammon", "--games": "4", "--out": str(out)}
+    given = dict(zip(arguments[::2], arguments[1::2], strict=True))
+    done = subprocess.run([sys.executable, "-m", "game.bot", "train", *(f for k, v in {**base, **given}.items()
+                                                                          for f in (k, v))],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+    assert not out.exists()
 
 
 @pytest.mark.slow

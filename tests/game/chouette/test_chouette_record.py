@@ -317,8 +317,8 @@ def test_convert_writes_a_mat_per_member(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("arguments", "message"), [
     (["--games", "0"], "--games: must be 1 or more, got 0"),
     (["--games", "-3"], "--games: must be 1 or more, got -3"),
-    (["--join-rate", "2"], "--join-rate: must be a chance from 0 to 1, got 2"),
-    (["--leave-rate", "nan"], "--leave-rate: must be a chance from 0 to 1, got nan"),
+    (["--join-rate", "2"], "--join-rate: must be from 0 to 1, got 2"),
+    (["--leave-rate", "nan"], "--leave-rate: must be from 0 to 1, got nan"),
 ])
 def test_simulate_refuses_a_count_or_chance_it_cannot_use_in_one_line(tmp_path: Path, arguments: list[str],
                                                                       message: str) -> None:
