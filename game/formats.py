@@ -58,13 +58,14 @@ MatchSource = str | bytes | os.PathLike[str] | IO[str] | IO[bytes]
 
 def read_match(source: MatchSource, options: MatchOptions | None = None) -> Match:
     """The match a file holds, replayed through the rules: the project's JSON Lines record
-    (game/RECORD.md) or a `.mat` transcript in any dialect (game/TRANSCRIPTS.md), told apart by
-    their first character.
+    (game/RECORD.md), a `.mat` transcript in any dialect (game/TRANSCRIPTS.md) or GNU Backgammon's
+    `.sgf`, told apart by their first characters (`game.transcripts.other_formats.file_kind`).
 
     `source` is a path (`pathlib.Path`), an open file, or the file's contents (`str` or `bytes`).
-    `options` are a `.mat` money session's options, which the format does not hold (a record
+    `options` are a transcript's money session's options, which a `.mat` does not hold (a record
     holds its own). Raises `ReplayError` at the first thing the rules do not allow and
-    `MatFormatError` for a file that is neither.
+    `MatFormatError` for a file that is none of them (naming its format when it is one the project
+    does not read: an eXtreme Gammon file, a FIBS log, a binary or empty file).
 
         >>> from game import Match
         >>> from game.mat import export_mat
@@ -75,22 +76,28 @@ def read_match(source: MatchSource, options: MatchOptions | None = None) -> Matc
         True
     """
     from game.record import read_lines, replay_lines
+    from game.transcripts.other_formats import file_kind
 
     data = _read_source(source)
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+    kind = file_kind(data, os.fspath(source) if isinstance(source, os.PathLike) else "")
+    if kind == "record":
         lines = list(read_lines(data))
         from game.chouette.replay import is_chouette_record
 
         if is_chouette_record(line.event for line in lines):
             raise MatFormatError("the record is a chouette session's: read it with game.chouette.replay")
         return replay_lines(lines).result()
-    from game.mat import import_mat
+    from game.mat import ended_as_written, import_mat
     from game.match import NO_OPTIONS
 
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise MatFormatError(f"neither a record nor a .mat transcript: not UTF-8 text ({exc})") from None
+        raise MatFormatError(f"neither a record nor a transcript: not UTF-8 text ({exc})") from None
+    if kind == "sgf":
+        from game.transcripts import replay_sgf
+
+        return ended_as_written(replay_sgf(text, options or NO_OPTIONS, strict=True).replayer.result())
     return import_mat(text, options or NO_OPTIONS)
 
 

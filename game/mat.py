@@ -152,7 +152,12 @@ def replay_mat(text: str, options: MatchOptions = NO_OPTIONS, *, strict: bool = 
 
 def import_mat(text: str, options: MatchOptions = NO_OPTIONS) -> Match:
     """The match of a transcript; a money session that ends between games is stopped there."""
-    match = replay_mat(text, options).result()
+    return ended_as_written(replay_mat(text, options).result())
+
+
+def ended_as_written(match: Match) -> Match:
+    """A transcript's match as its file ends it: a money session that ends between games is stopped
+    there (the format has no line for a session's end)."""
     if match.length is None and match.phase is Phase.OPENING and match.games:
         match.stop()
     return match

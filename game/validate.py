@@ -22,8 +22,7 @@ from game.errors import GameError
 from game.match import GameSummary, Match, Phase
 from game.replay import Problem, Replayer
 from game.transcripts import Dialect, replay_sgf, replay_transcript
-from game.transcripts.other_formats import unreadable_format
-from game.transcripts.sgf import is_sgf
+from game.transcripts.other_formats import file_kind
 
 if TYPE_CHECKING:
     from game.integrity import Integrity
@@ -182,24 +181,18 @@ def validate_file(path: str, trusted: frozenset[str] | None = None) -> Verdict:
     except OSError as exc:
         verdict.error = exc.strerror or str(exc)
         return verdict
-    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     try:
-        if start == b"{":
+        verdict.kind = file_kind(data, path)
+        if verdict.kind == "record":
             # a record's chain and signatures: hashing and base64 a transcript does not pay for
             from game.integrity import check
             from game.record import read_lines, replay_lines
 
-            verdict.kind = "record"
             lines = list(read_lines(data))
             replayer = replay_lines(lines, strict=False)
             verdict.integrity = check(lines, trusted)
         else:
-            other = unreadable_format(data, path)
-            if other is not None:
-                verdict.error = other
-                return verdict
             text = data.decode("utf-8", errors="replace")
-            verdict.kind = "sgf" if is_sgf(data) else "mat"
             transcript = replay_sgf(text) if verdict.kind == "sgf" else replay_transcript(text)
             replayer = transcript.replayer
             verdict.dialect = transcript.transcript.dialect

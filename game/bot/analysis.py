@@ -154,17 +154,18 @@ def read_events(path: str) -> tuple[list[dict[str, Any]], bool]:
     from game.mat import mat_events
     from game.record import read_lines
     from game.transcripts import replay_sgf
-    from game.transcripts.sgf import is_sgf
+    from game.transcripts.other_formats import file_kind
 
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+    kind = file_kind(data, path)
+    if kind == "record":
         events = [line.event for line in read_lines(data) if line.event is not None]
         return events, False
     text = data.decode("utf-8", errors="replace")
-    if is_sgf(data):  # GNU Backgammon's own match file: the match it replays to (its moves are not notation)
+    if kind == "sgf":  # GNU Backgammon's own match file: the match it replays to (its moves are not notation)
         match = replay_sgf(text).replayer.match
         return ([dict(event) for event in match.events] if match is not None else []), False
     return [dict(event) for _, event in mat_events(text)], True

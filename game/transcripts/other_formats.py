@@ -1,16 +1,38 @@
-"""Match files in formats the project does not read, named instead of guessed at.
+"""What a match file holds, told by its first bytes (`file_kind`): the project's JSON Lines record,
+GNU Backgammon's `.sgf`, a `.mat` transcript; and the formats the project does not read, named
+instead of guessed at (`unreadable_format`).
 
-A referee handed one gets one line that says what the file is and how to make a file the project
-reads from it; reading it as a broken `.mat` would only say "no 'N point match' line".
+A referee handed one of those gets one line that says what the file is and how to make a file the
+project reads from it; reading it as a broken `.mat` would only say "no 'N point match' line".
+Every reader of a match file (`validate`, `read_match`, the analysis) asks here, so each tells them
+apart the same way.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
+
+from game.errors import MatFormatError
+from game.transcripts.sgf import is_sgf
+
+Kind = Literal["record", "sgf", "mat"]
 
 _OLDMOVES_SCORE = re.compile(rb"Score is \d+-\d+")
 _OLDMOVES_PLAYERS = re.compile(rb"(?m)^\s*\S.*\bis X - .*\bis O\b")
 XG_MAGIC = (b"RGMH", b"HMGR")  # eXtreme Gammon's RichGameFormat header as it lies on disk (0x484D4752), and swapped
+
+
+def file_kind(data: bytes, name: str = "") -> Kind:
+    """Which of the formats the project reads `data` (the file `name`) is in: a record starts with
+    `{`, an `.sgf` with `(;`, anything else is read as a `.mat`; a format it does not read (an
+    eXtreme Gammon file, a FIBS log, a binary or empty file) raises `MatFormatError` naming it."""
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        return "record"
+    other = unreadable_format(data, name)
+    if other is not None:
+        raise MatFormatError(other)
+    return "sgf" if is_sgf(data) else "mat"
 
 
 def unreadable_format(data: bytes, name: str = "") -> str | None:

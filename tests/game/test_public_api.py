@@ -18,6 +18,7 @@ from game import Color, IllegalPlayError, Match, Position, PositionError, Varian
 from game.errors import InvalidDice, MatFormatError
 from game.mat import export_mat
 from game.record import record_bytes
+from game.transcripts.sgf import export_sgf
 from game.text import draw
 
 
@@ -108,22 +109,31 @@ def _a_match() -> Match:
     return match
 
 
-@pytest.mark.parametrize("form", ["record bytes", "record path", "mat text", "mat file", "mat path"])
+@pytest.mark.parametrize("form", ["record bytes", "record path", "mat text", "mat file", "mat path", "sgf text",
+                                  "sgf path"])
 def test_read_match_reads_a_record_or_a_transcript_in_any_form(form: str, tmp_path: Path) -> None:
     match = _a_match()
-    record, mat = record_bytes(match), export_mat(match)
+    record, mat, sgf = record_bytes(match), export_mat(match), export_sgf(match)
     (tmp_path / "m.jsonl").write_bytes(record)
     (tmp_path / "m.mat").write_text(mat)
+    (tmp_path / "m.sgf").write_text(sgf)
     source = {"record bytes": record, "record path": tmp_path / "m.jsonl", "mat text": mat,
-              "mat file": io.StringIO(mat), "mat path": tmp_path / "m.mat"}[form]
+              "mat file": io.StringIO(mat), "mat path": tmp_path / "m.mat", "sgf text": sgf,
+              "sgf path": tmp_path / "m.sgf"}[form]
     read = game.read_match(source)  # type: ignore[arg-type]
     assert read.position == match.position and read.score == match.score and read.length == 3
     assert read.players == ("Ann", "Bob")
 
 
-def test_read_match_refuses_what_is_no_match() -> None:
-    with pytest.raises(MatFormatError):
-        game.read_match("this is not a match\n")
+@pytest.mark.parametrize(("data", "named"), [
+    (b"this is not a match\n", "no 'N point match' line"),
+    (b"", "an empty file"),
+    (b"RGMH\x01\x00\x00\x00" + bytes(64), "an eXtreme Gammon match file"),
+    (b"\x00\x01\x02", "a binary file"),
+])
+def test_read_match_refuses_what_is_no_match_and_names_a_format_it_does_not_read(data: bytes, named: str) -> None:
+    with pytest.raises(MatFormatError, match=re.escape(named)):
+        game.read_match(data)
 
 
 def test_the_readme_opens_with_a_python_example_that_runs() -> None:

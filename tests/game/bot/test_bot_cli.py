@@ -127,12 +127,17 @@ def test_analyse_of_the_bots_own_match_finds_almost_no_errors(tmp_path: Path) ->
     assert lost == [0.0, 0.0], text  # the judge made every play itself, at the same level
 
 
-def test_analyse_refuses_what_is_not_a_match(tmp_path: Path) -> None:
-    empty = tmp_path / "e.jsonl"
-    empty.write_text('{"type": "roll"}\n')
-    done = subprocess.run([sys.executable, "-m", "game", "analyse", str(empty)], capture_output=True, text=True,
+@pytest.mark.parametrize(("name", "data", "said"), [
+    ("e.jsonl", b'{"type": "roll"}\n', "no match_start event"),
+    ("e.mat", b"", "an empty file"),  # named as validate names it (`file_kind`), not "no 'N point match' line"
+    ("e.xg", b"RGMH\x01\x00\x00\x00" + bytes(64), "an eXtreme Gammon match file"),
+])
+def test_analyse_refuses_what_is_not_a_match(tmp_path: Path, name: str, data: bytes, said: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-m", "game", "analyse", str(path)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
-    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and said in done.stderr
 
 
 @pytest.mark.slow
