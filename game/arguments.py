@@ -56,7 +56,12 @@ class OneLineParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        """One line on stderr and exit 2, instead of argparse's usage block."""
+        """One line on stderr and exit 2, instead of argparse's usage block; a missing command names
+        the commands there are."""
+        missing = message.removeprefix("the following arguments are required: ")
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and missing == action.dest:
+                message = f"a command is needed: {', '.join(action.choices)}"
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 

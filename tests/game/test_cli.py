@@ -193,6 +193,17 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], message: st
     assert status == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(("module", "commands"), [
+    ("game", "plays, show, validate, convert, render, report, play-bot, analyse"),
+    ("game.bot", "train, average, distill, bearoff, rollout, opening"),
+    ("game.chouette", "simulate, convert"),
+])
+def test_no_command_names_the_commands_there_are(module: str, commands: str) -> None:
+    done = subprocess.run([sys.executable, "-m", module], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr == f"error: python -m {module}: a command is needed: {commands} (see --help)\n"
+
+
 def test_module_entry_point_has_no_traceback() -> None:
     done = subprocess.run([sys.executable, "-m", "game", "plays", "--position", "nope", "--dice", "31"],
                           capture_output=True, text=True, check=False)

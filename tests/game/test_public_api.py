@@ -18,8 +18,8 @@ from game import Color, IllegalPlayError, Match, Position, PositionError, Varian
 from game.errors import InvalidDice, MatFormatError
 from game.mat import export_mat
 from game.record import record_bytes
-from game.transcripts.sgf import export_sgf
 from game.text import draw
+from game.transcripts.sgf import export_sgf
 
 
 def test_print_draws_the_board_and_the_document_is_one_call_away() -> None:
