@@ -88,7 +88,10 @@ class Prompt:
         """One line for the view and the log: who, what, the dice, and the message."""
         who = f"{self.player.value}{f' ({self.asked})' if self.asked else ''}: " if self.player else ""
         dice = f" {format_roll(self.dice)}" if self.dice else ""
-        return f"{who}{self.waiting.value}{dice}" + (f" ({self.message})" if self.message else "")
+        # a player who may not double (the cube is the opponent's, the Crawford game, a dead cube) is
+        # told to roll: "roll or double" would offer a double the table then refuses
+        what = "roll" if self.waiting is Waiting.ROLL_OR_DOUBLE and not self.can_double else self.waiting.value
+        return f"{who}{what}{dice}" + (f" ({self.message})" if self.message else "")
 
 
 

@@ -140,12 +140,15 @@ def test_the_log_says_each_play_in_notation_and_each_cube_action(make: Make) -> 
     press(table, "white", ButtonKind.DONE)
     log = list(table.controller.log)
     assert "white moves 8/5 6/5 (31)" in log
+    assert table.controller.prompt.describe() == "black: roll or double"
     press(table, "black", ButtonKind.DOUBLE)
     press(table, "white", ButtonKind.TAKE)
+    assert table.controller.prompt.describe() == "black: roll"  # the cube is White's: no double to offer
     throw(table, 5, 6)  # written higher first, however the dice fell
     assert table.controller.prompt.describe() == "black: play 65"
     hand(table, (1, 12))  # Black's back checker runs 24/13 (Black's numbering)
     press(table, "black", ButtonKind.DONE)
+    assert table.controller.prompt.describe() == "white: roll or double"
     press(table, "white", ButtonKind.DOUBLE)
     press(table, "black", ButtonKind.PASS)
     log = list(table.controller.log)
