@@ -66,8 +66,9 @@ def run_command(args: Any, out: TextIO, err: TextIO) -> int:
                 err.write("\n")
             err.flush()
 
-        try:
-            results = rollout.run(position, dice, args.games, args.candidates, args.seed, progress, judge)
+        try:  # progress on a terminal only, as every long command shows it: a log gets the answer alone
+            results = rollout.run(position, dice, args.games, args.candidates, args.seed,
+                                  progress if err.isatty() else None, judge)
         finally:
             if player is not judge:
                 player.close()

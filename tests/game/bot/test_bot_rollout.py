@@ -70,6 +70,7 @@ def test_the_command_rolls_out_in_every_variant(variant: Variant) -> None:
     position = "4HPwATDgc/ABMA" if variant is Variant.BACKGAMMON else json.dumps(start.to_document())
     done = rollout_command("--position", position, "--dice", "31", "--games", "12", "--candidates", "2", "--json")
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # not a terminal: no progress line in the log
     answer = json.loads(done.stdout)
     candidates = answer["candidates"]
     assert answer["games"] == 12 and 1 <= len(candidates) <= 2
