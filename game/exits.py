@@ -1,8 +1,8 @@
 """How a command-line process of the project ends (`python -m game`, `game.bot`, `game.chouette`,
 `firmware_host`).
 
-Imports nothing beyond the standard library's `os` and `sys` until a pipe breaks: a `python -m game
-validate` process, run once for each of many files, pays for every module it imports.
+Imports only what every command imports anyway (`os`, `sys`, `typing`; `select` when a pipe breaks):
+a `python -m game validate` process, run once for each of many files, pays for every module it imports.
 """
 
 from __future__ import annotations
