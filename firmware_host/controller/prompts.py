@@ -84,14 +84,18 @@ class Prompt:
     context: MatchContext | None = None
     """A match's score, length, cube and Crawford game, as a player at the board sees them (None: a chouette)."""
 
+    @property
+    def asks(self) -> str:
+        """What the table waits for, in words: the waiting's, save that a player who may not double
+        (the cube is the opponent's, the Crawford game, a dead cube) is told to roll ("roll or
+        double" would offer a double the table then refuses)."""
+        return "roll" if self.waiting is Waiting.ROLL_OR_DOUBLE and not self.can_double else self.waiting.value
+
     def describe(self) -> str:
         """One line for the view and the log: who, what, the dice, and the message."""
         who = f"{self.player.value}{f' ({self.asked})' if self.asked else ''}: " if self.player else ""
         dice = f" {format_roll(self.dice)}" if self.dice else ""
-        # a player who may not double (the cube is the opponent's, the Crawford game, a dead cube) is
-        # told to roll: "roll or double" would offer a double the table then refuses
-        what = "roll" if self.waiting is Waiting.ROLL_OR_DOUBLE and not self.can_double else self.waiting.value
-        return f"{who}{what}{dice}" + (f" ({self.message})" if self.message else "")
+        return f"{who}{self.asks}{dice}" + (f" ({self.message})" if self.message else "")
 
 
 

@@ -5,7 +5,7 @@ What it relies on of the controller (and nothing else):
   durable), `sequence` (lines written), `heard` (lines told), `listen(callback)` (each new line once
   durable, its number and its hash) and `deliver()` (the lines made durable since);
 - for the state: `match` (variant, length, players, game_number, score, crawford, position,
-  dice, cube, is_over, winner), `prompt` (waiting, player, dice, code, message, serial),
+  dice, cube, is_over, winner), `prompt` (asks, player, dice, code, message, serial),
   `clock` (remaining, running, delay_left; None without a clock), `link_up`, `settings.profile`;
 - for a ruling: `controller.referee(name, action, flag=, player=, seconds=, ruling=)`;
 - at a chouette: `played` (the session) and `contest` (its `asked`, and `decide` for a member's decision
@@ -63,7 +63,7 @@ def table_state(controller: Controller, now: float) -> dict[str, Any]:
         "crawford": crawford, "position": played.position.to_document(),
         "dice": list(dice) if dice else None,
         "cube": {"value": cube.value, "owner": cube.owner.value if cube.owner else None},
-        "turn": prompt.player.value if prompt.player else None, "waiting": prompt.waiting.value,
+        "turn": prompt.player.value if prompt.player else None, "waiting": prompt.asks,
         "code": prompt.code, "message": prompt.message,
         "clock": None if clock is None else {
             "white": round(clock.remaining(Color.WHITE, now), 2), "black": round(clock.remaining(Color.BLACK, now), 2),

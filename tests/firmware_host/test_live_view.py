@@ -27,6 +27,7 @@ from tables import press as press_and_settle
 
 from drivers.events import ButtonKind
 from firmware_host.emulator.table import EmulatedTable
+from firmware_host.room.table_link import table_state
 from firmware_host.settings import ChouetteSettings, Settings
 from firmware_host.terminal import MIN_SIZE, view_lines
 from game.board import Color
@@ -144,6 +145,7 @@ def test_the_log_says_each_play_in_notation_and_each_cube_action(make: Make) -> 
     press(table, "black", ButtonKind.DOUBLE)
     press(table, "white", ButtonKind.TAKE)
     assert table.controller.prompt.describe() == "black: roll"  # the cube is White's: no double to offer
+    assert table_state(table.controller, 0.0)["waiting"] == "roll"  # and so the room's page says
     throw(table, 5, 6)  # written higher first, however the dice fell
     assert table.controller.prompt.describe() == "black: play 65"
     hand(table, (1, 12))  # Black's back checker runs 24/13 (Black's numbering)
