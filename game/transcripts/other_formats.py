@@ -46,7 +46,7 @@ def unreadable_format(data: bytes, name: str = "") -> str | None:
         return ("an eXtreme Gammon match file (.xg, binary), not a transcript: export the match from eXtreme "
                 "Gammon as a Jellyfish .mat file and give that")
     head = data[:4096]
-    if not data.strip():  # a transcript that was never written, or lost in a copy
+    if not data or data.isspace():  # a transcript never written, or lost in a copy (isspace stops at a letter)
         return "an empty file (nothing but white space in it): no match to read; ask for the file again"
     if _OLDMOVES_SCORE.search(head) and _OLDMOVES_PLAYERS.search(head):
         return ("a FIBS 'oldmoves' log, not a transcript: import it into GNU Backgammon ('import oldmoves FILE'), "
