@@ -45,6 +45,7 @@ from typing import Any, NoReturn
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from game.arguments import count as pair_number
 from game.board import Color, Variant
 from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
@@ -462,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rollout level's budget a play (`--ours rollout`; default: its own)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
-    parser.add_argument("--from-pair", type=int, default=0, metavar="N",
+    parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
                         help="start at the seed's pair N (0 first): go on where a run of N pairs stopped")
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--check-only", action="store_true",
@@ -470,8 +471,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
-    if args.from_pair < 0:
-        parser.error(f"--from-pair {args.from_pair}: a pair's number, 0 or more")
     if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
         parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
     engine_dir: Path = args.engine_dir.resolve()
