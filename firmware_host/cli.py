@@ -323,7 +323,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from firmware_host.record.journal import read_journal
 
     session = DiceStats()
+    counted: dict[Path, str] = {}
     for directory in args.record:
+        same = counted.get(Path(directory).resolve())
+        if same is not None:  # a match's rolls are the session's once, however often it is named
+            print(f"{directory}: the record {same} again, counted once", file=sys.stderr)
+            continue
+        counted[Path(directory).resolve()] = directory
         events = read_journal(directory)
         if not events:
             print(f"error: no journal in {directory}", file=sys.stderr)
@@ -331,7 +337,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         stats = DiceStats.of_events(events)
         session = session.merge(stats)
         print(f"{directory}: {stats.describe()}")
-    if len(args.record) > 1:
+    if len(counted) > 1:
         print(f"session: {session.describe()}")
     return 0
 

@@ -39,6 +39,33 @@ def test_simulate_plays_a_whole_match_and_leaves_its_record(tmp_path: Path,
     assert main(["stats", str(record)]) == 0 and "rolls" in capsys.readouterr().out
 
 
+def test_stats_counts_a_record_named_twice_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["simulate", "--seed", "5", "--match-to", "1", "--quiet", "--record", str(tmp_path / "m")]) == 0
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert main(["stats", "m"]) == 0
+    once = capsys.readouterr().out
+    assert main(["stats", "m", "./m", str(tmp_path / "m")]) == 0
+    out, err = capsys.readouterr()
+    assert out == once and "session" not in out  # one match: its line, and no session of it counted thrice
+    assert err.splitlines() == ["./m: the record m again, counted once",
+                                f"{tmp_path / 'm'}: the record m again, counted once"]
+
+
+@pytest.mark.parametrize(("under", "message"), [
+    ("a-file", "the record directory {path} is a file, not a directory: name another"),
+    ("a-file/match", "cannot make the record directory {path}: Not a directory"),
+])
+def test_a_record_directory_that_cannot_be_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       under: str, message: str) -> None:
+    (tmp_path / "a-file").write_text("not a directory\n")
+    path = tmp_path / under
+    assert main(["simulate", "--seed", "1", "--quiet", "--record", str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {message.format(path=path)}\n"
+    assert (tmp_path / "a-file").read_text() == "not a directory\n"  # nothing written over it
+
+
 def test_the_same_seed_gives_the_same_match(tmp_path: Path) -> None:
     plays = []
     for name in ("a", "b"):
