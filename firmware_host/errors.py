@@ -49,9 +49,9 @@ class JournalError(TableError, ValueError):
     """A journal that does not fit what was asked: a new match over an old one, a resume of nothing."""
 
 
-class RecordDirectoryError(JournalError, OSError):
-    """A record's directory that cannot be made or is not a directory (a file of that name, a folder
-    the table may not write): the message names it and says why."""
+class DirectoryError(TableError, OSError):
+    """A directory the table or the room writes to that cannot be made (a file of that name, a folder
+    this process may not write): the message names it and says why."""
 
 
 class KeyFileError(TableError, ValueError):

@@ -33,7 +33,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from firmware_host.errors import JournalError, RecordDirectoryError
+from firmware_host.errors import JournalError
+from firmware_host.folders import make_directory
 from firmware_host.record.syncer import Syncer
 from game.chouette.replay import is_chouette_record, resume
 from game.errors import ReplayError
@@ -78,7 +79,7 @@ class Journal:
 
     def __init__(self, directory: str | os.PathLike[str], *, fsync: bool = True, key: TableKey | None = None) -> None:
         self.directory = Path(directory)
-        _make_directory(self.directory)
+        make_directory(self.directory, "record directory")
         self.path = self.directory / JOURNAL_NAME
         self.recovered = _drop_cut_line(self.path)
         """The bytes of a line cut short by a kill, set aside (b"" when there was none)."""
@@ -228,17 +229,6 @@ class _Action:
         journal._actions -= 1
         if not journal._actions:  # the outermost action's end
             journal._commit()
-
-
-def _make_directory(directory: Path) -> None:
-    """Make the record's directory (and its parents), or say in one line why it cannot be."""
-    if directory.exists() and not directory.is_dir():
-        raise RecordDirectoryError(f"the record directory {directory} is a file, not a directory: name another")
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RecordDirectoryError(f"cannot make the record directory {directory}: "
-                                   f"{exc.strerror or exc}") from exc
 
 
 def _drop_cut_line(path: Path) -> bytes:

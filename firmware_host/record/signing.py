@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from firmware_host.errors import KeyFileError
+from firmware_host.folders import make_directory
 from game.integrity import key_text, signed_message
 
 KEY_ENV = "SMARTGAMMON_TABLE_KEY"
@@ -61,7 +62,7 @@ class TableKey:
 
     @classmethod
     def _create(cls, path: Path) -> TableKey:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_directory(path.parent, "key's directory", mode=0o700)
         private = Ed25519PrivateKey.generate()
         pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import ConfigError
+from firmware_host.folders import make_directory
 from firmware_host.room.broker import DEFAULT_VENUE, BrokerConfig, accepts_anonymous
 from firmware_host.room.serving import page_sites
 from game.arguments import above_zero
@@ -103,6 +104,7 @@ def cmd_director(args: argparse.Namespace) -> int:
     check_listen(args.listen)
     venue = args.venue or config.venue or DEFAULT_VENUE
     data = Path(args.data or config.data or f"room-data/{venue}")
+    make_directory(data, "director's data directory")  # before its key is made there
     broker = BrokerConfig.from_url(args.broker, venue=venue, insecure_anonymous=args.insecure_anonymous_broker or None)
     broker.require_login()
     if not broker.insecure_anonymous and accepts_anonymous(broker):

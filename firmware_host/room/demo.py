@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.emulator.table import TICK, EmulatedTable
+from firmware_host.folders import make_directory
 from firmware_host.room.broker import BrokerConfig
 from firmware_host.settings import Profile, Settings
 from game.board import Variant
@@ -140,6 +141,8 @@ def run_demo(tables: int, speed: float, listen: tuple[str, int], broker_url: str
         print(INSTALL_HINT)
         return 2
     temporary = directory is None
+    if directory is not None:
+        make_directory(directory, "room's directory (--dir)")
     work = directory or Path(tempfile.mkdtemp(prefix="room-demo-"))
     ids = [f"t{number:02d}" for number in range(1, tables + 1)]
     broker_process = None

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from firmware_host.errors import MessageRejected
+from firmware_host.folders import make_directory
 from firmware_host.room.messages import EventMessage, check_event, loads, match_id
 from firmware_host.room.topics import NAME
 from game.integrity import signature_verifies
@@ -234,7 +235,7 @@ class Store:
 
     def __init__(self, directory: str | os.PathLike[str], *, rotate_bytes: int = ROTATE_BYTES) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_directory(self.directory, "director's data directory")
         self.rotate_bytes = rotate_bytes
         self.copies: dict[str, dict[str, MatchCopy]] = {}
         """Table -> match -> copy, each table's matches in the order they began."""
