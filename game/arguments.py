@@ -1,6 +1,6 @@
 """What the project's commands share: a parser that refuses in one line, and the readers of a
-count, a number above 0 or from 0 to 1, a position, dice, JSON, a batch file and an output
-picture's name, each refusing bad input in one line (`UsageError`, `DiceError`, `PositionError`).
+count, a number above 0 or from 0 to 1, a position, dice, JSON, a batch file, an output file
+and an output picture's name, each refusing bad input in one line (`UsageError`, `DiceError`, `PositionError`).
 `python -m game`, `python -m game.bot`, the chouette's and the table's commands all read their
 arguments here, so each reads them the same way. Nothing here imports pathlib or shutil at the top:
 a `python -m game validate` process, run once for each of many files, never needs them.
@@ -206,6 +206,21 @@ def run_batch(path: str, variant: Variant | None, answer: Callable[[Position, tu
             status = 2
         out.write((result if isinstance(result, str) else json.dumps(result)) + "\n")
     return status
+
+
+def output_file(text: str) -> str:
+    """--out's type: a file the command will write, refused before any work when it cannot be (a
+    directory, or in a directory that is not there): a build of minutes must not fail at its end."""
+    from pathlib import Path
+
+    target = Path(text)
+    if target.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory: give a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        there = "is not a directory" if folder.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"{text!r}: its directory {str(folder)!r} {there}")
+    return text
 
 
 def image_file(path: str, suffixes: tuple[str, ...]) -> None:

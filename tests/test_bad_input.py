@@ -14,6 +14,8 @@ from firmware_host.cli import main as table_main
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
 from game.board import Variant
+from game.bot.cli import main as bot_main
+from game.chouette.cli import main as chouette_main
 from game.cli import main as game_main
 
 START = "4HPwATDgc/ABMA"
@@ -73,6 +75,45 @@ def test_game_commands_refuse_bad_input_in_one_line(case: str, tmp_path: Path,
     assert code == 2, f"{case}: exit {code}, stderr {err!r}"
     assert err.startswith("error: ") and err.count("\n") in (1, 2) and "Traceback" not in err, err
     assert len(err) < 400
+
+
+BOT_CASES: dict[str, tuple[Callable[[dict[str, Path]], list[str]], str]] = {
+    "a bear-off database written to a directory": (
+        lambda f: ["bearoff", "--out", str(f["dir"])], "is a directory: give a file name"),
+    "a bear-off database under a file": (
+        lambda f: ["bearoff", "--out", str(f["binary"] / "b.npz")], "binary.bin' is not a directory"),
+    "a network trained into no directory": (
+        lambda f: ["train", "--variant", "rungammon", "--games", "10", "--out", str(f["dir"] / "no" / "n.npz")],
+        "/no' does not exist"),
+    "an opening book into no directory": (
+        lambda f: ["opening", "--variant", "rungammon", "--out", str(f["dir"] / "no" / "book.json")],
+        "/no' does not exist"),
+    "a binary file averaged as weights": (
+        lambda f: ["average", "--out", str(f["dir"] / "a.npz"), str(f["binary"])],
+        "binary.bin' is not a network's weights (the .npz that train, average or distill writes)"),
+    "a directory averaged as weights": (
+        lambda f: ["average", "--out", str(f["dir"] / "a.npz"), str(f["dir"])], "a-directory': Is a directory"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOT_CASES))
+def test_bot_commands_refuse_bad_input_in_one_line_before_any_work(case: str, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    arguments, said = BOT_CASES[case]
+    with pytest.raises(SystemExit) as stopped:
+        raise SystemExit(bot_main(arguments(files(tmp_path))))
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert said in err, err
+    assert sorted(p.name for p in (tmp_path / "a-directory").iterdir()) == []  # nothing written
+
+
+def test_a_chouette_record_into_no_directory_is_refused_before_it_is_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        raise SystemExit(chouette_main(["simulate", "--games", "1", "--out", str(tmp_path / "no" / "r.jsonl")]))
+    assert stopped.value.code == 2
+    assert f"'{tmp_path / 'no'}' does not exist" in capsys.readouterr().err
 
 
 TABLE_CASES: dict[str, list[str]] = {

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from game.arguments import count
+from game.arguments import count, output_file
 from game.bot.network import Network
 from game.bot.train import BASELINES, curve_point
 from game.pictures.curve import draw_curve
@@ -71,7 +71,7 @@ def _without_curve(record: dict[str, Any]) -> dict[str, Any]:
 def add_parser(commands: Any) -> None:
     """The `average` command's arguments."""
     p = commands.add_parser("average", help="average the weights of checkpoints of a run (train --keep)")
-    p.add_argument("--out", required=True, help="the averaged weights file (.npz)")
+    p.add_argument("--out", required=True, type=output_file, help="the averaged weights file (.npz)")
     p.add_argument("--eval-games", type=count, default=200, help="games of the average against each baseline")
     p.add_argument("--seed", type=int, default=1, help="the dice of those games")
     p.add_argument("weights", nargs="+", help="the weights files (.npz) of one variant and shape")

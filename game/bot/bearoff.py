@@ -33,6 +33,7 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
+from game.arguments import output_file
 from game.board import CHECKERS
 from game.errors import BearoffError
 from game.position import Position
@@ -331,7 +332,8 @@ def read_gnubg(path: Path) -> tuple[U16, U16]:
 def add_parser(commands: Any) -> None:
     """`python -m game.bot bearoff`: build the database, optionally check it against GNU Backgammon's."""
     parser = commands.add_parser("bearoff", help="build the one-sided bear-off database")
-    parser.add_argument("--out", required=True, help="the .npz to write (shipped: game/bot/weights/bearoff.npz)")
+    parser.add_argument("--out", required=True, type=output_file,
+                        help="the .npz to write (shipped: game/bot/weights/bearoff.npz)")
     parser.add_argument("--check", metavar="GNUBG_OS_DB", help="compare with GNU Backgammon's gnubg_os0.bd")
     parser.set_defaults(run=run_command)
 

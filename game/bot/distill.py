@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from game.arguments import count, positive
+from game.arguments import count, output_file, positive
 from game.board import Color
 from game.bot.base import Level
 from game.bot.bearoff import is_race
@@ -291,7 +291,7 @@ def add_parser(commands: Any) -> None:
     """The `distill` command's arguments."""
     p = commands.add_parser("distill", help="teach a network its own two-ply judgement (Catchgammon, Rungammon)")
     p.add_argument("--init", required=True, help="the network to distill (.npz)")
-    p.add_argument("--out", required=True, help="the distilled network (.npz)")
+    p.add_argument("--out", required=True, type=output_file, help="the distilled network (.npz)")
     p.add_argument("--games", type=positive, default=600,
                    help="games of 0-ply self-play whose positions are labelled")
     p.add_argument("--rows", type=positive, default=None, help="stop labelling after this many rows")
@@ -301,5 +301,6 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--explore", type=count, default=EXPLORE, help="plies of each game whose play is sampled")
     p.add_argument("--rate", type=_rate, default=0.001, help="Adam's learning rate")
     p.add_argument("--epochs", type=positive, default=8, help="passes over the labelled rows")
-    p.add_argument("--labels", help="the labels' file (.npz): written, or read instead of playing when it exists")
+    p.add_argument("--labels", type=output_file,
+                   help="the labels' file (.npz): written, or read instead of playing when it exists")
     p.set_defaults(run=lambda args, out, err: distill(args, err))

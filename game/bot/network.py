@@ -234,11 +234,19 @@ class Network:
         made for an encoding that has since grown by inputs appended at its end (as Backgammon's did,
         gaining `_tactics`) are taken, the new inputs starting with no say in the output."""
         try:
+            with open(path, "rb") as file:
+                if file.read(4) != b"PK\x03\x04":  # np.load would read anything else as a pickle it refuses
+                    raise WeightsError(f"{str(path)!r} is not a network's weights (the .npz that train, average "
+                                       "or distill writes)")
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 arrays = [data[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2")]
                 deep = [data[name].astype(np.float32) for name in _SECOND_NAMES if name in data]
-        except (OSError, ValueError, KeyError) as exc:
+        except WeightsError:
+            raise
+        except OSError as exc:
+            raise WeightsError(f"cannot read network weights {str(path)!r}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError) as exc:
             raise WeightsError(f"cannot read network weights {str(path)!r}: {exc}") from None
         try:
             variant = Variant(meta["variant"])

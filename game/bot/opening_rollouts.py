@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.arguments import output_file
 from game.board import Variant
 from game.bot.opening import OPENING_ROLLS, OpeningBook, roll_key
 from game.errors import UsageError
@@ -79,7 +80,8 @@ def add_parser(commands: Any) -> None:
     """`python -m game.bot opening`: make (or remake) one variant's section of an opening book."""
     parser = commands.add_parser("opening", help="make a variant's opening book by rollouts")
     parser.add_argument("--variant", required=True, choices=[v.value for v in Variant])
-    parser.add_argument("--out", required=True, help="the book (JSON); its other variants' sections are kept")
+    parser.add_argument("--out", required=True, type=output_file,
+                        help="the book (JSON); its other variants' sections are kept")
     parser.add_argument("--games", type=int, default=144, help="games a candidate (default 144)")
     parser.add_argument("--candidates", type=int, default=3, help="how many of the best plays (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="the dice of the rollouts")

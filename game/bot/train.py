@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.arguments import above_zero, count, fraction, positive
+from game.arguments import above_zero, count, fraction, output_file, positive
 from game.board import Variant
 from game.bot.arena import match_up
 from game.bot.base import Level
@@ -203,7 +203,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--variant", required=True, choices=[v.value for v in Variant])
     p.add_argument("--games", type=positive, required=True)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", required=True, help="the weights file (.npz); the curve goes beside it as .png")
+    p.add_argument("--out", required=True, type=output_file,
+                   help="the weights file (.npz); the curve goes beside it as .png")
     p.add_argument("--curve", help="where to draw the learning curve (default: OUT with .png)")
     p.add_argument("--every", type=positive, default=1000, help="games between points of the curve")
     p.add_argument("--eval-games", type=count, default=200, help="games against each baseline per point")

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from game.arguments import OneLineParser, fraction, positive
+from game.arguments import OneLineParser, fraction, output_file, positive
 from game.board import Variant
 from game.errors import GameError, UsageError
 from game.record import RecordWriter, read_record
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--leave-rate", type=fraction, default=0.0, help="chance a player leaves between games")
     for name in ChouetteOptions().to_document():
         sim.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true")
-    sim.add_argument("--out", required=True, help="the record (.jsonl)")
+    sim.add_argument("--out", required=True, type=output_file, help="the record (.jsonl)")
     conv = commands.add_parser("convert", help="each member's games against the box as a money .mat")
     conv.add_argument("record")
     conv.add_argument("--out", required=True, help="the folder for NAME.mat files")
