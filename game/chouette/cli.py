@@ -18,7 +18,7 @@ from typing import TextIO
 
 from game.arguments import OneLineParser, fraction, output_file, positive
 from game.board import Variant
-from game.errors import GameError, UsageError
+from game.errors import GameError, ReplayError, UsageError
 from game.record import RecordWriter, read_record
 
 from .mat import chouette_mats
@@ -33,8 +33,13 @@ def cmd_convert(record: str, out_dir: str, out: TextIO) -> int:
         lines = read_record(record)
     except OSError as exc:
         raise UsageError(f"cannot read {record!r}: {exc.strerror or exc}") from None
-    session = replay_session(line.event for line in lines if line.event is not None)
+    try:
+        session = replay_session(line.event for line in lines if line.event is not None)
+    except ReplayError as exc:  # said of the file named, as a compiler names its file before the line
+        raise UsageError(f"{record}: {exc}") from None
     target = Path(out_dir)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out {out_dir!r} is a file: give a folder for the .mat files")
     try:
         target.mkdir(parents=True, exist_ok=True)
         for member, text in chouette_mats(session).items():

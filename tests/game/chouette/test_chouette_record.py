@@ -26,7 +26,7 @@ from game.chouette.mat import chouette_mats
 from game.chouette.replay import ChouetteReplayer, replay_session, resume
 from game.chouette.sim import SimulatedChouette, simulate
 from game.cli import main as game_main
-from game.errors import MatFormatError, ReplayError
+from game.errors import MatFormatError, ReplayError, UsageError
 from game.mat import import_mat
 from game.match import MatchOptions
 from game.pictures.chouette_sheet import chouette_sheet_from_events, draw_chouette_sheet
@@ -312,6 +312,21 @@ def test_convert_writes_a_mat_per_member(tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "-m", "game.chouette", "convert", str(tmp_path / "none.jsonl"),
                               "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert missing.returncode == 2 and missing.stderr.startswith("error: cannot read")
+
+
+def test_convert_names_the_file_that_is_no_chouette_and_the_out_that_is_no_folder(tmp_path: Path) -> None:
+    from game.chouette.cli import cmd_convert
+
+    match = tmp_path / "match.jsonl"
+    match.write_text('{"type": "game_start"}\n')
+    with pytest.raises(UsageError) as raised:
+        cmd_convert(str(match), str(tmp_path / "mats"), io.StringIO())
+    assert str(raised.value).startswith(f"{match}: line 1: ")
+    record = write_record(simulate(["Ann", "Bob", "Cy"], 1, 2).events, tmp_path / "c.jsonl")
+    (tmp_path / "a-file").write_text("kept\n")
+    with pytest.raises(UsageError, match=r"^--out '.*a-file' is a file: give a folder for the .mat files$"):
+        cmd_convert(str(record), str(tmp_path / "a-file"), io.StringIO())
+    assert (tmp_path / "a-file").read_text() == "kept\n"
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
