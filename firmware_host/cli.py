@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from drivers.errors import DriverError
+from drivers.protocol import describe_frame_path
 from firmware_host.config import load_config
 from firmware_host.controller import Controller
 from firmware_host.controller.outputs import flag_line
@@ -45,6 +46,7 @@ from game.board import Color, Variant
 from game.bot.levels import DEFAULT_LEVEL, Level
 from game.chouette import MAX_PLAYERS, ChouetteOptions, ChouetteSession
 from game.chouette.options import signed
+from game.cli import version, version_action
 from game.errors import GameError
 from game.match import MatchOptions
 from game.rules import RuleOptions
@@ -383,10 +385,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if test.passed else 1
 
 
+def table_version() -> str:
+    """`--version`: the rules engine's line, and how the table reads its sensor frames."""
+    return f"{version()}; sensor frames: {describe_frame_path()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m firmware_host`."""
     parser = OneLineParser(prog="python -m firmware_host", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action=version_action(table_version), nargs=0,
+                        help="print the version, the move-generator kernel and the sensor frames' path, and exit")
     _add_table_options(parser, seed=None, record=None)
     parser.add_argument("--speed", type=_speed, default=8.0, help="table seconds per real second")
     parser.set_defaults(run=cmd_live, own_process=False)  # main(own_process=True) for a process of its own

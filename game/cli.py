@@ -214,14 +214,15 @@ def version() -> str:
     return f"smartgammon {number}; legal plays: {describe_kernel()}"
 
 
-def _version_action() -> type[argparse.Action]:
-    """`--version`: the version line as it is (argparse's own would wrap it to the terminal)."""
+def version_action(line: Callable[[], str] = version) -> type[argparse.Action]:
+    """`--version` (with `nargs=0`): `line()` printed as it is (argparse's own would wrap it to the
+    terminal), then exit; every command line of the project shows its version so."""
     import argparse
 
     class VersionAction(argparse.Action):
         def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                      option_string: str | None = None) -> None:
-            print(version())
+            print(line())
             parser.exit()
 
     return VersionAction
@@ -233,7 +234,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from game.arguments import OneLineParser
 
     parser = OneLineParser(prog="python -m game", description=__doc__)
-    parser.add_argument("--version", action=_version_action(), nargs=0,
+    parser.add_argument("--version", action=version_action(), nargs=0,
                         help="print the version and the move-generator kernel in use, and exit")
     # prog given: argparse would make a help formatter to find it, importing shutil (and zlib, bz2, lzma)
     commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)

@@ -76,6 +76,18 @@ def test_the_same_seed_gives_the_same_match(tmp_path: Path) -> None:
     assert plays[0] == plays[1] and len(plays[0]) > 10
 
 
+def test_version_names_the_engine_and_the_sensor_frames_path(capsys: pytest.CaptureFixture[str]) -> None:
+    from drivers.protocol import describe_frame_path
+    from game.cli import version
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    line = capsys.readouterr().out
+    assert line == f"{version()}; sensor frames: {describe_frame_path()}\n"
+    assert line.startswith("smartgammon ") and "legal plays: " in line and "frame path" in line
+
+
 def test_simulate_needs_a_record_directory(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--seed", "1"]) == 2
     assert "simulate needs --record DIR" in capsys.readouterr().err
