@@ -14,6 +14,8 @@ by its own judgement of the position each one leaves, translated into its own bo
 the luck of the dice falls on both. Cubeless games; a Catchgammon Remi is played again within its
 game, as the project's arena does. Each sequence comes from the seed and its number alone, so a
 long measurement can be made in parts: `--from-pair N` goes on where a run of N pairs stopped.
+`--games-out FILE` keeps each game's line (its dice, our side, our points): `benchmarks/paired.py`
+pools the parts' files into one figure and sets two levels side by side on the games both played.
 The rollout level (`--ours rollout --seconds S`) also prints what its budget bought (`Tally`).
 
 Engines (`--engine` or found from the folder's files):
@@ -41,11 +43,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.arguments import count as pair_number
+from game.arguments import new_file
 from game.board import Color, Variant
 from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
@@ -407,15 +410,19 @@ def fingerprint(path: Path) -> str:
 
 
 def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, seed: int,
-                 progress: bool = True, first: int = 0) -> Score:
+                 progress: bool = True, first: int = 0, games_out: TextIO | None = None) -> Score:
     """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours. The
     sequences are those numbered `first`, `first` + 1, ... of the seed's (each from the seed and its
-    number alone), so that a run from `first` = N goes on where one of N pairs stopped."""
+    number alone), so that a run from `first` = N goes on where one of N pairs stopped. `games_out`:
+    each game's line as it ends (`benchmarks/paired.py` pools such files and sets two apart)."""
     wins = points = squares = remis = 0
     started = time.monotonic()
     for played, pair in enumerate(range(first, first + pairs), start=1):
         for color in (Color.WHITE, Color.BLACK):
             outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color)
+            if games_out is not None:
+                games_out.write(game_line(seed, pair, color, outcome.points, outcome.remis))
+                games_out.flush()  # a run stopped part way keeps the games it played
             wins += outcome.won
             points += outcome.points
             squares += outcome.points * outcome.points
@@ -424,6 +431,11 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
             so_far = Score(wins, 2 * played, points, squares, remis)
             print(f"  {so_far.describe()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
     return Score(wins, 2 * pairs, points, squares, remis)
+
+
+def game_line(seed: int, pair: int, ours: Color, points: int, remis: int) -> str:
+    """One game of a measurement as a JSON line: its dice (seed, pair), our side, our points."""
+    return json.dumps({"seed": seed, "pair": pair, "ours": ours.value, "points": points, "remis": remis}) + "\n"
 
 
 def our_bot(args: argparse.Namespace, variant: Variant, error: Callable[[str], NoReturn]) -> tuple[Bot, str]:
@@ -465,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
                         help="start at the seed's pair N (0 first): go on where a run of N pairs stopped")
+    parser.add_argument("--games-out", type=new_file, metavar="FILE",
+                        help="each game's line (JSON: seed, pair, our side, our points), for benchmarks/paired.py")
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--check-only", action="store_true",
                         help="only check the engine's rules against ours (done before every measurement)")
@@ -501,11 +515,14 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(ours, RolloutBot):
         ours.tally = tally = Tally()
     started = time.monotonic()
+    games_out = open(args.games_out, "x", encoding="utf-8") if args.games_out else None
     try:
         score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress,
-                             args.from_pair)
+                             args.from_pair, games_out)
     finally:
         theirs.close()
+        if games_out is not None:
+            games_out.close()
     low, high = score.interval()
     print(f"  ours: {score.describe()}")
     print(f"  win rate {100 * score.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (Wilson 95%), "

@@ -223,6 +223,17 @@ def output_file(text: str) -> str:
     return text
 
 
+def new_file(text: str) -> str:
+    """An output file that must not be there yet (`output_file`'s checks, then that): what it
+    would replace is a measurement's or a record's, not to be lost."""
+    from pathlib import Path
+
+    output_file(text)
+    if Path(text).exists():
+        raise argparse.ArgumentTypeError(f"{text!r} is there already: name a new file")
+    return text
+
+
 def image_file(path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse, before any work, an output that is a directory or has no picture suffix."""
     from pathlib import Path

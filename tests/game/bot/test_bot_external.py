@@ -142,3 +142,73 @@ def test_a_run_from_pair_n_plays_the_dice_of_the_pairs_after_the_first_n() -> No
     whole, later = run(6, 0), run(3, 3)
     assert whole == tuple(map(sum, zip(*each, strict=True)))
     assert later == tuple(map(sum, zip(*each[3:], strict=True)))
+
+
+def load_paired() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("paired", ROOT / "benchmarks" / "paired.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["paired"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+paired = load_paired()
+
+
+def test_each_games_line_pools_into_the_runs_figure_and_parts_into_the_whole(tmp_path: Path) -> None:
+    from game.bot.base import Level
+    from game.bot.baselines import HeuristicBot
+    from game.bot.factory import make_bot
+
+    variant = Variant.RUNGAMMON
+    ours, theirs = make_bot(variant, Level.ADVANCED, seed=1), HeuristicBot(variant)
+
+    def run(name: str, pairs: int, first: int) -> object:
+        with (tmp_path / name).open("x", encoding="utf-8") as out:
+            return bench.paired_match(ours, theirs, variant, pairs, 7, progress=False, first=first, games_out=out)
+
+    whole = run("whole.jsonl", 4, 0)
+    run("part1.jsonl", 1, 0)
+    run("part2.jsonl", 3, 1)
+    assert paired.score(paired.read_games([tmp_path / "whole.jsonl"])) == whole
+    assert paired.score(paired.read_games([tmp_path / "part2.jsonl", tmp_path / "part1.jsonl"])) == whole
+    both = paired.paired(paired.read_games([tmp_path / "whole.jsonl"]),
+                         paired.read_games([tmp_path / "part1.jsonl", tmp_path / "part2.jsonl"]))
+    assert both.games == 8 and both.difference == 0 and both.only_first_won == both.only_second_won == 0
+    with pytest.raises(paired.GamesError, match=r"whole.jsonl:1: the game of seed 7, pair 0, ours white is in "):
+        paired.read_games([tmp_path / "part1.jsonl", tmp_path / "whole.jsonl"])
+
+
+def test_two_levels_are_set_side_by_side_on_the_games_both_played(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(bench.game_line(1, pair, side, points, 0) for pair, side, points in
+                             [(0, Color.WHITE, 1), (0, Color.BLACK, -1), (1, Color.WHITE, 2), (1, Color.BLACK, 1),
+                              (2, Color.WHITE, 1)]))
+    second.write_text("".join(bench.game_line(1, pair, side, points, 0) for pair, side, points in
+                              [(0, Color.WHITE, -1), (0, Color.BLACK, -1), (1, Color.WHITE, 1), (1, Color.BLACK, 1)]))
+    both = paired.paired(paired.read_games([first]), paired.read_games([second]))
+    assert both.games == 4  # pair 2 was played by the first alone
+    assert (both.first.wins, both.second.wins, both.only_first_won, both.only_second_won) == (3, 2, 1, 0)
+    # each game's difference: 2, 0 (pair 0), 1, 0 (pair 1): mean 0.75, sample variance 11/12
+    assert both.difference == pytest.approx(0.75)
+    assert both.half_width == pytest.approx(1.96 * (11 / 12 / 4) ** 0.5)
+
+
+def test_a_line_that_is_no_game_is_named_with_its_file_and_line(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "g.jsonl"
+    games.write_text(bench.game_line(1, 0, Color.WHITE, 1, 0) + '{"seed": 1, "pair": 0}\n')
+    assert paired.main([str(games)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {games}:2: not a game's line ('ours'): ")
+
+
+def test_a_games_file_there_already_is_refused_before_any_engine_runs(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    kept = tmp_path / "games.jsonl"
+    kept.write_text("a measurement's games\n")
+    with pytest.raises(SystemExit) as exited:
+        bench.main(["--engine-dir", str(tmp_path), "--games", "2", "--games-out", str(kept)])
+    assert exited.value.code == 2
+    assert f"--games-out: '{kept}' is there already: name a new file" in capsys.readouterr().err
+    assert kept.read_text() == "a measurement's games\n"

@@ -1,0 +1,129 @@
+"""The games of measurements against an engine written elsewhere (`bench_external.py --games-out`),
+pooled into one figure, and two levels' games set side by side on the games both played.
+
+Run from the repository root:
+
+    python benchmarks/paired.py part1.jsonl part2.jsonl              # one level's games, pooled
+    python benchmarks/paired.py rollout-*.jsonl --against default-*.jsonl
+
+A game is known by its dice and our side (seed, pair, side): a measurement made in parts
+(`--from-pair`) pools into the figure one run would have made, and a game found twice among the
+files is refused. Two levels that played the same games (the same dice, the same side) differ by
+less than their own intervals say: each game's difference in points is what is averaged, so the
+luck both met cancels (common random numbers), and the games one won and the other lost are
+counted each way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from game.bot.arena import Score
+
+Key = tuple[int, int, str]
+"""A game's dice and our side: (seed, pair, "white" or "black")."""
+
+
+class GamesError(ValueError):
+    """A file of games that cannot be pooled: the message names the file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    points: int
+    remis: int
+
+
+def read_games(paths: Iterable[Path]) -> dict[Key, Game]:
+    """Every game of the files, by its key; `GamesError` for a malformed line or a game found twice."""
+    games: dict[Key, Game] = {}
+    where: dict[Key, str] = {}
+    for path in paths:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GamesError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        for number, line in enumerate(lines, start=1):
+            try:
+                event = json.loads(line)
+                key = (int(event["seed"]), int(event["pair"]), str(event["ours"]))
+                game = Game(int(event["points"]), int(event.get("remis", 0)))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise GamesError(f"{path}:{number}: not a game's line ({exc}): {line[:80]!r}") from None
+            if key[2] not in ("white", "black") or not -3 <= game.points <= 3:
+                raise GamesError(f"{path}:{number}: not a game's line: {line[:80]!r}")
+            if key in games:
+                raise GamesError(f"{path}:{number}: the game of seed {key[0]}, pair {key[1]}, ours {key[2]} "
+                                 f"is in {where[key]} already")
+            games[key], where[key] = game, f"{path}:{number}"
+    return games
+
+
+def score(games: Mapping[Key, Game]) -> Score:
+    """The games as one figure: wins, points and their squares, Remis played again."""
+    values = list(games.values())
+    return Score(sum(g.points > 0 for g in values), len(values), sum(g.points for g in values),
+                 sum(g.points * g.points for g in values), sum(g.remis for g in values))
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two levels on the games both played: each one's wins and points, and their difference."""
+
+    games: int
+    first: Score
+    second: Score
+    only_first_won: int
+    only_second_won: int
+    difference: float
+    """Points a game, the first's less the second's."""
+    half_width: float
+    """Half the 95% interval of `difference`, from the spread of each game's difference."""
+
+
+def paired(first: Mapping[Key, Game], second: Mapping[Key, Game]) -> Paired:
+    """The two sets on their common games (`GamesError` when they have fewer than two)."""
+    common = sorted(first.keys() & second.keys())
+    if len(common) < 2:
+        raise GamesError(f"the two sets have {len(common)} games in common: nothing to set side by side")
+    differences = [first[key].points - second[key].points for key in common]
+    n = len(differences)
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return Paired(n, score({k: first[k] for k in common}), score({k: second[k] for k in common}),
+                  sum(first[k].points > 0 >= second[k].points for k in common),
+                  sum(second[k].points > 0 >= first[k].points for k in common),
+                  mean, 1.96 * math.sqrt(variance / n))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="+", type=Path, help="files of games (bench_external.py --games-out)")
+    parser.add_argument("--against", nargs="+", type=Path, default=[], metavar="FILE",
+                        help="another level's games: the two set side by side on the games both played")
+    args = parser.parse_args(argv)
+    try:
+        first = read_games(args.games)
+        print(f"pooled: {score(first).describe()} ({len(args.games)} files)")
+        if args.against:
+            second = read_games(args.against)
+            print(f"against: {score(second).describe()} ({len(args.against)} files)")
+            both = paired(first, second)
+            print(f"on the {both.games} games both played: {both.first.wins} won against {both.second.wins} "
+                  f"({both.only_first_won} won by the first alone, {both.only_second_won} by the second alone); "
+                  f"points a game {both.first.equity:+.3f} against {both.second.equity:+.3f}, "
+                  f"difference {both.difference:+.3f} +- {both.half_width:.3f} (95%)")
+    except GamesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
