@@ -136,7 +136,7 @@ def read_trust(path: str | None) -> frozenset[str] | None:
     from game.integrity import read_trusted
 
     try:
-        return read_trusted(Path(path).read_text(encoding="utf-8"))
+        return read_trusted(Path(path).read_text(encoding="utf-8"), f"trust file {path}")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read trust file {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
 

@@ -43,15 +43,16 @@ def key_text(raw: bytes) -> str:
     return KEY_PREFIX + base64.b64encode(raw).decode("ascii")
 
 
-def read_trusted(text: str) -> frozenset[str]:
-    """The keys of a trust file: one `ed25519:...` per line; `#` starts a comment."""
+def read_trusted(text: str, name: str = "trust file") -> frozenset[str]:
+    """The keys of a trust file (`name`: what its errors call it): one `ed25519:...` per line; `#`
+    starts a comment."""
     keys = set()
     for number, line in enumerate(text.splitlines(), 1):
         key = line.split("#", 1)[0].strip()
         if not key:
             continue
         if not key.startswith(KEY_PREFIX) or len(_raw_key(key) or b"") != 32:
-            raise RecordError(f"trust file line {number}: {key[:40]!r} is not an ed25519:... public key")
+            raise RecordError(f"{name} line {number}: {key[:40]!r} is not an ed25519:... public key")
         keys.add(key)
     return frozenset(keys)
 

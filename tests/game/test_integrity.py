@@ -136,3 +136,14 @@ def test_a_journal_signed_by_another_table_is_not_resumed_here(signed: Path, tmp
     (record / JOURNAL_NAME).write_bytes(signed.read_bytes())
     with pytest.raises(JournalError, match="resume it at the table that began it"):
         Journal(record, key=TableKey.load_or_create(tmp_path / "mine.pem"))
+
+
+def test_a_trust_file_line_that_is_no_key_is_named_with_its_file(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    trust = tmp_path / "referee.keys"
+    trust.write_text("# the tables of hall B\n\ned25519:AAAA\n")
+    record = tmp_path / "empty.jsonl"
+    record.write_text("")
+    assert game_main(["validate", str(record), "--trust", str(trust)]) == 2
+    assert capsys.readouterr().err == (f"error: trust file {trust} line 3: 'ed25519:AAAA' is not an ed25519:... "
+                                       "public key\n")
