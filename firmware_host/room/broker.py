@@ -56,8 +56,9 @@ class BrokerConfig:
             try:
                 read_trusted(self.director_key)
             except GameError:
-                raise ConfigError(f"director key {self.director_key[:60]!r} is not ed25519:... (the key the director "
-                                  "prints at start)") from None
+                raise ConfigError(f"director key {self.director_key[:60]!r} is not a public key: put there the "
+                                  "director's, 'ed25519:' and 44 characters, the line it prints when it "
+                                  "starts") from None
 
     @classmethod
     def from_url(cls, url: str, **fields: Any) -> BrokerConfig:
