@@ -113,7 +113,7 @@ class _GameBuilder:
             number += 1
         if self.pending:
             notes = [n for n in (extra.get("note", ""), *self.pending) if n]
-            extra = {**extra, "flagged": True, "note": "; ".join(notes)}
+            extra = {**extra, "flagged": True, "note": _joined(notes)}
             self.pending = []
         self.rows.append(SheetRow(number, player, dice, notation, self.position, cube=self.cube, **extra))
 
@@ -230,6 +230,20 @@ def _analysis(event: Mapping[str, Any]) -> dict[str, Any]:
     mark = str(event.get("mark", ""))
     text = str(event.get("analysis", ""))
     return {"mark": mark, "note": text} if mark or text else {}
+
+
+def _seated(name: str, colour: str) -> str:
+    """A player and the side they played, the side once when the name is the side's ("White")."""
+    return name if name.casefold() == colour.casefold() else f"{name} ({colour})"
+
+
+def _joined(notes: Sequence[str]) -> str:
+    """Notes of one line in order, each once: one said again (a cocked die twice) counted, not repeated."""
+    counts: dict[str, int] = {}
+    for note in notes:
+        counts[note] = counts.get(note, 0) + 1
+    return "; ".join(note if n == 1 else f"{note} ({'twice' if n == 2 else f'{n} times'})"
+                     for note, n in counts.items())
 
 
 def _players(raw: Any, default: tuple[str, str]) -> tuple[str, str]:
@@ -382,7 +396,7 @@ def _header(sheet: MatchSheet) -> _Block:
     lines = (f"{sheet.variant.value.capitalize()}, {kind}, {games}",
              f"Score: {white} {sheet.score[0]}, {black} {sheet.score[1]}")
     title_font = style.font(38, bold=True)
-    title = wrap(f"{white} (White) \u2013 {black} (Black)", title_font, PAGE_SIZE[0] - 2 * _MARGIN)
+    title = wrap(f"{_seated(white, 'White')} \u2013 {_seated(black, 'Black')}", title_font, PAGE_SIZE[0] - 2 * _MARGIN)
     below = 50 * len(title) + 10
 
     def paint(page: Surface, draw: Pen, y: int) -> None:

@@ -174,3 +174,23 @@ def test_a_long_title_wraps_within_the_page(tmp_path: Path) -> None:
     page_width = float(re.search(r'<page width="([\d.]+)"', bbox.stdout).group(1))  # type: ignore[union-attr]
     right_edges = [float(x) for x in re.findall(r'xMax="([\d.]+)"', bbox.stdout)]
     assert max(right_edges) < page_width  # nothing runs off the page
+
+
+def test_the_same_flag_twice_on_a_line_is_counted_not_repeated() -> None:
+    cocked = "a cocked die: roll both dice again"
+    sheet = sheet_from_events([{"type": "game_start"}, {"type": "flag", "note": cocked},
+                               {"type": "flag", "note": "board lifted"}, {"type": "flag", "note": cocked},
+                               {"type": "roll", "player": "white", "dice": [6, 1]},
+                               {"type": "play", "player": "white", "dice": [6, 1], "moves": [[13, 7], [8, 7]]},
+                               {"type": "flag", "note": cocked}, {"type": "flag", "note": cocked},
+                               {"type": "flag", "note": cocked}])
+    first, second = sheet.games[0].rows
+    assert first.note == f"{cocked} (twice); board lifted"
+    assert second.note == f"{cocked} (3 times)"
+
+
+def test_players_named_as_their_sides_are_titled_once(tmp_path: Path) -> None:
+    events = [{**e, "players": {"white": "White", "black": "black"}} if e["type"] == "match_start" else e
+              for e in RECORD]
+    (written,) = save_sheet(draw_sheet(sheet_from_events(events)), tmp_path / "sides.pdf")
+    assert " ".join(pdf_text(written).split()).startswith("White \u2013 black Backgammon, match to 3")
