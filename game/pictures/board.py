@@ -201,6 +201,16 @@ class Geometry:
         y = self._field_top + offset if zone == BLACK_OFF else self._field_top + _FIELD_H - offset
         return self.px(x), self.px(y)
 
+    def tray_count_centre(self, zone: int, count: int) -> Centre:
+        """Where a tray's count is written: just past its last slab, toward the board's middle."""
+        # the slot after the last slab, which `checker_centre` folds back onto the last one when all
+        # 15 are off: a full tray's count moves on by one slab's pitch
+        x, y = self.checker_centre(zone, min(count, 14))
+        further = self.px(_SLAB_PITCH) if count >= 15 else 0
+        if zone == WHITE_OFF:  # the bottom tray: its slabs go up
+            return x, y + (-self.px(_SLAB_H)) // 2 - further
+        return x, y + self.px(_SLAB_H) // 2 + further
+
     def dice_centres(self, color: Color) -> tuple[Centre, Centre]:
         """The roller's dice lie in the middle of the roller's half: White right, Black left."""
         x0, y0, x1, y1 = self.half(right=color is Color.WHITE)
@@ -380,9 +390,8 @@ def _paint_tray(image: Image.Image, draw: ImageDraw.ImageDraw, geometry: Geometr
             continue
         slab = style.slab_sprite(width, height, colour)
         image.paste(slab, (x - width // 2, y - height // 2), slab)
-    x, y = geometry.checker_centre(zone, min(len(stack), 15))
-    y += (-height if zone == WHITE_OFF else height) // 2
-    draw.text((x, y), str(len(stack)), fill=style.FRAME_TEXT, font=style.font(geometry.px(13), bold=True),
+    draw.text(geometry.tray_count_centre(zone, len(stack)), str(len(stack)), fill=style.FRAME_TEXT,
+              font=style.font(geometry.px(13), bold=True),
               anchor="mm")
 
 
@@ -427,7 +436,7 @@ Part = tuple[str, style.RGB, bool]  # text, colour, bold
 def position_parts(position: Position, color: Color) -> list[Part]:
     """A player's strip for a position: name, on roll, pip count, trapped checkers."""
     parts: list[Part] = [(color.value.capitalize(), style.INK, True)]
-    if position.turn is color:
+    if position.turn is color and position.result() is None:  # a game over has no one on roll
         parts.append(("\u25b6 on roll", style.BLUE, True))
     parts.append((f"{position.pip_count(color)} pips", style.INK, False))
     trapped = len(position.trapped(color))

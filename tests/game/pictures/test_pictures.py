@@ -35,7 +35,7 @@ from game.pictures import (
 )
 from game.position import Position
 from game.selfplay import random_positions
-from game.zones import BLACK_BAR, WHITE_BAR, ZONES
+from game.zones import BLACK_BAR, BLACK_OFF, WHITE_BAR, WHITE_OFF, ZONES
 
 # A Catchgammon middle game: two checkers of each side trapped, Black on roll.
 CATCHGAMMON_TRAPS = Position.from_json(
@@ -261,3 +261,26 @@ def test_render_command_writes_the_picture(tmp_path: Path) -> None:
         assert written.size == (748, 636)
     with pytest.raises(IllegalPlayError):
         render_command(BACKGAMMON_BLOT, "24/12", (2, 2), out, both_sides=False)
+
+
+@pytest.mark.parametrize("zone", [WHITE_OFF, BLACK_OFF])
+def test_a_trays_count_stands_clear_of_its_slabs_even_when_all_fifteen_are_off(zone: int) -> None:
+    geometry = Geometry()
+    x0, y0, x1, y1 = geometry.zone_box(zone)
+    half_slab = 11 // 2 + 1  # the slabs are 11 units high
+    for count in range(16):
+        x, y = geometry.tray_count_centre(zone, count)
+        assert x0 < x < x1 and y0 < y < y1, count  # within its tray
+        for slot in range(count):
+            _, slab = geometry.checker_centre(zone, slot)
+            assert abs(y - slab) >= half_slab + 4, (count, slot)  # not on a slab: about 6 units of text beside it
+
+
+def test_a_finished_games_final_position_has_no_one_on_roll() -> None:
+    from game.pictures.board import position_parts
+
+    done = Position(Variant.BACKGAMMON, Color.WHITE, tuple([""] * 23 + ["bbbbbbbbbbbbbbb"]), off=(15, 0))
+    assert done.result() is not None
+    assert all("on roll" not in text for text, _, _ in position_parts(done, Color.WHITE))
+    going = Position.initial(Variant.BACKGAMMON, Color.WHITE)
+    assert any("on roll" in text for text, _, _ in position_parts(going, Color.WHITE))
