@@ -409,6 +409,11 @@ def fingerprint(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
+PROGRESS_SECONDS = 120.0
+"""A progress line every 25 pairs, or after the first pair that ends this long after the last line
+(the rollout level plays a pair in about 40 s)."""
+
+
 def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, seed: int,
                  progress: bool = True, first: int = 0, games_out: TextIO | None = None) -> Score:
     """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours. The
@@ -416,7 +421,7 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
     number alone), so that a run from `first` = N goes on where one of N pairs stopped. `games_out`:
     each game's line as it ends (`benchmarks/paired.py` pools such files and sets two apart)."""
     wins = points = squares = remis = 0
-    started = time.monotonic()
+    started = said = time.monotonic()
     for played, pair in enumerate(range(first, first + pairs), start=1):
         for color in (Color.WHITE, Color.BLACK):
             outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color)
@@ -427,9 +432,10 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
             points += outcome.points
             squares += outcome.points * outcome.points
             remis += outcome.remis
-        if progress and played % 25 == 0:
+        if progress and (played % 25 == 0 or time.monotonic() - said >= PROGRESS_SECONDS):
             so_far = Score(wins, 2 * played, points, squares, remis)
             print(f"  {so_far.describe()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
+            said = time.monotonic()
     return Score(wins, 2 * pairs, points, squares, remis)
 
 

@@ -212,3 +212,16 @@ def test_a_games_file_there_already_is_refused_before_any_engine_runs(tmp_path: 
     assert exited.value.code == 2
     assert f"--games-out: '{kept}' is there already: name a new file" in capsys.readouterr().err
     assert kept.read_text() == "a measurement's games\n"
+
+
+@pytest.mark.parametrize(("step", "lines"), [(0.0, 0), (1000.0, 3)])
+def test_a_slow_measurement_says_how_far_it_is_between_its_every_25_pairs(
+        step: float, lines: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.bot.baselines import HeuristicBot
+
+    clock = iter(range(10_000))
+    monkeypatch.setattr(bench.time, "monotonic", lambda: step * next(clock))  # each reading `step` seconds on
+    variant = Variant.RUNGAMMON
+    bench.paired_match(HeuristicBot(variant), HeuristicBot(variant), variant, 3, 7, progress=True)
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == lines and all(" of " in line and "games" in line for line in said)
