@@ -70,18 +70,27 @@ class Tally:
                 f"worst {max(self.seconds):.2f}")
 
 
+def split_candidates(ranked: list[RankedPlay], candidates: int) -> tuple[list[RankedPlay], list[RankedPlay]]:
+    """The expert's ranking split into the plays to roll out (of its first `candidates`, those within
+    `FILTER` of its first) and the rest, each in the expert's order. The ranking need not fall in
+    equity all the way (its 1-ply head before its 0-ply rest): the filter is against its first."""
+    chosen = [i for i, r in enumerate(ranked[:candidates]) if r.equity >= ranked[0].equity - FILTER]
+    return [ranked[i] for i in chosen], [r for i, r in enumerate(ranked) if i not in chosen]
+
+
 class RolloutBot(Bot):
     """The `rollout` level over an expert bot of the same variant."""
 
     def __init__(self, base: Bot, seconds: float = DEFAULT_SECONDS, candidates: int = CANDIDATES,
-                 plies: int = TRUNCATE, luck: bool | None = None, seed: int | None = None,
+                 plies: int | None = TRUNCATE, luck: bool | None = None, seed: int | None = None,
                  clock: Callable[[], float] = time.perf_counter, min_rounds: int = MIN_ROUNDS,
                  max_rounds: int = MAX_ROUNDS) -> None:
-        """`seconds` a play (the budget); `luck`: luck-adjusted games (None: for the variants'
+        """`seconds` a play (the budget); `plies`: plays a game goes before the expert's estimate
+        judges it (None: to the game's end); `luck`: luck-adjusted games (None: for the variants'
         networks, which judge the 21 rolls in one batch; GNU Backgammon's rollouts go without)."""
         if not seconds > 0:
             raise UsageError(f"the rollout level needs a budget above 0 seconds a play, not {seconds}")
-        if candidates < 2 or plies < 0 or not 1 <= min_rounds <= max_rounds:
+        if candidates < 2 or (plies is not None and plies < 0) or not 1 <= min_rounds <= max_rounds:
             raise UsageError(f"the rollout level needs 2 or more candidates, 0 or more plies and 1 <= min_rounds "
                              f"<= max_rounds, not {candidates}, {plies}, {min_rounds} and {max_rounds}")
         super().__init__(base.variant, Level.ROLLOUT, None, seed)
@@ -122,11 +131,7 @@ class RolloutBot(Bot):
         expert's order with its equities."""
         self._check_variant(position)
         ranked = self.base.rank_plays(position, dice, context)
-        # the expert's ranking need not fall in equity all the way (its 1-ply head before its
-        # 0-ply rest): the candidates are the first ones close enough to its first
-        chosen = [i for i, r in enumerate(ranked[:self.candidates]) if r.equity >= ranked[0].equity - FILTER]
-        head = [ranked[i] for i in chosen]
-        rest = [r for i, r in enumerate(ranked) if i not in chosen]
+        head, rest = split_candidates(ranked, self.candidates)
         self.last, self.rounds = [], 0
         if len(head) < 2:
             return ranked

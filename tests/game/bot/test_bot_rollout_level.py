@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from repo import ROOT
@@ -163,3 +164,51 @@ def test_a_tally_counts_the_rounds_and_seconds_of_every_play_rolled_out() -> Non
     bot.choose_play(position, dice)
     assert tally.rounds == [6, 6] and len(tally.seconds) == 2
     assert tally.describe() == "2 plays rolled out: rounds median 6 (least 6), seconds median 6.00, worst 6.00"
+
+
+# -- benchmarks/bench_rollout_settings.py: which truncation the level should play by ---------------
+
+def load_settings_bench() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_rollout_settings",
+                                                  ROOT / "benchmarks" / "bench_rollout_settings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_rollout_settings"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_decisions_loss_is_what_its_play_gives_up_by_the_reference() -> None:
+    import argparse
+
+    from game.bot.rollout_bot import split_candidates
+
+    bench: Any = load_settings_bench()
+    expert = make_bot(Variant.CATCHGAMMON, Level.EXPERT, seed=1)
+    position, dice = contested(Variant.CATCHGAMMON, 3)
+    head, _ = split_candidates(expert.rank_plays(position, dice), 4)
+    assert len(head) >= 2
+    values = tuple(0.1 * i for i in range(len(head)))  # the reference likes the expert's last play best
+    decision = bench.Decision(position, dice, tuple(head), values, 0.0)
+    for entry, value in zip(head, values, strict=True):
+        assert decision.loss(entry.play.notation()) == pytest.approx(max(values) - value)
+    with pytest.raises(ValueError, match="is not one of the plays rolled out"):
+        decision.loss("24/1")
+    assert bench.plies_setting("1, 3,none") == [1, 3, None]
+    with pytest.raises(argparse.ArgumentTypeError, match="'0': a number of plays of 1 or more, or none"):
+        bench.plies_setting("2,0")
+
+
+def test_the_settings_study_runs_every_setting_on_the_same_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    bench: Any = load_settings_bench()
+    assert bench.main(["--variant", "rungammon", "--positions", "1", "--reference-rounds", "2", "--seconds",
+                       "0.001", "--repeats", "2", "--plies", "1,none"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()
+            if line.split() and line.split()[0] in ("expert", "1", "to")}
+    assert set(rows) == {"expert", "1", "to"}  # the expert alone, 1 ply, to the end
+    for row in rows.values():
+        best = float(next(word for word in row if word.endswith("%"))[:-1])
+        assert 0 <= best <= 100
+    assert rows["1"][-1] == rows["to"][-1] == "2"  # a budget this short buys the two rounds a level needs

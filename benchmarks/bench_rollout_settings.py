@@ -1,0 +1,178 @@
+"""Which truncation the rollout level should play by: its choices at each setting against long
+untruncated rollouts of the same decisions.
+
+Run from the repository root:
+
+    python benchmarks/bench_rollout_settings.py --variant catchgammon --positions 40 \\
+        --reference-rounds 324 --seconds 0.5 --plies 1,2,3,5,8,none
+
+The decisions: positions the expert level meets playing itself (`--seed`), every `--every`-th one
+where its filter leaves two or more plays to roll out (`rollout_bot.split_candidates`). The
+reference: each of those plays rolled out to the game's end (or its race: the bear-off database's
+exact value), luck-adjusted, `--reference-rounds` games a play on the same rotated dice (324: every
+first roll nine times); its own error is printed beside it (the standard error of the best play's
+lead). Then the rollout level at each setting of `plies` (`none`: to the end) chooses among the
+same plays within `--seconds`, its clock the process's CPU time (`time.thread_time`), so that a
+setting buys the same work however busy the machine; `--repeats` dice seeds each. A setting's
+figures: how often it plays the reference's best, and the equity it gives up by the reference's
+judgement, a decision, with its standard error; the expert alone (no rollout) beside them. The
+setting with the least loss is the one to measure against an engine (`bench_external.py --ours
+rollout`, after setting `rollout_bot.TRUNCATE`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from game.arguments import count, positive
+from game.board import Color, Variant
+from game.bot.base import Bot, Level, RankedPlay
+from game.bot.factory import make_bot
+from game.bot.rollout import GameDice, Rollout, mean_error
+from game.bot.rollout_bot import CANDIDATES, RolloutBot, split_candidates
+from game.position import Position
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A position and roll, the plays the rollout level would roll out, and their reference equities."""
+
+    position: Position
+    dice: tuple[int, int]
+    head: tuple[RankedPlay, ...]
+    reference: tuple[float, ...]
+    lead_error: float
+    """The standard error of the reference's best play's lead over the second (paired games)."""
+
+    def loss(self, notation: str) -> float:
+        """The equity the play `notation` gives up by the reference's judgement."""
+        for entry, value in zip(self.head, self.reference, strict=True):
+            if entry.play.notation() == notation:
+                return max(self.reference) - value
+        raise ValueError(f"{notation} is not one of the plays rolled out")
+
+
+@dataclass(slots=True)
+class Tallied:
+    """One setting's choices: the losses, how many were the reference's best, and the rounds."""
+
+    losses: list[float] = field(default_factory=list)
+    best: int = 0
+    rounds: list[int] = field(default_factory=list)
+
+    def line(self, label: str) -> str:
+        mean, error = mean_error(self.losses) if len(self.losses) > 1 else (self.losses[0], math.inf)
+        rounds = f"{sorted(self.rounds)[len(self.rounds) // 2]:>6}" if self.rounds else f"{'-':>6}"
+        return (f"{label:<10} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds}")
+
+
+def decisions(bot: Bot, variant: Variant, wanted: int, every: int, seed: int) -> Iterator[tuple[Position, tuple[
+        int, int], list[RankedPlay]]]:
+    """Positions the expert meets playing itself, every `every`-th one with two or more candidates."""
+    rng = random.Random(seed)
+    met = found = 0
+    while found < wanted:
+        position = Position.initial(variant, rng.choice((Color.WHITE, Color.BLACK)))
+        while position.result() is None and not position.is_remi() and found < wanted:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            ranked = bot.rank_plays(position, dice)
+            if not ranked:
+                position = position.pass_turn()
+                continue
+            head, _ = split_candidates(ranked, CANDIDATES)
+            if len(head) >= 2:
+                met += 1
+                if met % every == 0:
+                    found += 1
+                    yield position, dice, head
+            position = ranked[0].play.after_moves
+            if position.result() is None and not position.is_remi():
+                position = position.pass_turn()
+
+
+def reference(bot: Bot, position: Position, dice: tuple[int, int], head: list[RankedPlay], rounds: int,
+              seed: int) -> Decision:
+    """The plays of `head` rolled out to the end, `rounds` games each on the same dice."""
+    rollout = Rollout(bot, luck=True, plies=None)
+    values: list[list[float]] = [[] for _ in head]
+    for game in range(rounds):
+        for entry, kept in zip(head, values, strict=True):
+            value, luck = rollout.play_out(entry, position.turn, GameDice(seed, game))
+            kept.append(value - luck)
+    means = [mean_error(kept)[0] for kept in values]
+    order = sorted(range(len(head)), key=lambda i: -means[i])
+    lead = [a - b for a, b in zip(values[order[0]], values[order[1]], strict=True)]
+    return Decision(position, dice, tuple(head), tuple(means), mean_error(lead)[1])
+
+
+def plies_setting(text: str) -> list[int | None]:
+    """--plies: a comma-separated list of numbers of plays, `none` for to the end."""
+    settings: list[int | None] = []
+    for part in text.split(","):
+        part = part.strip().lower()
+        if part == "none":
+            settings.append(None)
+        elif part.isdigit() and int(part) >= 1:
+            settings.append(int(part))
+        else:
+            raise argparse.ArgumentTypeError(f"{part!r}: a number of plays of 1 or more, or none")
+    return settings
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", choices=[v.value for v in Variant if v is not Variant.BACKGAMMON],
+                        default="catchgammon")
+    parser.add_argument("--positions", type=positive, default=40)
+    parser.add_argument("--every", type=positive, default=5, help="take every N-th decision with two candidates")
+    parser.add_argument("--reference-rounds", type=positive, default=324)
+    parser.add_argument("--seconds", type=float, default=0.5, help="the rollout level's CPU budget a decision")
+    parser.add_argument("--plies", type=plies_setting, default=plies_setting("1,2,3,5,8,none"))
+    parser.add_argument("--repeats", type=positive, default=3, help="dice seeds for each setting's choice")
+    parser.add_argument("--seed", type=count, default=1)
+    args = parser.parse_args(argv)
+    variant = Variant(args.variant)
+    expert = make_bot(variant, Level.EXPERT, seed=args.seed)
+    print(f"command: python benchmarks/bench_rollout_settings.py {' '.join(sys.argv[1:] if argv is None else argv)}")
+    print(f"{variant.value}: {args.positions} decisions of the expert playing itself (seed {args.seed}), each "
+          f"judged by {args.reference_rounds} untruncated luck-adjusted games a play; the rollout level at "
+          f"{args.seconds:g} s of CPU a decision, {args.repeats} seeds each")
+    found: list[Decision] = []
+    started = time.monotonic()
+    for number, (position, dice, head) in enumerate(
+            decisions(expert, variant, args.positions, args.every, args.seed), start=1):
+        found.append(reference(expert, position, dice, head, args.reference_rounds, args.seed * 1000 + number))
+        print(f"  reference {number} of {args.positions} ({time.monotonic() - started:.0f} s)", file=sys.stderr,
+              flush=True)
+    lead = sorted(d.lead_error for d in found)
+    print(f"the reference's error on its best play's lead: median {lead[len(lead) // 2]:.4f}, worst {lead[-1]:.4f}")
+    print(f"{'setting':<10} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6}")
+    alone = Tallied()
+    for decision in found:
+        loss = decision.loss(decision.head[0].play.notation())
+        alone.losses.append(loss)
+        alone.best += loss == 0
+    print(alone.line("expert"))
+    for plies in args.plies:
+        tally = Tallied()
+        for repeat in range(args.repeats):
+            level = RolloutBot(expert, args.seconds, plies=plies, seed=args.seed * 100 + repeat,
+                               clock=time.thread_time)
+            for decision in found:
+                chosen = level.rank_plays(decision.position, decision.dice)[0].play.notation()
+                loss = decision.loss(chosen)
+                tally.losses.append(loss)
+                tally.best += loss == 0
+                tally.rounds.append(level.rounds)
+        print(tally.line("to the end" if plies is None else f"{plies} plies"), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
