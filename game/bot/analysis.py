@@ -135,7 +135,8 @@ class Analysis:
 
     def render(self, biggest: int = 5) -> str:
         """The analysis as text: the totals of each player in aligned columns, then the biggest errors."""
-        header = ("", f"white ({self.players[0]})", f"black ({self.players[1]})")
+        header = ("", *(side if name.casefold() == side else f"{side} ({name})"  # "white", not "white (White)"
+                        for side, name in zip(("white", "black"), self.players, strict=True)))
         rows = [header, *self.summary()]
         first = max(len(row[0]) for row in rows) + 2
         second, third = (max(len(row[i]) for row in rows) + 2 for i in (1, 2))

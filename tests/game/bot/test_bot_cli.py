@@ -159,3 +159,12 @@ def test_the_analysed_pdf_begins_with_the_summary_and_the_text_aligns(tmp_path: 
         assert re.search(rf"{re.escape(label)}\s+{re.escape(white)}\s+{re.escape(black)}", first_page), label
     biggest = next(line.strip() for line in text.splitlines() if line.startswith("  game 1,"))
     assert biggest in " ".join(first_page[summary:games].split())
+
+
+def test_the_analysis_names_a_side_once_when_the_player_is_named_after_it() -> None:
+    from game.bot.analysis import Analysis
+
+    for players, header in ((("White", "Black"), ["white", "black"]),
+                            (("Ann", "black"), ["white", "(Ann)", "black"])):
+        text = Analysis(Variant.CATCHGAMMON, players, "a judge", []).render()
+        assert text.splitlines()[1].split() == header, text
