@@ -72,8 +72,11 @@ class Tallied:
         return (f"{label:<10} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds}")
 
 
-def decisions(bot: Bot, variant: Variant, wanted: int, every: int, seed: int) -> Iterator[tuple[Position, tuple[
-        int, int], list[RankedPlay]]]:
+Met = tuple[Position, tuple[int, int], list[RankedPlay]]
+"""A decision met in play: the position, the roll and the plays the rollout level would roll out."""
+
+
+def decisions(bot: Bot, variant: Variant, wanted: int, every: int, seed: int) -> Iterator[Met]:
     """Positions the expert meets playing itself, every `every`-th one with two or more candidates."""
     rng = random.Random(seed)
     met = found = 0
