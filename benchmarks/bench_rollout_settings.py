@@ -4,7 +4,8 @@ untruncated rollouts of the same decisions.
 Run from the repository root:
 
     python benchmarks/bench_rollout_settings.py --variant catchgammon --positions 40 \\
-        --reference-rounds 324 --seconds 0.5 --plies 1,2,3,5,8,none
+        --reference-rounds 324 --seconds 0.5 --plies 1,2,3,5,8,none --confidence 0,1,2 \\
+        --references cg-references.jsonl
 
 The decisions: positions the expert level meets playing itself (`--seed`), every `--every`-th one
 where its filter leaves two or more plays to roll out (`rollout_bot.split_candidates`). The
@@ -13,29 +14,38 @@ exact value), luck-adjusted, `--reference-rounds` games a play on the same rotat
 first roll nine times); its own error is printed beside it (the standard error of the best play's
 lead). Then the rollout level at each setting of `plies` (`none`: to the end) chooses among the
 same plays within `--seconds`, its clock the process's CPU time (`time.thread_time`), so that a
-setting buys the same work however busy the machine; `--repeats` dice seeds each. A setting's
-figures: how often it plays the reference's best, and the equity it gives up by the reference's
-judgement, a decision, with its standard error; the expert alone (no rollout) beside them. The
-setting with the least loss is the one to measure against an engine (`bench_external.py --ours
-rollout`, after setting `rollout_bot.TRUNCATE`).
+setting buys the same work however busy the machine; `--repeats` dice seeds each. Each setting's
+rollouts are judged at every `--confidence` (`rollout_bot.overruling`: how many standard errors a
+rollout must lead by to overrule the expert's first play). A setting's figures: how often it plays
+the reference's best, and the equity it gives up by the reference's judgement, a decision, with its
+standard error; the expert alone (no rollout) beside them. The setting with the least loss is the
+one to measure against an engine (`bench_external.py --ours rollout`, after setting
+`rollout_bot.TRUNCATE`).
+
+The reference is most of the work (about 100 s of CPU a decision in Catchgammon). `--references
+FILE` keeps it, a JSON line a decision after a line naming what it was made with: a run that finds
+the file goes on from its last decision, and a later run of other settings reuses it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from game.arguments import count, positive
+from game.arguments import count, output_file, positive
 from game.board import Color, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.factory import make_bot
 from game.bot.rollout import GameDice, Rollout, mean_error
-from game.bot.rollout_bot import CANDIDATES, RolloutBot, split_candidates
+from game.bot.rollout_bot import CANDIDATES, RolloutBot, overruling, split_candidates
 from game.position import Position
 
 
@@ -49,6 +59,12 @@ class Decision:
     reference: tuple[float, ...]
     lead_error: float
     """The standard error of the reference's best play's lead over the second (paired games)."""
+
+    def to_line(self) -> str:
+        """The decision as a line of a references file."""
+        return json.dumps({"position": self.position.to_document(), "dice": list(self.dice),
+                           "plays": [entry.play.notation() for entry in self.head],
+                           "reference": list(self.reference), "lead_error": self.lead_error}) + "\n"
 
     def loss(self, notation: str) -> float:
         """The equity the play `notation` gives up by the reference's judgement."""
@@ -69,7 +85,11 @@ class Tallied:
     def line(self, label: str) -> str:
         mean, error = mean_error(self.losses) if len(self.losses) > 1 else (self.losses[0], math.inf)
         rounds = f"{sorted(self.rounds)[len(self.rounds) // 2]:>6}" if self.rounds else f"{'-':>6}"
-        return (f"{label:<10} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds}")
+        return (f"{label:<16} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds}")
+
+
+class ReferencesError(ValueError):
+    """A references file that this run cannot use: the message names the file and line."""
 
 
 Met = tuple[Position, tuple[int, int], list[RankedPlay]]
@@ -114,6 +134,43 @@ def reference(bot: Bot, position: Position, dice: tuple[int, int], head: list[Ra
     return Decision(position, dice, tuple(head), tuple(means), mean_error(lead)[1])
 
 
+def references_header(args: argparse.Namespace) -> dict[str, Any]:
+    """What a references file's decisions were made with: a run with other values cannot use them."""
+    return {"variant": args.variant, "seed": args.seed, "every": args.every, "reference_rounds": args.reference_rounds,
+            "candidates": CANDIDATES}
+
+
+def read_references(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The decisions kept in `path` (none when it is not there); `ReferencesError` when it was made
+    with other values than `header`'s or a line is not a decision's."""
+    if not path.exists():
+        return []
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            found.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise ReferencesError(f"{path}:{number}: not a references file's line: {exc}") from None
+    if not found:
+        return []
+    if found[0] != header:
+        raise ReferencesError(f"{path}:1: made with {found[0]}, not {header}: name another file for this run")
+    for number, line in enumerate(found[1:], start=2):
+        if not isinstance(line, dict) or not {"position", "dice", "plays", "reference", "lead_error"} <= line.keys():
+            raise ReferencesError(f"{path}:{number}: not a decision's line")
+    return found[1:]
+
+
+def kept_decision(kept: dict[str, Any], met: Met, where: str) -> Decision:
+    """A decision read back, checked against the one this run meets in the same place."""
+    position, dice, head = met
+    if (Position.from_document(kept["position"]) != position or tuple(kept["dice"]) != dice
+            or kept["plays"] != [entry.play.notation() for entry in head]):
+        raise ReferencesError(f"{where}: not the decision this run meets there ({position.to_json()}, dice "
+                              f"{dice[0]}{dice[1]}): made by another network?")
+    return Decision(position, dice, tuple(head), tuple(kept["reference"]), kept["lead_error"])
+
+
 def plies_setting(text: str) -> list[int | None]:
     """--plies: a comma-separated list of numbers of plays, `none` for to the end."""
     settings: list[int | None] = []
@@ -128,6 +185,20 @@ def plies_setting(text: str) -> list[int | None]:
     return settings
 
 
+def confidences(text: str) -> list[float]:
+    """--confidence: a comma-separated list of standard errors, 0 or more."""
+    found: list[float] = []
+    for part in text.split(","):
+        try:
+            value = float(part)
+        except ValueError:
+            value = -1.0
+        if not value >= 0 or math.isinf(value):
+            raise argparse.ArgumentTypeError(f"{part.strip()!r}: a number of standard errors, 0 or more")
+        found.append(value)
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=[v.value for v in Variant if v is not Variant.BACKGAMMON],
@@ -137,8 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reference-rounds", type=positive, default=324)
     parser.add_argument("--seconds", type=float, default=0.5, help="the rollout level's CPU budget a decision")
     parser.add_argument("--plies", type=plies_setting, default=plies_setting("1,2,3,5,8,none"))
+    parser.add_argument("--confidence", type=confidences, default=confidences("0"),
+                        help="standard errors a rollout must lead by to overrule the expert (a list; default 0)")
     parser.add_argument("--repeats", type=positive, default=3, help="dice seeds for each setting's choice")
     parser.add_argument("--seed", type=count, default=1)
+    parser.add_argument("--references", type=output_file, help="a file to keep the references in and read them from")
     args = parser.parse_args(argv)
     variant = Variant(args.variant)
     expert = make_bot(variant, Level.EXPERT, seed=args.seed)
@@ -146,16 +220,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{variant.value}: {args.positions} decisions of the expert playing itself (seed {args.seed}), each "
           f"judged by {args.reference_rounds} untruncated luck-adjusted games a play; the rollout level at "
           f"{args.seconds:g} s of CPU a decision, {args.repeats} seeds each")
-    found: list[Decision] = []
-    started = time.monotonic()
-    for number, (position, dice, head) in enumerate(
-            decisions(expert, variant, args.positions, args.every, args.seed), start=1):
-        found.append(reference(expert, position, dice, head, args.reference_rounds, args.seed * 1000 + number))
-        print(f"  reference {number} of {args.positions} ({time.monotonic() - started:.0f} s)", file=sys.stderr,
-              flush=True)
+    try:
+        found = references(args, expert, variant)
+    except (ReferencesError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     lead = sorted(d.lead_error for d in found)
     print(f"the reference's error on its best play's lead: median {lead[len(lead) // 2]:.4f}, worst {lead[-1]:.4f}")
-    print(f"{'setting':<10} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6}")
+    print(f"{'setting':<16} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6}")
     alone = Tallied()
     for decision in found:
         loss = decision.loss(decision.head[0].play.notation())
@@ -163,18 +235,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         alone.best += loss == 0
     print(alone.line("expert"))
     for plies in args.plies:
-        tally = Tallied()
+        tallies = {confidence: Tallied() for confidence in args.confidence}
         for repeat in range(args.repeats):
             level = RolloutBot(expert, args.seconds, plies=plies, seed=args.seed * 100 + repeat,
                                clock=time.thread_time)
             for decision in found:
-                chosen = level.rank_plays(decision.position, decision.dice)[0].play.notation()
-                loss = decision.loss(chosen)
-                tally.losses.append(loss)
-                tally.best += loss == 0
-                tally.rounds.append(level.rounds)
-        print(tally.line("to the end" if plies is None else f"{plies} plies"), flush=True)
+                level.rank_plays(decision.position, decision.dice)
+                for confidence, tally in tallies.items():
+                    chosen = decision.head[overruling(level.games, confidence)].play.notation()
+                    loss = decision.loss(chosen)
+                    tally.losses.append(loss)
+                    tally.best += loss == 0
+                    tally.rounds.append(level.rounds)
+        name = "to the end" if plies is None else f"{plies} plies"
+        for confidence, tally in tallies.items():
+            print(tally.line(name if len(tallies) == 1 else f"{name}, {confidence:g} se"), flush=True)
     return 0
+
+
+def references(args: argparse.Namespace, expert: Bot, variant: Variant) -> list[Decision]:
+    """The decisions and their references: those kept in `--references`, then the rest made and kept."""
+    path = None if args.references is None else Path(args.references)
+    header = references_header(args)
+    kept = [] if path is None else read_references(path, header)
+    sink = None
+    if path is not None:
+        sink = path.open("a", encoding="utf-8")
+        if not kept and path.stat().st_size == 0:
+            sink.write(json.dumps(header) + "\n")
+    found: list[Decision] = []
+    started = time.monotonic()
+    try:
+        for number, met in enumerate(decisions(expert, variant, args.positions, args.every, args.seed), start=1):
+            if number <= len(kept):
+                found.append(kept_decision(kept[number - 1], met, f"{path}:{number + 1}"))
+                continue
+            position, dice, head = met
+            decision = reference(expert, position, dice, head, args.reference_rounds, args.seed * 1000 + number)
+            found.append(decision)
+            if sink is not None:
+                sink.write(decision.to_line())
+                sink.flush()
+            print(f"  reference {number} of {args.positions} ({time.monotonic() - started:.0f} s)", file=sys.stderr,
+                  flush=True)
+    finally:
+        if sink is not None:
+            sink.close()
+    return found
 
 
 if __name__ == "__main__":

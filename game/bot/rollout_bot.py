@@ -10,8 +10,9 @@ for the variants' networks. The clock is read between rounds: rounds go on until
 spent (at least `min_rounds`, at most `max_rounds`), so a play may overrun its budget by the
 last round (a luck-adjusted Catchgammon game truncated at 3 plays takes about 3.5 ms of CPU here:
 a 0.5 s budget bought 21 to 156 rounds, median 45, in 25 positions of a game, two benchmarks beside).
-The candidate with the best mean is played. A play with one candidate left by the filter costs
-no rollout at all.
+The candidate with the best mean is played, unless `confidence` asks more: then the expert's own
+first play stands unless the best mean leads it by more than `confidence` standard errors of their
+paired difference (`overruling`). A play with one candidate left by the filter costs no rollout at all.
 
 The clock is a parameter (`clock`), so what the budget buys is counted in rounds and games, not
 timed: a test gives a clock that moves a fixed step per reading. A `Tally` set on the bot (`tally`)
@@ -70,6 +71,19 @@ class Tally:
                 f"worst {max(self.seconds):.2f}")
 
 
+def overruling(values: list[list[float]], confidence: float) -> int:
+    """Which candidate to play, given each one's rollout games (`values`, in the expert's order, the
+    same dice game by game): the best mean, when it leads the expert's first by more than
+    `confidence` standard errors of their games' paired differences; else the expert's first (0).
+    At confidence 0 the best mean is played whenever it leads."""
+    means = [sum(kept) / len(kept) for kept in values]
+    best = max(range(len(values)), key=means.__getitem__)
+    if best == 0 or not confidence:
+        return best
+    lead, error = mean_error([a - b for a, b in zip(values[best], values[0], strict=True)])
+    return best if lead > confidence * error else 0
+
+
 def split_candidates(ranked: list[RankedPlay], candidates: int) -> tuple[list[RankedPlay], list[RankedPlay]]:
     """The expert's ranking split into the plays to roll out (of its first `candidates`, those within
     `FILTER` of its first) and the rest, each in the expert's order. The ranking need not fall in
@@ -84,20 +98,26 @@ class RolloutBot(Bot):
     def __init__(self, base: Bot, seconds: float = DEFAULT_SECONDS, candidates: int = CANDIDATES,
                  plies: int | None = TRUNCATE, luck: bool | None = None, seed: int | None = None,
                  clock: Callable[[], float] = time.perf_counter, min_rounds: int = MIN_ROUNDS,
-                 max_rounds: int = MAX_ROUNDS) -> None:
+                 max_rounds: int = MAX_ROUNDS, confidence: float = 0.0) -> None:
         """`seconds` a play (the budget); `plies`: plays a game goes before the expert's estimate
         judges it (None: to the game's end); `luck`: luck-adjusted games (None: for the variants'
-        networks, which judge the 21 rolls in one batch; GNU Backgammon's rollouts go without)."""
+        networks, which judge the 21 rolls in one batch; GNU Backgammon's rollouts go without);
+        `confidence`: the standard errors by which a rollout must lead to overrule the expert's first
+        play (`overruling`; 0: the best mean is played)."""
         if not seconds > 0:
             raise UsageError(f"the rollout level needs a budget above 0 seconds a play, not {seconds}")
         if candidates < 2 or (plies is not None and plies < 0) or not 1 <= min_rounds <= max_rounds:
             raise UsageError(f"the rollout level needs 2 or more candidates, 0 or more plies and 1 <= min_rounds "
                              f"<= max_rounds, not {candidates}, {plies}, {min_rounds} and {max_rounds}")
+        if not confidence >= 0:
+            raise UsageError(f"the rollout level needs a confidence of 0 or more standard errors, not {confidence}")
         super().__init__(base.variant, Level.ROLLOUT, None, seed)
         self.base, self.seconds, self.candidates, self.plies = base, seconds, candidates, plies
         self.luck = isinstance(base, NetworkBot) if luck is None else luck
         self.clock, self.min_rounds, self.max_rounds = clock, min_rounds, max_rounds
-        self.last: list[Judged] = []  # the candidates of the last play rolled out, best first ([]: none)
+        self.confidence = confidence
+        self.last: list[Judged] = []  # the candidates of the last play rolled out, the one played first ([]: none)
+        self.games: list[list[float]] = []  # the last play's games, a list a candidate in the expert's order
         self.rounds = 0  # rounds of the last play (each one game a candidate)
         self.tally: Tally | None = None  # set one to count every play's rounds and seconds
 
@@ -127,12 +147,13 @@ class RolloutBot(Bot):
     def rank_plays(self, position: Position, dice: tuple[int, int],
                    context: MatchContext = MONEY) -> list[RankedPlay]:
         """The expert's ranking with its best candidates re-ranked by their rollouts (their
-        equities the rollout means, their outcome estimates the expert's); the rest follow in the
-        expert's order with its equities."""
+        equities the rollout means, their outcome estimates the expert's; the play `overruling`
+        chooses first, the others by their means); the rest follow in the expert's order with its
+        equities."""
         self._check_variant(position)
         ranked = self.base.rank_plays(position, dice, context)
         head, rest = split_candidates(ranked, self.candidates)
-        self.last, self.rounds = [], 0
+        self.last, self.games, self.rounds = [], [], 0
         if len(head) < 2:
             return ranked
         rollout = Rollout(self.base, context, luck=self.luck, plies=self.plies)
@@ -147,12 +168,14 @@ class RolloutBot(Bot):
         if self.tally is not None:
             self.tally.rounds.append(self.rounds)
             self.tally.seconds.append(self.clock() - (deadline - self.seconds))
+        self.games = values
+        played = head[overruling(values, self.confidence)]
         judged = [(entry, *mean_error(kept)) for entry, kept in zip(head, values, strict=True)]
-        judged.sort(key=lambda item: -item[1])
+        judged.sort(key=lambda item: (item[0] is not played, -item[1]))
         self.last = [Judged(entry.play.notation(), mean, error, self.rounds) for entry, mean, error in judged]
         return [RankedPlay(entry.play, mean, entry.probs) for entry, mean, _ in judged] + rest
 
     def choose_play(self, position: Position, dice: tuple[int, int],
                     context: MatchContext = MONEY) -> Play | None:
-        self.last, self.rounds = [], 0  # an opening played from the book rolls nothing out
+        self.last, self.games, self.rounds = [], [], 0  # an opening played from the book rolls nothing out
         return super().choose_play(position, dice, context)

@@ -5,10 +5,12 @@ judgement; the command line."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from game.bot.context import MONEY
 from game.bot.factory import make_bot
 from game.bot.network_bot import NetworkBot
 from game.bot.rollout import GameDice, Rollout
-from game.bot.rollout_bot import RolloutBot, Tally
+from game.bot.rollout_bot import RolloutBot, Tally, overruling
 from game.errors import UsageError
 from game.position import Position
 
@@ -71,6 +73,36 @@ def test_the_budget_buys_rounds_as_the_clock_says(variant: Variant) -> None:
     again = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(1.0))
     again.choose_play(position, dice)
     assert again.last == bot.last  # the dice come from the bot's seed
+
+
+def test_a_rollout_overrules_the_expert_only_by_the_confidence_asked() -> None:
+    # the expert's first play (index 0) and a second whose games lead it by 0.1 each, but for one
+    # game of 0.4: a mean lead of 0.16, the paired differences' standard error 0.06
+    first = [0.0, 0.0, 0.0, 0.0, 0.0]
+    second = [0.1, 0.1, 0.1, 0.1, 0.4]
+    third = [-0.5] * 5
+    assert overruling([first, second, third], 0.0) == 1  # the best mean
+    assert overruling([first, second, third], 2.0) == 1  # 0.16 > 2 x 0.06
+    assert overruling([first, second, third], 3.0) == 0  # 0.16 < 3 x 0.06: the expert's first stands
+    assert overruling([second, first, third], 9.0) == 0  # the expert's first is the best mean
+    assert overruling([first, [0.1]], 0.0) == 1 and overruling([first[:1], [0.1]], 1.0) == 0  # one game: no error
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_rollout_level_plays_the_expert_unless_it_is_overruled(variant: Variant) -> None:
+    position, dice = contested(variant, 3)
+    expert = make_bot(variant, Level.EXPERT, seed=1)
+    first = expert.rank_plays(position, dice)[0].play.notation()
+    free = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(1.0))
+    free.choose_play(position, dice)
+    stubborn = RolloutBot(expert, 5.0, seed=1, clock=stepping_clock(1.0), confidence=1e9)
+    play = stubborn.choose_play(position, dice)
+    assert stubborn.games == free.games and len(stubborn.games) == len(stubborn.last)  # the same games
+    assert play is not None and play.notation() == first == stubborn.last[0].notation
+    assert sorted(stubborn.last[1:], key=lambda j: -j.equity) == stubborn.last[1:]
+    assert {j.notation for j in stubborn.last} == {j.notation for j in free.last}
+    with pytest.raises(UsageError, match="confidence of 0 or more standard errors, not -1"):
+        RolloutBot(expert, 5.0, confidence=-1.0)
 
 
 @pytest.mark.slow
@@ -212,3 +244,31 @@ def test_the_settings_study_runs_every_setting_on_the_same_decisions(capsys: pyt
         best = float(next(word for word in row if word.endswith("%"))[:-1])
         assert 0 <= best <= 100
     assert rows["1"][-1] == rows["to"][-1] == "2"  # a budget this short buys the two rounds a level needs
+
+
+def test_the_settings_study_keeps_its_references_and_goes_on_from_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench: Any = load_settings_bench()
+    kept = tmp_path / "references.jsonl"
+    common = ["--variant", "rungammon", "--reference-rounds", "2", "--seconds", "0.001", "--repeats", "1",
+              "--plies", "1", "--references", str(kept)]
+    assert bench.main([*common, "--positions", "1"]) == 0
+    capsys.readouterr()
+    first = kept.read_text().splitlines()
+    assert len(first) == 2 and json.loads(first[0])["reference_rounds"] == 2
+    assert bench.main([*common, "--positions", "2", "--confidence", "0,1.5"]) == 0
+    out, err = capsys.readouterr()
+    assert kept.read_text().splitlines()[:2] == first and len(kept.read_text().splitlines()) == 3
+    assert "reference 1 of 2" not in err and "reference 2 of 2" in err  # the first read back, not made again
+    assert [line.split(",")[0] for line in out.splitlines() if line.startswith("1 plies")] == ["1 plies"] * 2
+    assert any(line.startswith("1 plies, 1.5 se") for line in out.splitlines())
+    assert bench.main([*common, "--positions", "2", "--seed", "2"]) == 1  # made with another seed
+    assert f"{kept}:1: made with" in capsys.readouterr().err
+    lines = kept.read_text().splitlines()
+    kept.write_text("\n".join([*lines, "{not json"]) + "\n")
+    assert bench.main([*common, "--positions", "2"]) == 1
+    assert f"{kept}:4: not a references file's line" in capsys.readouterr().err
+    other = json.loads(lines[1]) | {"plays": ["24/1"]}  # a decision of another network's choosing
+    kept.write_text("\n".join([lines[0], json.dumps(other), lines[2]]) + "\n")
+    assert bench.main([*common, "--positions", "2"]) == 1
+    assert f"{kept}:2: not the decision this run meets there" in capsys.readouterr().err
