@@ -48,7 +48,7 @@ from typing import Any, NoReturn, TextIO
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.arguments import count as pair_number
-from game.arguments import new_file
+from game.arguments import new_file, standard_errors, truncation
 from game.board import Color, Variant
 from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
@@ -456,6 +456,14 @@ def our_bot(args: argparse.Namespace, variant: Variant, error: Callable[[str], N
         ours.two_ply = args.two_ply
     deeper = ours.two_ply if isinstance(ours, NetworkBot) else 0
     weights = f" from {args.ours_weights}" if args.ours_weights else ""
+    if isinstance(ours, RolloutBot):
+        if args.rollout_plies is not False:
+            ours.plies = args.rollout_plies
+        ours.confidence = args.confidence
+        truncated = "to the end" if ours.plies is None else f"{ours.plies} plays deep"
+        weights += f", its games {truncated}, " + (
+            f"the expert's play overruled by a lead of more than {ours.confidence:g} standard errors" if ours.confidence
+            else "the best mean played")
     if deeper:
         weights += f", its best {deeper} plays two plies ahead"
     elif args.two_ply == 0:
@@ -479,6 +487,11 @@ def main(argv: list[str] | None = None) -> int:
                              "(0: none; default: its level's, Catchgammon's expert 2)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="the rollout level's budget a play (`--ours rollout`; default: its own)")
+    parser.add_argument("--rollout-plies", type=truncation, default=False, metavar="N",
+                        help="the rollout level's games judged after N plays (none: to the end; default: its own)")
+    parser.add_argument("--confidence", type=standard_errors, default=0.0, metavar="Z",
+                        help="the rollout level plays a rolled-out play over the expert's first only when it "
+                             "leads by more than Z standard errors (default 0: the best mean)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
@@ -493,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
     if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
         parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
+    for given, name in ((args.rollout_plies is not False, "--rollout-plies"), (args.confidence != 0, "--confidence")):
+        if given and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
+            parser.error(f"{name}: for the rollout level (--ours rollout) only")
     engine_dir: Path = args.engine_dir.resolve()
     kind = args.engine or engine_kind(engine_dir)
     agree, compared = check_rules(kind, engine_dir, args.engine_python)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.arguments import count, output_file, positive
+from game.arguments import count, output_file, positive, standard_errors, truncation
 from game.board import Color, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.factory import make_bot
@@ -173,30 +173,12 @@ def kept_decision(kept: dict[str, Any], met: Met, where: str) -> Decision:
 
 def plies_setting(text: str) -> list[int | None]:
     """--plies: a comma-separated list of numbers of plays, `none` for to the end."""
-    settings: list[int | None] = []
-    for part in text.split(","):
-        part = part.strip().lower()
-        if part == "none":
-            settings.append(None)
-        elif part.isdigit() and int(part) >= 1:
-            settings.append(int(part))
-        else:
-            raise argparse.ArgumentTypeError(f"{part!r}: a number of plays of 1 or more, or none")
-    return settings
+    return [truncation(part) for part in text.split(",")]
 
 
 def confidences(text: str) -> list[float]:
     """--confidence: a comma-separated list of standard errors, 0 or more."""
-    found: list[float] = []
-    for part in text.split(","):
-        try:
-            value = float(part)
-        except ValueError:
-            value = -1.0
-        if not value >= 0 or math.isinf(value):
-            raise argparse.ArgumentTypeError(f"{part.strip()!r}: a number of standard errors, 0 or more")
-        found.append(value)
-    return found
+    return [standard_errors(part) for part in text.split(",")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

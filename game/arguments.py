@@ -1,9 +1,10 @@
 """What the project's commands share: a parser that refuses in one line, and the readers of a
-count, a number above 0 or from 0 to 1, a position, dice, JSON, a batch file, an output file
-and an output picture's name, each refusing bad input in one line (`UsageError`, `DiceError`, `PositionError`).
-`python -m game`, `python -m game.bot`, the chouette's and the table's commands all read their
-arguments here, so each reads them the same way. Nothing here imports pathlib or shutil at the top:
-a `python -m game validate` process, run once for each of many files, never needs them.
+count, a number above 0 or from 0 to 1, a rollout's truncation and confidence, a position, dice,
+JSON, a batch file, an output file and an output picture's name, each refusing bad input in one
+line (`UsageError`, `DiceError`, `PositionError`). `python -m game`, `python -m game.bot`, the
+chouette's and the table's commands all read their arguments here, so each reads them the same
+way. Nothing here imports pathlib or shutil at the top: a `python -m game validate` process, run
+once for each of many files, never needs them.
 """
 
 from __future__ import annotations
@@ -94,6 +95,28 @@ def fraction(text: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:  # NaN fails too
         raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
+    return value
+
+
+def truncation(text: str) -> int | None:
+    """Where a rollout's games stop to be judged (an argument's `type`): a number of plays of 1 or
+    more, or `none` (None: to the game's end)."""
+    word = text.strip().lower()
+    if word == "none":
+        return None
+    if not word.isdigit() or int(word) < 1:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: a number of plays of 1 or more, or none")
+    return int(word)
+
+
+def standard_errors(text: str) -> float:
+    """A number of standard errors, 0 or more (an argument's `type`): how sure a rollout must be."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < float("inf"):  # NaN fails too
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: a number of standard errors, 0 or more")
     return value
 
 

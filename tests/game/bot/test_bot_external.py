@@ -12,6 +12,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import NoReturn
 
 import pytest
 from repo import ROOT
@@ -123,6 +124,38 @@ def test_a_budget_in_seconds_is_refused_for_a_level_that_has_none_before_any_eng
         bench.main(["--engine-dir", str(tmp_path), "--ours", level, "--seconds", "0.5", "--games", "2"])
     assert exited.value.code == 2
     assert "--seconds 0.5: a budget is for the rollout level (--ours rollout) only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (["--ours", "expert", "--rollout-plies", "2"], "--rollout-plies: for the rollout level (--ours rollout) only"),
+    (["--confidence", "1.5"], "--confidence: for the rollout level (--ours rollout) only"),
+    (["--ours", "rollout", "--confidence", "-1"], "'-1': a number of standard errors, 0 or more"),
+    (["--ours", "rollout", "--rollout-plies", "0"], "'0': a number of plays of 1 or more, or none"),
+])
+def test_the_rollout_levels_settings_are_refused_where_they_mean_nothing(
+        tmp_path: Path, extra: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        bench.main(["--engine-dir", str(tmp_path), "--games", "2", *extra])
+    assert exited.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_rollout_level_is_measured_with_the_truncation_and_confidence_asked() -> None:
+    import argparse
+
+    from game.bot.rollout_bot import TRUNCATE, RolloutBot
+
+    def refuse(message: str) -> NoReturn:
+        raise AssertionError(message)
+
+    asked = argparse.Namespace(ours="rollout", seconds=0.5, ours_weights=None, two_ply=None, rollout_plies=None,
+                               confidence=2.0)
+    ours, said = bench.our_bot(asked, Variant.RUNGAMMON, refuse)
+    assert isinstance(ours, RolloutBot) and ours.plies is None and ours.confidence == 2.0 and ours.seconds == 0.5
+    assert said == ", its games to the end, the expert's play overruled by a lead of more than 2 standard errors"
+    ours, said = bench.our_bot(argparse.Namespace(**{**vars(asked), "rollout_plies": False, "confidence": 0.0}),
+                               Variant.RUNGAMMON, refuse)
+    assert isinstance(ours, RolloutBot) and ours.plies == TRUNCATE and ours.confidence == 0.0
+    assert said == f", its games {TRUNCATE} plays deep, the best mean played"
 
 
 def test_a_run_from_pair_n_plays_the_dice_of_the_pairs_after_the_first_n() -> None:

@@ -231,6 +231,10 @@ def test_a_decisions_loss_is_what_its_play_gives_up_by_the_reference() -> None:
     assert bench.plies_setting("1, 3,none") == [1, 3, None]
     with pytest.raises(argparse.ArgumentTypeError, match="'0': a number of plays of 1 or more, or none"):
         bench.plies_setting("2,0")
+    assert bench.confidences("0, 1.5") == [0.0, 1.5]
+    for bad in ("nan", "inf", "x"):
+        with pytest.raises(argparse.ArgumentTypeError, match=f"'{bad}': a number of standard errors, 0 or more"):
+            bench.confidences(f"1,{bad}")
 
 
 def test_the_settings_study_runs_every_setting_on_the_same_decisions(capsys: pytest.CaptureFixture[str]) -> None:
