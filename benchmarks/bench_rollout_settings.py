@@ -22,7 +22,7 @@ standard error; the expert alone (no rollout) beside them. The setting with the 
 one to measure against an engine (`bench_external.py --ours rollout`, after setting
 `rollout_bot.TRUNCATE`).
 
-The reference is most of the work (about 100 s of CPU a decision in Catchgammon). `--references
+The reference is most of the work (about a minute of CPU a decision in Catchgammon). `--references
 FILE` keeps it, a JSON line a decision after a line naming what it was made with: a run that finds
 the file goes on from its last decision, and a later run of other settings reuses it.
 """
