@@ -18,9 +18,11 @@ setting buys the same work however busy the machine; `--repeats` dice seeds each
 rollouts are judged at every `--confidence` (`rollout_bot.overruling`: how many standard errors a
 rollout must lead by to overrule the expert's first play). A setting's figures: how often it plays
 the reference's best, and the equity it gives up by the reference's judgement, a decision, with its
-standard error; the expert alone (no rollout) beside them. The setting with the least loss is the
-one to measure against an engine (`bench_external.py --ours rollout`, after setting
-`rollout_bot.TRUNCATE`).
+standard error; the expert alone (no rollout) beside them. The reference's games are played at
+0-ply, as the level's are: a setting's loss measures its agreement with 0-ply play, not its
+strength (in Catchgammon five plays deep lost least here and lost clearly to the default level
+against the Plakoto program). Measure a setting against an engine before keeping it
+(`bench_external.py --ours rollout --rollout-plies N`).
 
 The reference is most of the work (about a minute of CPU a decision in Catchgammon). `--references
 FILE` keeps it, a JSON line a decision after a line naming what it was made with: a run that finds
