@@ -16,9 +16,13 @@ lead). Then the rollout level at each setting of `plies` (`none`: to the end) ch
 same plays within `--seconds`, its clock the process's CPU time (`time.thread_time`), so that a
 setting buys the same work however busy the machine; `--repeats` dice seeds each. Each setting's
 rollouts are judged at every `--confidence` (`rollout_bot.overruling`: how many standard errors a
-rollout must lead by to overrule the expert's first play). A setting's figures: how often it plays
-the reference's best, and the equity it gives up by the reference's judgement, a decision, with its
-standard error; the expert alone (no rollout) beside them. The reference's games are played at
+rollout must lead by to overrule the expert's first play), and with `--luck on,off` with its games
+luck-adjusted and not. A setting's figures: how often it plays the reference's best, the equity it
+gives up by the reference's judgement, a decision, with its standard error, the rounds its budget
+bought, and how sure its choice was (`lead se`: the median standard error of its best mean's lead
+over its second, paired): the expert alone (no rollout) beside them. Luck adjustment changes the
+cost of a game and its spread, not what the games estimate: at one truncation, `lead se` alone says
+which of the two buys more certainty with the same CPU. The reference's games are played at
 0-ply, as the level's are: a setting's loss measures its agreement with 0-ply play, not its
 strength (in Catchgammon five plays deep lost least here and lost clearly to the default level
 against the Plakoto program). Measure a setting against an engine before keeping it
@@ -83,11 +87,26 @@ class Tallied:
     losses: list[float] = field(default_factory=list)
     best: int = 0
     rounds: list[int] = field(default_factory=list)
+    leads: list[float] = field(default_factory=list)
+    """The standard error of the best mean's lead over the second's (paired games), a decision."""
 
     def line(self, label: str) -> str:
         mean, error = mean_error(self.losses) if len(self.losses) > 1 else (self.losses[0], math.inf)
-        rounds = f"{sorted(self.rounds)[len(self.rounds) // 2]:>6}" if self.rounds else f"{'-':>6}"
-        return (f"{label:<16} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds}")
+        rounds = f"{median(self.rounds):>6}" if self.rounds else f"{'-':>6}"
+        lead = f"{median(self.leads):9.4f}" if self.leads else f"{'-':>9}"
+        return (f"{label:<24} {100 * self.best / len(self.losses):6.1f}% {mean:+9.4f} {error:8.4f} {rounds} {lead}")
+
+
+def median(values: Sequence[float]) -> float:
+    """The middle value (the upper of the two middle ones)."""
+    return sorted(values)[len(values) // 2]
+
+
+def lead_error(games: list[list[float]]) -> float:
+    """How sure a rollout's choice was: the standard error of the lead of the best mean over the
+    second best, from their paired games (the same dice game by game)."""
+    means = sorted(range(len(games)), key=lambda i: -sum(games[i]) / len(games[i]))
+    return mean_error([a - b for a, b in zip(games[means[0]], games[means[1]], strict=True)])[1]
 
 
 class ReferencesError(ValueError):
@@ -183,6 +202,15 @@ def confidences(text: str) -> list[float]:
     return [standard_errors(part) for part in text.split(",")]
 
 
+def luck_settings(text: str) -> list[bool]:
+    """--luck: a comma-separated list of `on` (luck-adjusted games) and `off`."""
+    words = {"on": True, "off": False}
+    found = [words.get(part.strip().lower()) for part in text.split(",")]
+    if None in found:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: on, off or both (on,off)")
+    return [bool(setting) for setting in found]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=[v.value for v in Variant if v is not Variant.BACKGAMMON],
@@ -194,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plies", type=plies_setting, default=plies_setting("1,2,3,5,8,none"))
     parser.add_argument("--confidence", type=confidences, default=confidences("0"),
                         help="standard errors a rollout must lead by to overrule the expert (a list; default 0)")
+    parser.add_argument("--luck", type=luck_settings, default=luck_settings("on"),
+                        help="the level's games luck-adjusted (on), not (off), or each in turn (on,off)")
     parser.add_argument("--repeats", type=positive, default=3, help="dice seeds for each setting's choice")
     parser.add_argument("--seed", type=count, default=1)
     parser.add_argument("--references", type=output_file, help="a file to keep the references in and read them from")
@@ -211,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     lead = sorted(d.lead_error for d in found)
     print(f"the reference's error on its best play's lead: median {lead[len(lead) // 2]:.4f}, worst {lead[-1]:.4f}")
-    print(f"{'setting':<16} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6}")
+    print(f"{'setting':<24} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6} {'lead se':>9}")
     alone = Tallied()
     for decision in found:
         loss = decision.loss(decision.head[0].play.notation())
@@ -219,21 +249,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         alone.best += loss == 0
     print(alone.line("expert"))
     for plies in args.plies:
-        tallies = {confidence: Tallied() for confidence in args.confidence}
-        for repeat in range(args.repeats):
-            level = RolloutBot(expert, args.seconds, plies=plies, seed=args.seed * 100 + repeat,
-                               clock=time.thread_time)
-            for decision in found:
-                level.rank_plays(decision.position, decision.dice)
-                for confidence, tally in tallies.items():
-                    chosen = decision.head[overruling(level.games, confidence)].play.notation()
-                    loss = decision.loss(chosen)
-                    tally.losses.append(loss)
-                    tally.best += loss == 0
-                    tally.rounds.append(level.rounds)
-        name = "to the end" if plies is None else f"{plies} plies"
-        for confidence, tally in tallies.items():
-            print(tally.line(name if len(tallies) == 1 else f"{name}, {confidence:g} se"), flush=True)
+        for luck in args.luck:
+            tallies = {confidence: Tallied() for confidence in args.confidence}
+            for repeat in range(args.repeats):
+                level = RolloutBot(expert, args.seconds, plies=plies, luck=luck, seed=args.seed * 100 + repeat,
+                                   clock=time.thread_time)
+                for decision in found:
+                    level.rank_plays(decision.position, decision.dice)
+                    for confidence, tally in tallies.items():
+                        chosen = decision.head[overruling(level.games, confidence)].play.notation()
+                        loss = decision.loss(chosen)
+                        tally.losses.append(loss)
+                        tally.best += loss == 0
+                        tally.rounds.append(level.rounds)
+                        tally.leads.append(lead_error(level.games))
+            name = "to the end" if plies is None else f"{plies} plies"
+            for confidence, tally in tallies.items():
+                label = name if len(tallies) == 1 else f"{name}, {confidence:g} se"
+                print(tally.line(label if len(args.luck) == 1 else f"{label}, luck {'on' if luck else 'off'}"),
+                      flush=True)
     return 0
 
 

@@ -235,6 +235,11 @@ def test_a_decisions_loss_is_what_its_play_gives_up_by_the_reference() -> None:
     for bad in ("nan", "inf", "x"):
         with pytest.raises(argparse.ArgumentTypeError, match=f"'{bad}': a number of standard errors, 0 or more"):
             bench.confidences(f"1,{bad}")
+    assert bench.luck_settings("on, OFF") == [True, False]
+    with pytest.raises(argparse.ArgumentTypeError, match="'on,maybe': on, off or both"):
+        bench.luck_settings("on,maybe")
+    games = [[0.0, 0.1, 0.2], [0.5, 0.5, 0.8], [0.3, 0.2, 0.4]]  # the second leads, the third is next
+    assert bench.lead_error(games) == pytest.approx(bench.mean_error([0.2, 0.3, 0.4])[1])
 
 
 def test_the_settings_study_runs_every_setting_on_the_same_decisions(capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,7 +252,19 @@ def test_the_settings_study_runs_every_setting_on_the_same_decisions(capsys: pyt
     for row in rows.values():
         best = float(next(word for word in row if word.endswith("%"))[:-1])
         assert 0 <= best <= 100
-    assert rows["1"][-1] == rows["to"][-1] == "2"  # a budget this short buys the two rounds a level needs
+    assert rows["1"][-2] == rows["to"][-2] == "2"  # a budget this short buys the two rounds a level needs
+    assert rows["expert"][-1] == "-" and float(rows["1"][-1]) >= 0  # how sure: a rollout's choice only
+
+
+def test_the_settings_study_sets_luck_adjusted_games_beside_plain_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    bench: Any = load_settings_bench()
+    assert bench.main(["--variant", "rungammon", "--positions", "1", "--reference-rounds", "2", "--seconds",
+                       "0.02", "--repeats", "1", "--plies", "2", "--luck", "on,off"]) == 0
+    rows = {line.rsplit(None, 5)[0]: line.split() for line in capsys.readouterr().out.splitlines()
+            if line.startswith("2 plies")}
+    assert set(rows) == {"2 plies, luck on", "2 plies, luck off"}
+    # a plain game skips the 21 rolls' batch that the luck needs: the same CPU buys more rounds
+    assert int(rows["2 plies, luck off"][-2]) > int(rows["2 plies, luck on"][-2])
 
 
 def test_the_settings_study_keeps_its_references_and_goes_on_from_them(
