@@ -10,6 +10,7 @@ precision (`game.zones.ZoneDiff`): "point 8 has 2, expected 3", "point 13 has 5 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from PIL import Image, ImageDraw
 
@@ -91,9 +92,10 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, p
     readings = sensed
     unknown = sum(r.count for r in readings.values() if r.capability is Capability.COUNTS)
     sensed_caption = f"Sensed ({unknown} of unknown colour)" if unknown else "Sensed"
-    boards = ((_sensed_board(expected, readings, numbering, geometry), sensed_caption),
-              (_expected_board(expected, wanted, numbering, geometry), "Expected"))
-    for (x, y), (panel, caption) in zip(origins, boards, strict=True):
+    boards = ((partial(_sensed_board, expected, readings, numbering, geometry), sensed_caption),
+              (partial(_expected_board, expected, wanted, numbering, geometry), "Expected"))
+    for (x, y), (draw_panel, caption) in zip(origins, boards, strict=True):
+        panel = draw_panel()  # one board's panel at a time: each is a megabyte until pasted
         panel_draw = ImageDraw.Draw(panel)
         highlight_zones(panel_draw, geometry, zones)
         for number, zone in enumerate(zones, start=1):
