@@ -48,7 +48,7 @@ from typing import Any, NoReturn, TextIO
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.arguments import count as pair_number
-from game.arguments import new_file, standard_errors, truncation
+from game.arguments import new_file, on_off, standard_errors, truncation
 from game.board import Color, Variant
 from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
@@ -460,8 +460,10 @@ def our_bot(args: argparse.Namespace, variant: Variant, error: Callable[[str], N
         if args.rollout_plies is not False:
             ours.plies = args.rollout_plies
         ours.confidence = args.confidence
+        if args.rollout_luck is not None:
+            ours.luck = args.rollout_luck
         truncated = "to the end" if ours.plies is None else f"{ours.plies} plays deep"
-        weights += f", its games {truncated}, " + (
+        weights += f", its games {truncated}{'' if ours.luck else ' without luck adjustment'}, " + (
             f"the expert's play overruled by a lead of more than {ours.confidence:g} standard errors" if ours.confidence
             else "the best mean played")
     if deeper:
@@ -489,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rollout level's budget a play (`--ours rollout`; default: its own)")
     parser.add_argument("--rollout-plies", type=truncation, default=False, metavar="N",
                         help="the rollout level's games judged after N plays (none: to the end; default: its own)")
+    parser.add_argument("--rollout-luck", type=on_off, default=None, metavar="on|off",
+                        help="the rollout level's games luck-adjusted or not (default: its own, on for its network)")
     parser.add_argument("--confidence", type=standard_errors, default=0.0, metavar="Z",
                         help="the rollout level plays a rolled-out play over the expert's first only when it "
                              "leads by more than Z standard errors (default 0: the best mean)")
@@ -506,7 +510,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games {args.games}: an even number of at least 2 (each dice sequence twice)")
     if args.seconds is not None and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
         parser.error(f"--seconds {args.seconds}: a budget is for the rollout level (--ours rollout) only")
-    for given, name in ((args.rollout_plies is not False, "--rollout-plies"), (args.confidence != 0, "--confidence")):
+    for given, name in ((args.rollout_plies is not False, "--rollout-plies"), (args.confidence != 0, "--confidence"),
+                        (args.rollout_luck is not None, "--rollout-luck")):
         if given and (args.ours != Level.ROLLOUT.value or args.ours_weights is not None):
             parser.error(f"{name}: for the rollout level (--ours rollout) only")
     engine_dir: Path = args.engine_dir.resolve()

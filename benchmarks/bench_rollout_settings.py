@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.arguments import count, output_file, positive, standard_errors, truncation
+from game.arguments import count, on_off, output_file, positive, standard_errors, truncation
 from game.board import Color, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.factory import make_bot
@@ -204,11 +204,10 @@ def confidences(text: str) -> list[float]:
 
 def luck_settings(text: str) -> list[bool]:
     """--luck: a comma-separated list of `on` (luck-adjusted games) and `off`."""
-    words = {"on": True, "off": False}
-    found = [words.get(part.strip().lower()) for part in text.split(",")]
-    if None in found:
-        raise argparse.ArgumentTypeError(f"{text.strip()!r}: on, off or both (on,off)")
-    return [bool(setting) for setting in found]
+    try:
+        return [on_off(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: on, off or both (on,off)") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

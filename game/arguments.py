@@ -109,6 +109,14 @@ def truncation(text: str) -> int | None:
     return int(word)
 
 
+def on_off(text: str) -> bool:
+    """`on` or `off` (an argument's `type`), case ignored."""
+    word = text.strip().lower()
+    if word not in ("on", "off"):
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: on or off")
+    return word == "on"
+
+
 def standard_errors(text: str) -> float:
     """A number of standard errors, 0 or more (an argument's `type`): how sure a rollout must be."""
     try:

@@ -131,6 +131,8 @@ def test_a_budget_in_seconds_is_refused_for_a_level_that_has_none_before_any_eng
     (["--confidence", "1.5"], "--confidence: for the rollout level (--ours rollout) only"),
     (["--ours", "rollout", "--confidence", "-1"], "'-1': a number of standard errors, 0 or more"),
     (["--ours", "rollout", "--rollout-plies", "0"], "'0': a number of plays of 1 or more, or none"),
+    (["--ours", "expert", "--rollout-luck", "off"], "--rollout-luck: for the rollout level (--ours rollout) only"),
+    (["--ours", "rollout", "--rollout-luck", "maybe"], "'maybe': on or off"),
 ])
 def test_the_rollout_levels_settings_are_refused_where_they_mean_nothing(
         tmp_path: Path, extra: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -148,7 +150,7 @@ def test_the_rollout_level_is_measured_with_the_truncation_and_confidence_asked(
         raise AssertionError(message)
 
     asked = argparse.Namespace(ours="rollout", seconds=0.5, ours_weights=None, two_ply=None, rollout_plies=None,
-                               confidence=2.0)
+                               confidence=2.0, rollout_luck=None)
     ours, said = bench.our_bot(asked, Variant.RUNGAMMON, refuse)
     assert isinstance(ours, RolloutBot) and ours.plies is None and ours.confidence == 2.0 and ours.seconds == 0.5
     assert said == ", its games to the end, the expert's play overruled by a lead of more than 2 standard errors"
@@ -156,6 +158,10 @@ def test_the_rollout_level_is_measured_with_the_truncation_and_confidence_asked(
                                Variant.RUNGAMMON, refuse)
     assert isinstance(ours, RolloutBot) and ours.plies == TRUNCATE and ours.confidence == 0.0
     assert said == f", its games {TRUNCATE} plays deep, the best mean played"
+    ours, said = bench.our_bot(argparse.Namespace(**{**vars(asked), "rollout_plies": 2, "confidence": 0.0,
+                                                     "rollout_luck": False}), Variant.RUNGAMMON, refuse)
+    assert isinstance(ours, RolloutBot) and ours.plies == 2 and not ours.luck
+    assert said == ", its games 2 plays deep without luck adjustment, the best mean played"
 
 
 def test_a_run_from_pair_n_plays_the_dice_of_the_pairs_after_the_first_n() -> None:
