@@ -46,8 +46,9 @@ event's own path through the driver, the controller and the reconciler.
 
 Memory. `python -m firmware_host simulate` plays a whole match of each variant in a child
 process: its peak RSS (`getrusage(RUSAGE_CHILDREN).ru_maxrss` in a bare interpreter that
-runs it), beside a child that only imports the packages. In this process: tracemalloc's
-peak of the Python heap allocated during a match of each variant.
+runs it), beside a child that only imports the packages, and the largest match again with no
+flag's picture drawn (what the pictures cost). In this process: tracemalloc's peak of the Python
+heap allocated during a match of each variant.
 """
 
 from __future__ import annotations
@@ -496,6 +497,20 @@ with tempfile.TemporaryDirectory() as directory:
 """
 
 
+WITHOUT_PICTURES = """
+from pathlib import Path
+from firmware_host.emulator.table import EmulatedTable
+from firmware_host.settings import Settings
+from firmware_host.table_loop import set_aside_from_the_collector
+from game.board import Variant
+settings = Settings(variant=Variant.{variant}, length={length}, images=False)
+with EmulatedTable(settings, Path({record!r}), {seed}) as table:
+    set_aside_from_the_collector()
+    assert table.run()
+"""
+"""A match as `simulate` plays it, with the flags' pictures not drawn: what the pictures cost."""
+
+
 def memory(seed: int, length: int, directory: Path) -> None:
     imports = "import firmware_host.cli, game.mat, game.pictures"
     print(f"\npeak memory of a whole {length}-point match, seed {seed}")
@@ -512,6 +527,12 @@ def memory(seed: int, length: int, directory: Path) -> None:
         peak = child_peak_mb(command)
         print(f"  {' '.join(['python', *command[1:-1]])} DIR: peak RSS {peak:.1f} MB "
               f"({peak - baseline:+.1f} MB over the baseline; {time.monotonic() - started:.1f} s)")
+    variant = Variant.RUNGAMMON  # the largest above, run again with no flag's picture drawn
+    started = time.monotonic()
+    peak = child_peak_mb([sys.executable, "-c", WITHOUT_PICTURES.format(variant=variant.name, seed=seed, length=length,
+                                                                        record=str(directory / "memory-no-pictures"))])
+    print(f"  the same {variant.value} match with no flag's picture drawn (Settings(images=False)): "
+          f"peak RSS {peak:.1f} MB ({peak - baseline:+.1f} MB over the baseline; {time.monotonic() - started:.1f} s)")
     print("  in this process, tracemalloc: the Python heap allocated during the match (EmulatedTable.run)")
     for variant in Variant:
         tracemalloc.start()
