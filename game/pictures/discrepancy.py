@@ -95,12 +95,7 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, p
     boards = ((partial(_sensed_board, expected, readings, numbering, geometry), sensed_caption),
               (partial(_expected_board, expected, wanted, numbering, geometry), "Expected"))
     for (x, y), (draw_panel, caption) in zip(origins, boards, strict=True):
-        panel = draw_panel()  # one board's panel at a time: each is a megabyte until pasted
-        panel_draw = ImageDraw.Draw(panel)
-        highlight_zones(panel_draw, geometry, zones)
-        for number, zone in enumerate(zones, start=1):
-            _badge(panel_draw, badge_centre(geometry, zone), number, geometry.px(11))
-        image.paste(panel, (x, y))
+        _paste_panel(image, (x, y), draw_panel(), zones, geometry)  # a megabyte each: one at a time
         caption_at = (x + geometry.px(8), y - geometry.px(6))
         draw.text(caption_at, caption, fill=style.INK, font=heading, anchor="ls")
     y = top + board_h + pad
@@ -115,6 +110,15 @@ def draw_discrepancy(expected: Position, sensed: Mapping[int, ZoneReading], *, p
         _badge(draw, (x + geometry.px(11), line_y), number, geometry.px(11))
         draw.text((x + geometry.px(28), line_y), caption, fill=style.INK, font=body, anchor="lm")
     return image
+
+
+def _paste_panel(image: Image.Image, origin: Centre, panel: Image.Image, zones: list[int], geometry: Geometry) -> None:
+    """One board's panel, its differing zones outlined and numbered, pasted at `origin`."""
+    panel_draw = ImageDraw.Draw(panel)
+    highlight_zones(panel_draw, geometry, zones)
+    for number, zone in enumerate(zones, start=1):
+        _badge(panel_draw, badge_centre(geometry, zone), number, geometry.px(11))
+    image.paste(panel, origin)
 
 
 def discrepancy_captions(expected: Position, sensed: Mapping[int, ZoneReading], *, perspective: Color | None = None,
