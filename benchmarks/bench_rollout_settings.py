@@ -105,8 +105,8 @@ def median(values: Sequence[float]) -> float:
 def lead_error(games: list[list[float]]) -> float:
     """How sure a rollout's choice was: the standard error of the lead of the best mean over the
     second best, from their paired games (the same dice game by game)."""
-    means = sorted(range(len(games)), key=lambda i: -sum(games[i]) / len(games[i]))
-    return mean_error([a - b for a, b in zip(games[means[0]], games[means[1]], strict=True)])[1]
+    order = sorted(range(len(games)), key=lambda i: -sum(games[i]) / len(games[i]))
+    return mean_error([a - b for a, b in zip(games[order[0]], games[order[1]], strict=True)])[1]
 
 
 class ReferencesError(ValueError):
@@ -238,8 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ReferencesError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    lead = sorted(d.lead_error for d in found)
-    print(f"the reference's error on its best play's lead: median {lead[len(lead) // 2]:.4f}, worst {lead[-1]:.4f}")
+    lead = [d.lead_error for d in found]
+    print(f"the reference's error on its best play's lead: median {median(lead):.4f}, worst {max(lead):.4f}")
     print(f"{'setting':<24} {'best':>7} {'loss':>9} {'error':>8} {'rounds':>6} {'lead se':>9}")
     alone = Tallied()
     for decision in found:
