@@ -17,6 +17,8 @@ long measurement can be made in parts: `--from-pair N` goes on where a run of N 
 `--games-out FILE` keeps each game's line (its dice, our side, our points): `benchmarks/paired.py`
 pools the parts' files into one figure and sets two levels side by side on the games both played.
 The rollout level (`--ours rollout --seconds S`) also prints what its budget bought (`Tally`).
+Our bot plays for money (a gammon counts twice); `--dmp` seats it as in a 1-point match, playing
+for the win alone, which is what the win rate counts.
 
 Engines (`--engine` or found from the folder's files):
 - `tavli`: johannesnorbertwolf/tavli, Plakoto, a TD(lambda) self-play network in PyTorch. Its
@@ -52,6 +54,7 @@ from game.arguments import new_file, on_off, standard_errors, truncation
 from game.board import Color, Variant
 from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
+from game.bot.context import MatchContext
 from game.bot.factory import make_bot
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
@@ -444,6 +447,21 @@ def game_line(seed: int, pair: int, ours: Color, points: int, remis: int) -> str
     return json.dumps({"seed": seed, "pair": pair, "ours": ours.value, "points": points, "remis": remis}) + "\n"
 
 
+DOUBLE_MATCH_POINT = MatchContext(length=1)
+"""A 1-point match: whoever wins the game wins the match, so a gammon or triple is worth no more
+than a single win and the bot plays for the win alone (`--dmp`)."""
+
+
+class AtScore:
+    """This project's bot choosing its plays as at a match score (`context`) rather than for money."""
+
+    def __init__(self, bot: Bot, context: MatchContext) -> None:
+        self.bot, self.context = bot, context
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        return self.bot.choose_play(position, dice, self.context)
+
+
 def our_bot(args: argparse.Namespace, variant: Variant, error: Callable[[str], NoReturn]) -> tuple[Bot, str]:
     """This project's bot as the arguments ask, and what its line says of it beside its name."""
     ours: Bot = make_bot(variant, args.ours, seed=1, seconds=args.seconds) if args.ours_weights is None else \
@@ -496,6 +514,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confidence", type=standard_errors, default=0.0, metavar="Z",
                         help="the rollout level plays a rolled-out play over the expert's first only when it "
                              "leads by more than Z standard errors (default 0: the best mean)")
+    parser.add_argument("--dmp", action="store_true",
+                        help="this project's bot plays each game as a 1-point match (double match point): for "
+                             "the win alone, which the win rate measures (default: for money, gammons double)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
@@ -535,16 +556,18 @@ def main(argv: list[str] | None = None) -> int:
     variant = theirs.variant
     ours, weights = our_bot(args, variant, parser.error)
     dice = f"seed {args.seed}" + (f", from pair {args.from_pair}" if args.from_pair else "")
+    playing_for = "as 1-point matches (for the win alone)" if args.dmp else "for money"
     print(f"{variant.value}: this project's {ours.name}{weights} against {theirs.name} "
           f"({measured.name} sha256 {fingerprint(measured)}), {args.games} cubeless games in pairs on the same "
-          f"dice ({dice}), this project's rules for both sides")
+          f"dice ({dice}), this project's rules for both sides, ours playing {playing_for}")
     tally = None  # what the rollout level's budget bought, play by play
     if isinstance(ours, RolloutBot):
         ours.tally = tally = Tally()
     started = time.monotonic()
     games_out = open(args.games_out, "x", encoding="utf-8") if args.games_out else None
     try:
-        score = paired_match(ours, theirs, variant, args.games // 2, args.seed, not args.no_progress,
+        seated: Player = AtScore(ours, DOUBLE_MATCH_POINT) if args.dmp else ours
+        score = paired_match(seated, theirs, variant, args.games // 2, args.seed, not args.no_progress,
                              args.from_pair, games_out)
     finally:
         theirs.close()
