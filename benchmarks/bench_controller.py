@@ -19,21 +19,22 @@ judging of a board the frames made: it happens in the `tick(now)` that finds the
 (`settle_seconds` after its last change, with no frame), timed there (unless a done press waited
 for that board: then the tick commits the play, the press's work, like a press's `handle`,
 untimed; so is the snapshot that answers a done press, which asks the board for a whole reading).
-The collector sets aside what the table was built with, as `python -m firmware_host`
-does (`set_aside_from_the_collector`). The journal's fsyncs run on its syncer's thread
+The collector sets aside what the table was built with, as `python -m firmware_host` does
+(`set_aside_from_the_collector`). The journal's fsyncs run on its syncer's thread
 (firmware_host/record/syncer.py), not the loop's: that thread's CPU over the whole match is
-amortised over the frames in a column of its own (`+syncer/wire`), and the target is judged on
-the total. The fsyncs themselves are also timed where they run (`FsyncMeter`): their own CPU, the
+amortised over the frames in a column of its own (`+syncer/wire`), and the target is judged on the
+total. The fsyncs themselves are also timed where they run (`FsyncMeter`): their own CPU, the
 kernel's work, amortised over the frames, is a floor under the figure that no faster loop removes
-(the journal makes every action's lines durable: firmware_host/record/journal.py says why). The match runs faster than a real table, so the bench waits for the syncer at the end of
-each step (10 ms of table time), as a real table's fsync (a few ms on an SD card) is done before
-its next step: left to run ahead, the emulated table had the lines of several steps share an fsync,
-fewer the more the disk lagged (1.2 to 2.3 a turn from one run to another), which a table at the
-pace of its players does not (the loop's thread sleeping meanwhile, as a table's does between
-events). A frame's wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits
-(8N1) at `BAUD_RATE`; ratios are CPU time over wire time. Each kind's verdict names the row whose
-ratio in all is the largest and says where its CPU goes a frame (the driver, the controller, the
-set-up, judging, the syncer) beside the budget, and the row whose loop alone is the largest.
+(the journal makes every action's lines durable: firmware_host/record/journal.py says why). The
+match runs faster than a real table, so the bench waits for the syncer at the end of each step (10
+ms of table time), as a real table's fsync (a few ms on an SD card) is done before its next step:
+left to run ahead, the emulated table had the lines of several steps share an fsync, fewer the more
+the disk lagged (1.2 to 2.3 a turn from one run to another), which a table at the pace of its
+players does not (the loop's thread sleeping meanwhile, as a table's does between events). A frame's
+wire time is its encoded size (`drivers.protocol.encode_message`) x 10 bits (8N1) at `BAUD_RATE`;
+ratios are CPU time over wire time. Each kind's verdict names the row whose ratio in all is the
+largest and says where its CPU goes a frame (the driver, the controller, the set-up, judging, the
+syncer) beside the budget, and the row whose loop alone is the largest.
 
 Turn set-up over many positions. The matches above meet a few dozen rolls each; the set-up's
 own work (`TurnReconciler`: the legal plays indexed by sensed view, the ways to them) is also

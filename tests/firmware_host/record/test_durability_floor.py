@@ -3,29 +3,16 @@ where they run, and the verdict it draws from them."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
-from repo import ROOT
+from repo import benchmark
 
 from game.board import Variant
 from game.zones import Capability
 
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_controller", ROOT / "benchmarks" / "bench_controller.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_controller"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+bench = benchmark("bench_controller")
 
 
 def test_the_meter_times_each_fsync_and_still_makes_the_file_durable(tmp_path: Path,

@@ -8,28 +8,17 @@ that is not an answer."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import NoReturn
 
 import pytest
-from repo import ROOT
+from repo import benchmark
 
 from game.board import Color, Variant, board_point, own_point
 from game.position import Position
 
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_external", ROOT / "benchmarks" / "bench_external.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load_bench()
+bench = benchmark("bench_external")
 
 
 def catchgammon(points: dict[int, str], turn: Color = Color.WHITE, off: tuple[int, int] = (0, 0)) -> Position:
@@ -183,16 +172,7 @@ def test_a_run_from_pair_n_plays_the_dice_of_the_pairs_after_the_first_n() -> No
     assert later == tuple(map(sum, zip(*each[3:], strict=True)))
 
 
-def load_paired() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("paired", ROOT / "benchmarks" / "paired.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["paired"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-paired = load_paired()
+paired = benchmark("paired")
 
 
 def test_each_games_line_pools_into_the_runs_figure_and_parts_into_the_whole(tmp_path: Path) -> None:

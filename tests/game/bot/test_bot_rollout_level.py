@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from repo import ROOT
+from repo import ROOT, benchmark
 
 from game.board import Color, Variant
 from game.bot.base import Level
@@ -201,15 +201,7 @@ def test_a_tally_counts_the_rounds_and_seconds_of_every_play_rolled_out() -> Non
 # -- benchmarks/bench_rollout_settings.py: which truncation the level should play by ---------------
 
 def load_settings_bench() -> object:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_rollout_settings",
-                                                  ROOT / "benchmarks" / "bench_rollout_settings.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_rollout_settings"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("bench_rollout_settings")
 
 
 def test_a_decisions_loss_is_what_its_play_gives_up_by_the_reference() -> None:
