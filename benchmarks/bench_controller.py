@@ -461,8 +461,8 @@ def durability_floor(runs: list[Run]) -> None:
               f"{run.fsyncs / turns:.2f} a turn, {len(run.frames.cpu) / turns:.1f} frames a turn)")
     smallest, run = floors[0]
     if smallest / run.frames.mean_wire() >= TARGET:
-        print(f"  so the {100 * TARGET:.0f}% target is out of reach on this machine while every action's lines "
-              "are made durable (firmware_host/record/journal.py), however fast the loop")
+        print(f"  so in this run the {100 * TARGET:.0f}% target is out of reach while every action's lines are "
+              "made durable (firmware_host/record/journal.py), however fast the loop")
 
 
 def _unwritten(writer: RecordWriter, event: object) -> str:
