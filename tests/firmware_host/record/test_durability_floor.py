@@ -15,7 +15,7 @@ from game.zones import Capability
 bench = benchmark("bench_controller")
 
 
-def test_the_meter_times_each_fsync_and_still_makes_the_file_durable(tmp_path: Path,
+def test_the_meter_times_each_fsync_and_still_calls_the_fsync_it_wraps(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     synced: list[int] = []
 
