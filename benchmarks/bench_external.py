@@ -56,6 +56,7 @@ from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.context import MatchContext
 from game.bot.factory import make_bot
+from game.bot.luck import Luck, LuckMeter, describe_adjusted
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.rollout_bot import RolloutBot, Tally
@@ -418,18 +419,25 @@ PROGRESS_SECONDS = 120.0
 
 
 def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, seed: int,
-                 progress: bool = True, first: int = 0, games_out: TextIO | None = None) -> Score:
+                 progress: bool = True, first: int = 0, games_out: TextIO | None = None,
+                 luck: LuckMeter | None = None) -> Score:
     """`pairs` dice sequences, each played twice: our bot White, then Black. Score is ours. The
     sequences are those numbered `first`, `first` + 1, ... of the seed's (each from the seed and its
     number alone), so that a run from `first` = N goes on where one of N pairs stopped. `games_out`:
-    each game's line as it ends (`benchmarks/paired.py` pools such files and sets two apart)."""
+    each game's line as it ends (`benchmarks/paired.py` pools such files and sets two apart).
+    `luck`: each game's luck for our side read beside it (the games are the same), kept in its
+    `games` and on the game's line."""
     wins = points = squares = remis = 0
     started = said = time.monotonic()
     for played, pair in enumerate(range(first, first + pairs), start=1):
         for color in (Color.WHITE, Color.BLACK):
-            outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color)
+            if luck is not None:
+                luck.start(color)
+            outcome = play_game(ours, theirs, variant, random.Random(seed * 1_000_003 + pair), color, luck)
+            game = luck.finish(outcome.points) if luck is not None else None
             if games_out is not None:
-                games_out.write(game_line(seed, pair, color, outcome.points, outcome.remis))
+                games_out.write(game_line(seed, pair, color, outcome.points, outcome.remis,
+                                          game.luck if game is not None else None))
                 games_out.flush()  # a run stopped part way keeps the games it played
             wins += outcome.won
             points += outcome.points
@@ -442,9 +450,13 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
     return Score(wins, 2 * pairs, points, squares, remis)
 
 
-def game_line(seed: int, pair: int, ours: Color, points: int, remis: int) -> str:
-    """One game of a measurement as a JSON line: its dice (seed, pair), our side, our points."""
-    return json.dumps({"seed": seed, "pair": pair, "ours": ours.value, "points": points, "remis": remis}) + "\n"
+def game_line(seed: int, pair: int, ours: Color, points: int, remis: int, luck: Luck | None = None) -> str:
+    """One game of a measurement as a JSON line: its dice (seed, pair), our side, our points, and
+    with `luck` our luck in the chance of winning and in points."""
+    line: dict[str, Any] = {"seed": seed, "pair": pair, "ours": ours.value, "points": points, "remis": remis}
+    if luck is not None:
+        line |= {"luck_wins": round(luck.wins, 5), "luck_points": round(luck.points, 5)}
+    return json.dumps(line) + "\n"
 
 
 DOUBLE_MATCH_POINT = MatchContext(length=1)
@@ -517,6 +529,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dmp", action="store_true",
                         help="this project's bot plays each game as a 1-point match (double match point): for "
                              "the win alone, which the win rate measures (default: for money, gammons double)")
+    parser.add_argument("--luck", action="store_true",
+                        help="also read each game's luck for our side (the shipped network's 0-ply values) and "
+                             "print the luck-adjusted figures: the same mean, a smaller interval")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
@@ -563,12 +578,13 @@ def main(argv: list[str] | None = None) -> int:
     tally = None  # what the rollout level's budget bought, play by play
     if isinstance(ours, RolloutBot):
         ours.tally = tally = Tally()
+    meter = LuckMeter.shipped(variant) if args.luck else None
     started = time.monotonic()
     games_out = open(args.games_out, "x", encoding="utf-8") if args.games_out else None
     try:
         seated: Player = AtScore(ours, DOUBLE_MATCH_POINT) if args.dmp else ours
         score = paired_match(seated, theirs, variant, args.games // 2, args.seed, not args.no_progress,
-                             args.from_pair, games_out)
+                             args.from_pair, games_out, meter)
     finally:
         theirs.close()
         if games_out is not None:
@@ -578,6 +594,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  win rate {100 * score.rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] (Wilson 95%), "
           f"{score.equity:+.3f} +- {score.equity_half_width():.3f} points per game, "
           f"{time.monotonic() - started:.0f} s")
+    if meter is not None:
+        print(f"  {describe_adjusted(meter.games)}")
     if tally is not None:
         print(f"  the rollout level: {tally.describe()}")
     return 0

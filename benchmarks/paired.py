@@ -11,7 +11,8 @@ A game is known by its dice and our side (seed, pair, side): a measurement made 
 files is refused. Two levels that played the same games (the same dice, the same side) differ by
 less than their own intervals say: each game's difference in points is what is averaged, so the
 luck both met cancels (common random numbers), and the games one won and the other lost are
-counted each way.
+counted each way. Games kept with their luck (`bench_external.py --luck`) also give the
+luck-adjusted figures: the same means, narrower intervals.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.bot.arena import Score
+from game.bot.luck import Adjusted, Luck, describe_adjusted, mean_half_width
 
 Key = tuple[int, int, str]
 """A game's dice and our side: (seed, pair, "white" or "black")."""
@@ -38,6 +40,8 @@ class GamesError(ValueError):
 class Game:
     points: int
     remis: int
+    luck: Luck | None = None
+    """Our luck in the game, when it was read (`bench_external.py --luck`)."""
 
 
 def read_games(paths: Iterable[Path]) -> dict[Key, Game]:
@@ -53,10 +57,12 @@ def read_games(paths: Iterable[Path]) -> dict[Key, Game]:
             try:
                 event = json.loads(line)
                 key = (int(event["seed"]), int(event["pair"]), str(event["ours"]))
-                game = Game(int(event["points"]), int(event.get("remis", 0)))
+                luck = Luck(float(event["luck_wins"]), float(event["luck_points"])) if "luck_wins" in event else None
+                game = Game(int(event["points"]), int(event.get("remis", 0)), luck)
             except (ValueError, KeyError, TypeError) as exc:
                 raise GamesError(f"{path}:{number}: not a game's line ({exc}): {line[:80]!r}") from None
-            if key[2] not in ("white", "black") or not -3 <= game.points <= 3:
+            if key[2] not in ("white", "black") or not -3 <= game.points <= 3 or (
+                    luck is not None and not (math.isfinite(luck.wins) and math.isfinite(luck.points))):
                 raise GamesError(f"{path}:{number}: not a game's line: {line[:80]!r}")
             if key in games:
                 raise GamesError(f"{path}:{number}: the game of seed {key[0]}, pair {key[1]}, ours {key[2]} "
@@ -102,6 +108,30 @@ def paired(first: Mapping[Key, Game], second: Mapping[Key, Game]) -> Paired:
                   mean, 1.96 * math.sqrt(variance / n))
 
 
+def adjusted(games: Mapping[Key, Game]) -> list[Adjusted] | None:
+    """The games with their luck, in key order; None unless every one has it."""
+    if not games or any(game.luck is None for game in games.values()):
+        return None
+    return [Adjusted(game.points > 0, game.points, game.luck) for _, game in sorted(games.items())
+            if game.luck is not None]
+
+
+def adjusted_difference(first: Mapping[Key, Game], second: Mapping[Key, Game]) -> str | None:
+    """The luck-adjusted differences on the games both played (win rate, points a game), each with
+    its 95% half-width; None unless every such game of both has its luck. Each side's luck is read
+    on its own game (the same dice, other plays), so each adjusted figure keeps its mean."""
+    common = sorted(first.keys() & second.keys())
+    ones = adjusted({key: first[key] for key in common})
+    others = adjusted({key: second[key] for key in common})
+    if ones is None or others is None:
+        return None
+    wins, wins_width = mean_half_width([a.wins - b.wins for a, b in zip(ones, others, strict=True)])
+    points, points_width = mean_half_width([a.adjusted_points - b.adjusted_points
+                                            for a, b in zip(ones, others, strict=True)])
+    return (f"luck-adjusted difference: win rate {100 * wins:+.1f} +- {100 * wins_width:.1f} points of percentage, "
+            f"{points:+.3f} +- {points_width:.3f} points a game (95%)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="+", type=Path, help="files of games (bench_external.py --games-out)")
@@ -111,14 +141,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         first = read_games(args.games)
         print(f"pooled: {score(first).describe()} ({len(args.games)} files)")
+        if (lucky := adjusted(first)) is not None:
+            print(f"  {describe_adjusted(lucky)}")
         if args.against:
             second = read_games(args.against)
             print(f"against: {score(second).describe()} ({len(args.against)} files)")
+            if (lucky := adjusted(second)) is not None:
+                print(f"  {describe_adjusted(lucky)}")
             both = paired(first, second)
             print(f"on the {both.games} games both played: {both.first.wins} won against {both.second.wins} "
                   f"({both.only_first_won} won by the first alone, {both.only_second_won} by the second alone); "
                   f"points a game {both.first.equity:+.3f} against {both.second.equity:+.3f}, "
                   f"difference {both.difference:+.3f} +- {both.half_width:.3f} (95%)")
+            if (difference := adjusted_difference(first, second)) is not None:
+                print(difference)
     except GamesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -22,6 +22,14 @@ class Player(Protocol):
     def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None: ...
 
 
+class Watch(Protocol):
+    """Shown each roll of a game before it is played, the roller on turn (`opening`: the game's
+    first roll, which also chose the roller): what a measurement reads beside the game, such as
+    the dice's luck (`luck.LuckMeter`). It changes nothing in the game."""
+
+    def __call__(self, position: Position, dice: tuple[int, int], opening: bool) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How one game ended for the first bot: points won (+) or lost (-), 0 only if it never ended;
@@ -37,18 +45,19 @@ class Outcome:
 
 
 def play_game(first: Player, second: Player, variant: Variant, rng: random.Random,
-              first_color: Color = Color.WHITE) -> Outcome:
+              first_color: Color = Color.WHITE, watch: Watch | None = None) -> Outcome:
     """One cubeless game; the opening roll decides who starts (doubles rolled again). A Catchgammon
-    Remi scores nothing and the game is played again (game/RULES.md), so a game ends with a winner."""
+    Remi scores nothing and the game is played again (game/RULES.md), so a game ends with a winner.
+    `watch` is shown every roll."""
     for remis in range(MAX_REMIS):
-        outcome = _play_once(first, second, variant, rng, first_color)
+        outcome = _play_once(first, second, variant, rng, first_color, watch)
         if outcome is not None:
             return Outcome(outcome.points, remis)
     return Outcome(0, MAX_REMIS)
 
 
 def _play_once(first: Player, second: Player, variant: Variant, rng: random.Random,
-               first_color: Color) -> Outcome | None:
+               first_color: Color, watch: Watch | None) -> Outcome | None:
     """One game from the opening roll to its result, or None for a Remi."""
     bots = {first_color: first, first_color.opponent: second}
     while True:
@@ -57,7 +66,9 @@ def _play_once(first: Player, second: Player, variant: Variant, rng: random.Rand
             break
     position = Position.initial(variant, Color.WHITE if a > b else Color.BLACK)
     dice = (a, b)
-    for _ in range(MAX_TURNS):
+    for turn in range(MAX_TURNS):
+        if watch is not None:
+            watch(position, dice, turn == 0)
         play = bots[position.turn].choose_play(position, dice)
         after = play.after_moves if play else position
         result = after.result()

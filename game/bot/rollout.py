@@ -44,6 +44,7 @@ from game.bot import bearoff
 from game.bot.base import Bot, RankedPlay
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32, states_array
+from game.bot.luck import stuck_estimate
 from game.bot.network_bot import NetworkBot
 from game.bot.search import DRAW, ROLL_WEIGHTS, ROLLS, estimate_after_states, final_estimate
 from game.errors import UsageError
@@ -224,7 +225,7 @@ class Rollout:
             probs, _ = estimate_after_states(net, states_array(flat), current.rules,
                                              partial(_decoded, flat, templates[mover]))
             if stuck:
-                probs[-1] = _passed(bot, current)
+                probs[-1] = stuck_estimate(bot, current)
             values = bot.equity_of(probs, self.context, mover)
             best_rows, start = [], 0
             for results in found:
@@ -259,8 +260,3 @@ def _final(states: list[bytes], row: int, template: Position) -> F32 | None:
     final = final_estimate(position)
     return DRAW.copy() if final is None else final
 
-
-def _passed(bot: NetworkBot, position: Position) -> F32:
-    """The mover's estimates when it cannot play: the opponent rolls in the same position."""
-    theirs = bot.estimate(position.with_turn(position.turn.opponent))
-    return np.array([1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]], dtype=np.float32)

@@ -266,3 +266,63 @@ def test_at_double_match_point_our_bot_plays_for_the_win_alone() -> None:
     assert ranked[at_dmp].probs[0] > ranked[for_money].probs[0]  # the win, not the points
     for each in ranked.values():
         assert each.equity == pytest.approx(2 * each.probs[0] - 1, abs=1e-5)
+
+
+def test_each_games_luck_rides_on_its_line_and_pools_into_the_luck_adjusted_figure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.bot.base import Level
+    from game.bot.baselines import HeuristicBot
+    from game.bot.factory import make_bot
+    from game.bot.luck import LuckMeter, describe_adjusted
+
+    variant = Variant.RUNGAMMON
+    ours, theirs = make_bot(variant, Level.ADVANCED, seed=1), HeuristicBot(variant)
+    meter = LuckMeter.shipped(variant)
+    games = tmp_path / "games.jsonl"
+    with games.open("x", encoding="utf-8") as out:
+        score = bench.paired_match(ours, theirs, variant, 3, 7, progress=False, games_out=out, luck=meter)
+    assert score == bench.paired_match(ours, theirs, variant, 3, 7, progress=False)  # the same games
+    assert len(meter.games) == 6 and sum(game.won for game in meter.games) == score.wins
+    kept = paired.read_games([games])
+    for (_, pair, side), game in kept.items():
+        read = meter.games[2 * pair + (side == "black")].luck
+        assert game.luck is not None and game.luck.wins == pytest.approx(read.wins, abs=1e-5)
+        assert game.luck.points == pytest.approx(read.points, abs=1e-5)
+    assert paired.main([str(games)]) == 0
+    lucky = paired.adjusted(kept)
+    assert lucky is not None and f"  {describe_adjusted(lucky)}\n" in capsys.readouterr().out
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text("".join(bench.game_line(7, pair, Color(side), game.points, game.remis)
+                             for (_, pair, side), game in kept.items()))
+    assert paired.adjusted(paired.read_games([plain])) is None
+    assert paired.main([str(plain)]) == 0 and "luck-adjusted" not in capsys.readouterr().out
+
+
+def test_two_levels_games_with_their_luck_differ_by_their_luck_adjusted_results(tmp_path: Path) -> None:
+    from game.bot.luck import Luck
+
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(bench.game_line(1, 0, Color.WHITE, 1, 0, Luck(0.25, 0.5))
+                     + bench.game_line(1, 0, Color.BLACK, -2, 0, Luck(-0.5, -1.0)))
+    second.write_text(bench.game_line(1, 0, Color.WHITE, -1, 0, Luck(-0.25, -0.5))
+                      + bench.game_line(1, 0, Color.BLACK, -1, 0, Luck(-0.25, -0.5)))
+    said = paired.adjusted_difference(paired.read_games([first]), paired.read_games([second]))
+    # wins less luck: 0.75 and 0.5 against 0.25 and 0.25: differences 0.5 and 0.25
+    # points less luck: 0.5 and -1.0 against -0.5 and -0.5: differences 1.0 and -0.5
+    wins_width = 1.96 * (0.03125 / 2) ** 0.5
+    points_width = 1.96 * (1.125 / 2) ** 0.5
+    assert said == (f"luck-adjusted difference: win rate +37.5 +- {100 * wins_width:.1f} points of percentage, "
+                    f"+0.250 +- {points_width:.3f} points a game (95%)")
+    without = tmp_path / "c.jsonl"
+    without.write_text(bench.game_line(1, 0, Color.WHITE, 1, 0) + bench.game_line(1, 0, Color.BLACK, 1, 0))
+    assert paired.adjusted_difference(paired.read_games([first]), paired.read_games([without])) is None
+
+
+def test_a_games_luck_that_is_no_number_is_named_with_its_file_and_line(tmp_path: Path) -> None:
+    games = tmp_path / "g.jsonl"
+    games.write_text('{"seed": 1, "pair": 0, "ours": "white", "points": 1, "luck_wins": "NaN", "luck_points": 0}\n')
+    with pytest.raises(paired.GamesError, match=r"g.jsonl:1: not a game's line"):
+        paired.read_games([games])
+    games.write_text('{"seed": 1, "pair": 0, "ours": "white", "points": 1, "luck_wins": 0.1}\n')
+    with pytest.raises(paired.GamesError, match=r"g.jsonl:1: not a game's line \('luck_points'\)"):
+        paired.read_games([games])
