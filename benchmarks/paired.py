@@ -132,17 +132,47 @@ def adjusted_difference(first: Mapping[Key, Game], second: Mapping[Key, Game]) -
             f"{points:+.3f} +- {points_width:.3f} points a game (95%)")
 
 
+LUCK_BANDS = (0.2, 0.0, -0.2, -0.4, -0.6)
+"""Where `by_luck` cuts the games: our luck in the chance of winning, from the best dice down."""
+
+
+def by_luck(games: Sequence[Adjusted]) -> list[str]:
+    """The games by how their dice went for us (their luck in the chance of winning, in bands):
+    how many there were and how many we won, each band's line and all the games down to it. Where
+    the games a level loses lie: with the dice against it, or not."""
+    lines = ["our luck (chance of winning) | games | won | win rate | games down to it | won | win rate"]
+    edges = (math.inf, *LUCK_BANDS, -math.inf)
+    for high, low in zip(edges, edges[1:], strict=False):
+        band = [game for game in games if low <= game.luck.wins < high]
+        upto = [game for game in games if game.luck.wins >= low]
+        name = (f"{low:+.1f} and more" if high == math.inf else f"below {high:+.1f}" if low == -math.inf
+                else f"{low:+.1f} to {high:+.1f}")
+        lines.append(f"{name} | {len(band)} | {sum(g.won for g in band)} | {_rate(band)} | "
+                     f"{len(upto)} | {sum(g.won for g in upto)} | {_rate(upto)}")
+    return lines
+
+
+def _rate(games: Sequence[Adjusted]) -> str:
+    return f"{100 * sum(g.won for g in games) / len(games):.1f}%" if games else "-"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", nargs="+", type=Path, help="files of games (bench_external.py --games-out)")
     parser.add_argument("--against", nargs="+", type=Path, default=[], metavar="FILE",
                         help="another level's games: the two set side by side on the games both played")
+    parser.add_argument("--by-luck", action="store_true",
+                        help="the games kept with their luck, by how their dice went for us: where the losses lie")
     args = parser.parse_args(argv)
     try:
         first = read_games(args.games)
         print(f"pooled: {score(first).describe()} ({len(args.games)} files)")
         if (lucky := adjusted(first)) is not None:
             print(f"  {describe_adjusted(lucky)}")
+            if args.by_luck:
+                print("\n".join(by_luck(lucky)))
+        elif args.by_luck:
+            raise GamesError("--by-luck: some of these games were kept without their luck (bench_external.py --luck)")
         if args.against:
             second = read_games(args.against)
             print(f"against: {score(second).describe()} ({len(args.against)} files)")

@@ -326,3 +326,26 @@ def test_a_games_luck_that_is_no_number_is_named_with_its_file_and_line(tmp_path
     games.write_text('{"seed": 1, "pair": 0, "ours": "white", "points": 1, "luck_wins": 0.1}\n')
     with pytest.raises(paired.GamesError, match=r"g.jsonl:1: not a game's line \('luck_points'\)"):
         paired.read_games([games])
+
+
+def test_the_games_by_luck_show_where_the_losses_lie(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.bot.luck import Adjusted, Luck
+
+    games = [Adjusted(True, 1, Luck(0.5, 1.0)), Adjusted(True, 2, Luck(0.2, 0.4)), Adjusted(False, -1, Luck(0.1, 0.1)),
+             Adjusted(True, 1, Luck(-0.3, -0.5)), Adjusted(False, -2, Luck(-0.9, -1.5))]
+    lines = paired.by_luck(games)
+    assert lines[1:] == ["+0.2 and more | 2 | 2 | 100.0% | 2 | 2 | 100.0%",
+                         "+0.0 to +0.2 | 1 | 0 | 0.0% | 3 | 2 | 66.7%",
+                         "-0.2 to +0.0 | 0 | 0 | - | 3 | 2 | 66.7%",
+                         "-0.4 to -0.2 | 1 | 1 | 100.0% | 4 | 3 | 75.0%",
+                         "-0.6 to -0.4 | 0 | 0 | - | 4 | 3 | 75.0%",
+                         "below -0.6 | 1 | 0 | 0.0% | 5 | 3 | 60.0%"]
+    kept = tmp_path / "g.jsonl"
+    kept.write_text("".join(bench.game_line(1, pair, Color.WHITE, game.points, 0, game.luck)
+                            for pair, game in enumerate(games)))
+    assert paired.main([str(kept), "--by-luck"]) == 0
+    assert "\n".join(lines) in capsys.readouterr().out
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(bench.game_line(1, 0, Color.WHITE, 1, 0))
+    assert paired.main([str(plain), "--by-luck"]) == 2
+    assert "--by-luck: some of these games were kept without their luck" in capsys.readouterr().err
