@@ -16,7 +16,11 @@ game, as the project's arena does. Each sequence comes from the seed and its num
 long measurement can be made in parts: `--from-pair N` goes on where a run of N pairs stopped.
 `--games-out FILE` keeps each game's line (its dice, our side, our points): `benchmarks/paired.py`
 pools the parts' files into one figure and sets two levels side by side on the games both played.
-The rollout level (`--ours rollout --seconds S`) also prints what its budget bought (`Tally`).
+Each game's luck is read beside it (`game/bot/luck.py`; `--luck off` spares the time): the
+luck-adjusted win rate and points a game have the plain figures' means and narrower intervals
+(measured: worth 2 times the games in Rungammon, 3 to 4 in Catchgammon), and the games' lines keep
+it for `paired.py`. The rollout level (`--ours rollout --seconds S`) also prints what its budget
+bought (`Tally`).
 Our bot plays for money (a gammon counts twice); `--dmp` seats it as in a 1-point match, playing
 for the win alone, which is what the win rate counts.
 
@@ -529,9 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dmp", action="store_true",
                         help="this project's bot plays each game as a 1-point match (double match point): for "
                              "the win alone, which the win rate measures (default: for money, gammons double)")
-    parser.add_argument("--luck", action="store_true",
-                        help="also read each game's luck for our side (the shipped network's 0-ply values) and "
-                             "print the luck-adjusted figures: the same mean, a smaller interval")
+    parser.add_argument("--luck", type=on_off, default=True, metavar="on|off",
+                        help="read each game's luck for our side beside it (the shipped network's 0-ply values) and "
+                             "print the luck-adjusted figures: the same means, smaller intervals, about a "
+                             "quarter more time (default on)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",
