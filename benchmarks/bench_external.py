@@ -60,7 +60,7 @@ from game.bot.arena import Player, Score, play_game
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.context import MatchContext
 from game.bot.factory import make_bot
-from game.bot.luck import Luck, LuckMeter, describe_adjusted
+from game.bot.luck import Luck, LuckMeter, describe_adjusted, mean_half_width
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.rollout_bot import RolloutBot, Tally
@@ -449,7 +449,9 @@ def paired_match(ours: Player, theirs: Player, variant: Variant, pairs: int, see
             remis += outcome.remis
         if progress and (played % 25 == 0 or time.monotonic() - said >= PROGRESS_SECONDS):
             so_far = Score(wins, 2 * played, points, squares, remis)
-            print(f"  {so_far.describe()} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
+            adjusted = "" if luck is None else \
+                f"; luck-adjusted {100 * mean_half_width([g.wins for g in luck.games[-2 * played:]])[0]:.1f}%"
+            print(f"  {so_far.describe()}{adjusted} ({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
             said = time.monotonic()
     return Score(wins, 2 * pairs, points, squares, remis)
 
@@ -535,8 +537,8 @@ def main(argv: list[str] | None = None) -> int:
                              "the win alone, which the win rate measures (default: for money, gammons double)")
     parser.add_argument("--luck", type=on_off, default=True, metavar="on|off",
                         help="read each game's luck for our side beside it (the shipped network's 0-ply values) and "
-                             "print the luck-adjusted figures: the same means, smaller intervals, about a "
-                             "quarter more time (default on)")
+                             "print the luck-adjusted figures: the same means, smaller intervals, a quarter to a "
+                             "half more time (default on)")
     parser.add_argument("--games", type=int, default=300, help="games, an even number (pairs on the same dice)")
     parser.add_argument("--seed", type=int, default=1, help="the dice")
     parser.add_argument("--from-pair", type=pair_number, default=0, metavar="N",

@@ -269,7 +269,7 @@ def test_at_double_match_point_our_bot_plays_for_the_win_alone() -> None:
 
 
 def test_each_games_luck_rides_on_its_line_and_pools_into_the_luck_adjusted_figure(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from game.bot.base import Level
     from game.bot.baselines import HeuristicBot
     from game.bot.factory import make_bot
@@ -282,6 +282,11 @@ def test_each_games_luck_rides_on_its_line_and_pools_into_the_luck_adjusted_figu
     with games.open("x", encoding="utf-8") as out:
         score = bench.paired_match(ours, theirs, variant, 3, 7, progress=False, games_out=out, luck=meter)
     assert score == bench.paired_match(ours, theirs, variant, 3, 7, progress=False)  # the same games
+    clock = iter(range(10_000))
+    monkeypatch.setattr(bench.time, "monotonic", lambda: 1000.0 * next(clock))  # a progress line every pair
+    bench.paired_match(ours, theirs, variant, 2, 7, progress=True, luck=LuckMeter.shipped(variant))
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 2 and all("; luck-adjusted " in line for line in said)
     assert len(meter.games) == 6 and sum(game.won for game in meter.games) == score.wins
     kept = paired.read_games([games])
     for (_, pair, side), game in kept.items():
