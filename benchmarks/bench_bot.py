@@ -3,7 +3,8 @@ the bear-off database (size, build time, agreement with GNU Backgammon's), GNU B
 decisions (time), rollouts (time a game, errors with and without luck adjustment), the rollout
 level against the default level (`--only rollout-level --seconds S`: games, rounds and time a play),
 the learner check alone (`--only learner --bg-weights A.npz B.npz ... --dice-seed S`), a variant's
-trained networks against its shipped one (`--only against-shipped --weights A.npz B.npz ... --dice-seed S`).
+trained networks against its shipped one (`--only against-shipped --weights A.npz B.npz ... --dice-seed S`);
+`--luck` adds those two's luck-adjusted figures (the same means, narrower intervals).
 
     python benchmarks/bench_bot.py                      # everything, default sample sizes
     python benchmarks/bench_bot.py --games 100 --only strength,speed
@@ -35,6 +36,7 @@ from game.bot.baselines import HeuristicBot, RandomBot
 from game.bot.encoding import describe_encoder
 from game.bot.factory import make_bot
 from game.bot.lockstep import Lockstep
+from game.bot.luck import LuckMeter, describe_adjusted
 from game.bot.network import Network
 from game.bot.network_bot import NetworkBot
 from game.bot.td import Settings, Trainer
@@ -76,7 +78,15 @@ def strength(games: int, variants: list[Variant], bg_weights: Path | None, chose
                lambda: match_up(network, HeuristicBot(Variant.BACKGAMMON, 9), Variant.BACKGAMMON, games, 9))
 
 
-def learner(games: int, weights: list[Path], seed: int, level: Level = Level.ADVANCED) -> None:
+def _judged(label: str, first: Bot, second: Bot, variant: Variant, games: int, seed: int, luck: bool) -> None:
+    """`match_up`'s figure timed, and with `luck` its luck-adjusted figure below it (`game/bot/luck.py`)."""
+    meter = LuckMeter.shipped(variant) if luck else None
+    _timed(label, partial(match_up, first, second, variant, games, seed, meter))
+    if meter is not None:
+        print(f"{' ' * 4}{describe_adjusted(meter.games)}", flush=True)
+
+
+def learner(games: int, weights: list[Path], seed: int, level: Level = Level.ADVANCED, luck: bool = False) -> None:
     """The learner check alone: each Backgammon-trained network at 0-ply (the advanced level; races
     by the bear-off database) against GNU Backgammon 0-ply, the same dice for each, to compare a
     run's checkpoints (choose on one seed, then measure the chosen one on another). `level`: the
@@ -87,12 +97,11 @@ def learner(games: int, weights: list[Path], seed: int, level: Level = Level.ADV
     for path in weights:
         network = NetworkBot(Network.load(path), level)
         behind = network.network.record.get("total_games", network.network.record.get("games"))
-        _timed(f"  {path.name:28} ({behind} games)",
-               partial(match_up, network, gnubg0, Variant.BACKGAMMON, games, seed))
+        _judged(f"  {path.name:28} ({behind} games)", network, gnubg0, Variant.BACKGAMMON, games, seed, luck)
     gnubg0.close()
 
 
-def against_shipped(games: int, weights: list[Path], seed: int) -> None:
+def against_shipped(games: int, weights: list[Path], seed: int, luck: bool = False) -> None:
     """Each network (checkpoints of a run) at 0-ply (the advanced level) against the shipped network of its
     variant at 0-ply, the same dice for each: a cheap way to choose among a run's checkpoints before
     measuring the chosen one against an outside engine."""
@@ -103,8 +112,8 @@ def against_shipped(games: int, weights: list[Path], seed: int) -> None:
     for path in weights:
         network = Network.load(path, widen=True)  # one made before inputs were added plays as it did
         shipped = NetworkBot(Network.load(shipped_weights(network.variant)), Level.ADVANCED)
-        _timed(f"  {path.name:28} vs shipped (advanced):",
-               partial(match_up, NetworkBot(network, Level.ADVANCED), shipped, network.variant, games, seed))
+        _judged(f"  {path.name:28} vs shipped (advanced):", NetworkBot(network, Level.ADVANCED), shipped,
+                network.variant, games, seed, luck)
 
 
 def _timed(label: str, run: Callable[[], object]) -> None:
@@ -402,6 +411,9 @@ def main() -> None:
                         help="--only against-shipped: variant networks (a run's checkpoints) to play the shipped one")
     parser.add_argument("--bg-level", type=Level.parse, default=Level.ADVANCED,
                         help="--only learner: the network's bot's level (advanced: 0-ply, the learner check's own)")
+    parser.add_argument("--luck", action="store_true",
+                        help="--only learner, against-shipped: also each figure luck-adjusted (game/bot/luck.py: "
+                             "the same mean, a narrower interval)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     variants = [Variant(v) for v in args.variants.split(",")]
@@ -433,11 +445,11 @@ def _networks(parser: argparse.ArgumentParser, args: argparse.Namespace, only: s
     if "learner" in only:
         if not args.bg_weights:
             parser.error("--only learner needs --bg-weights")
-        learner(args.games, args.bg_weights, args.dice_seed, args.bg_level)
+        learner(args.games, args.bg_weights, args.dice_seed, args.bg_level, args.luck)
     if "against-shipped" in only:
         if not args.weights:
             parser.error("--only against-shipped needs --weights")
-        against_shipped(args.games, args.weights, args.dice_seed)
+        against_shipped(args.games, args.weights, args.dice_seed, args.luck)
 
 
 if __name__ == "__main__":

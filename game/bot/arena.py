@@ -30,6 +30,15 @@ class Watch(Protocol):
     def __call__(self, position: Position, dice: tuple[int, int], opening: bool) -> None: ...
 
 
+class GameWatch(Watch, Protocol):
+    """A `Watch` told when each game of a match-up starts (the side it reads for) and how it ended
+    (points for that side): `luck.LuckMeter`."""
+
+    def start(self, me: Color) -> None: ...
+
+    def finish(self, points: int) -> object: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How one game ended for the first bot: points won (+) or lost (-), 0 only if it never ended;
@@ -126,12 +135,19 @@ class Score:
                 f"{self.equity:+.3f} +- {self.equity_half_width():.3f} points per game")
 
 
-def match_up(first: Player, second: Player, variant: Variant, games: int, seed: int) -> Score:
-    """`games` games, the first bot White in half of them, reproducibly from `seed`."""
+def match_up(first: Player, second: Player, variant: Variant, games: int, seed: int,
+             watch: GameWatch | None = None) -> Score:
+    """`games` games, the first bot White in half of them, reproducibly from `seed`; `watch` reads
+    each game for the first bot (the games are the same)."""
     rng = random.Random(seed)
     wins = points = squares = remis = 0
     for number in range(games):
-        outcome = play_game(first, second, variant, rng, Color.WHITE if number % 2 == 0 else Color.BLACK)
+        color = Color.WHITE if number % 2 == 0 else Color.BLACK
+        if watch is not None:
+            watch.start(color)
+        outcome = play_game(first, second, variant, rng, color, watch)
+        if watch is not None:
+            watch.finish(outcome.points)
         wins += outcome.won
         points += outcome.points
         squares += outcome.points * outcome.points

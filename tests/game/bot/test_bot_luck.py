@@ -9,15 +9,16 @@ import statistics
 
 import numpy as np
 import pytest
+from repo import benchmark
 
 from game.board import Color, Variant
-from game.bot.arena import play_game
+from game.bot.arena import match_up, play_game
 from game.bot.base import Level
 from game.bot.baselines import HeuristicBot
 from game.bot.bearoff import is_race
 from game.bot.factory import make_bot
 from game.bot.luck import OPENING_ROLLS, Adjusted, Luck, LuckMeter, best_after_each_roll, describe_adjusted
-from game.bot.network_bot import NetworkBot
+from game.bot.network_bot import NetworkBot, shipped_weights
 from game.bot.search import ROLL_WEIGHTS, ROLLS
 from game.position import Position
 
@@ -149,3 +150,25 @@ def test_the_luck_adjusted_figure_narrows_the_spread_around_the_same_mean() -> N
 
 def test_a_figure_of_one_game_has_no_interval_and_says_so() -> None:
     assert "no spread to compare" in describe_adjusted([Adjusted(True, 1, Luck(0.2, 0.3))])
+
+
+def test_a_match_up_read_for_its_first_bot_plays_the_same_games() -> None:
+    variant = Variant.RUNGAMMON
+    first, second = make_bot(variant, Level.ADVANCED, seed=1), HeuristicBot(variant)
+    meter = LuckMeter.shipped(variant)
+    assert match_up(first, second, variant, 6, 11, meter) == match_up(first, second, variant, 6, 11)
+    assert len(meter.games) == 6
+    adjusted = [game.wins for game in meter.games]
+    assert adjusted != [float(game.won) for game in meter.games]
+
+
+def test_the_bot_benchmarks_network_figures_say_their_luck_adjusted_figure_when_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = benchmark("bench_bot")
+    weights = shipped_weights(Variant.RUNGAMMON)
+    bench.against_shipped(4, [weights], 3, luck=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert "vs shipped (advanced):" in lines[1] and "of 4 games" in lines[1]
+    assert lines[2].startswith("    luck-adjusted: win rate ")
+    bench.against_shipped(4, [weights], 3)
+    assert "luck-adjusted" not in capsys.readouterr().out
