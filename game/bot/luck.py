@@ -11,7 +11,7 @@ Whatever the network's errors, each roll's luck has mean zero given the position
 so a game's result less the luck of its rolls has the same mean as the result: an unbiased
 estimate of it, GNU Backgammon's luck-adjusted result. The better the network follows the game,
 the smaller that estimate's spread: the dice's share of it leaves, and what is left is mostly the
-players' own doing. `benchmarks/bench_external.py` reads it beside every game (`--luck off` not),
+players' own doing. `benchmarks/bench_external.py` reads it beside every game unless told `--luck off`,
 `bench_bot.py --luck` beside its network figures; `rollout.py` adjusts its games the same way on
 the move generator's states.
 """
