@@ -169,7 +169,7 @@ def test_a_bot_in_each_seat_plays_a_chouette_game_to_its_end_and_decides_as_the_
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "options", "seed", "seats"), [
     (Variant.BACKGAMMON, {"beavers": True, "jacoby": True, "box_takes_half": True}, 3, {"box", "captain", "member"}),
-    (Variant.RUNGAMMON, {"team_cube": True}, 6, {"box", "captain"}),
+    (Variant.RUNGAMMON, {"team_cube": True}, 9, {"box", "captain"}),  # dice where the bot doubles and answers
 ], ids=["beavers-jacoby-half", "rungammon-team-cube"])
 def test_a_bot_through_the_rotation_decides_every_cube_in_the_house_rules(
         tmp_path: Path, variant: Variant, options: Mapping[str, bool], seed: int, seats: set[str]) -> None:
