@@ -50,7 +50,8 @@ from game.arguments import count, on_off, output_file, positive, standard_errors
 from game.board import Color, Variant
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.factory import make_bot
-from game.bot.rollout import GameDice, Rollout, mean_error
+from game.bot.luck import mean_error
+from game.bot.rollout import GameDice, Rollout
 from game.bot.rollout_bot import CANDIDATES, RolloutBot, overruling, split_candidates
 from game.position import Position
 

@@ -99,13 +99,11 @@ def paired(first: Mapping[Key, Game], second: Mapping[Key, Game]) -> Paired:
     if len(common) < 2:
         raise GamesError(f"the two sets have {len(common)} games in common: nothing to set side by side")
     differences = [first[key].points - second[key].points for key in common]
-    n = len(differences)
-    mean = sum(differences) / n
-    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    return Paired(n, score({k: first[k] for k in common}), score({k: second[k] for k in common}),
+    mean, half_width = mean_half_width([float(d) for d in differences])
+    return Paired(len(differences), score({k: first[k] for k in common}), score({k: second[k] for k in common}),
                   sum(first[k].points > 0 >= second[k].points for k in common),
                   sum(second[k].points > 0 >= first[k].points for k in common),
-                  mean, 1.96 * math.sqrt(variance / n))
+                  mean, half_width)
 
 
 def adjusted(games: Mapping[Key, Game]) -> list[Adjusted] | None:

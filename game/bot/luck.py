@@ -170,13 +170,19 @@ class Adjusted:
         return self.points - self.luck.points
 
 
-def mean_half_width(values: Sequence[float]) -> tuple[float, float]:
-    """The mean of `values` and half its 95% interval (normal; infinite for fewer than two)."""
+def mean_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of `values` and its standard error (infinite for one value)."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
         return mean, math.inf
-    return mean, 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def mean_half_width(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of `values` and half its 95% interval (normal; infinite for fewer than two)."""
+    mean, error = mean_error(values)
+    return mean, 1.96 * error
 
 
 def describe_adjusted(games: Sequence[Adjusted]) -> str:

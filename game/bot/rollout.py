@@ -30,7 +30,6 @@ trips a play).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from game.bot import bearoff
 from game.bot.base import Bot, RankedPlay
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32, states_array
-from game.bot.luck import stuck_estimate
+from game.bot.luck import mean_error, stuck_estimate
 from game.bot.network_bot import NetworkBot
 from game.bot.search import DRAW, ROLL_WEIGHTS, ROLLS, estimate_after_states, final_estimate
 from game.errors import UsageError
@@ -94,16 +93,6 @@ class GameDice:
             index = self._rotated.pop(0)
             return index // 6 + 1, index % 6 + 1
         return self._rng.randint(1, 6), self._rng.randint(1, 6)
-
-
-def mean_error(values: list[float]) -> tuple[float, float]:
-    """The mean of `values` and its standard error (infinite for one value)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, math.inf
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, math.sqrt(variance / n)
 
 
 class Rollout:

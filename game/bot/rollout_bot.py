@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from game.bot.base import Bot, Level, RankedPlay
 from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32
+from game.bot.luck import mean_error
 from game.bot.met import MatchEquityTable
 from game.bot.network_bot import FILTER, NetworkBot
-from game.bot.rollout import GameDice, Rollout, mean_error
+from game.bot.rollout import GameDice, Rollout
 from game.errors import UsageError
 from game.plays import Play
 from game.position import Position
