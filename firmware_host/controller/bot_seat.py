@@ -128,6 +128,8 @@ class CarryOut:
     capability: Capability
     flagged: bool = False
     """A wrong board was flagged and is not yet back on the way to the play."""
+    done_pending: bool = False
+    """Done was pressed while the board was moving or being read afresh: judged once it settles."""
     seat: str = ""
     """Who the bot is at the table, as the prompts name it (a chouette's player; "": the bot's own name)."""
     steps: list[HandMove] = field(init=False)
@@ -346,6 +348,9 @@ class BotSeat:
             return []
         if carry.is_the_play(view):
             return self._committed(carry)
+        if carry.done_pending and self.board.settled:
+            carry.done_pending = False
+            return self._flag(carry, view, None)
         step = carry.reached(view)
         if step is not None:
             shown: Effects = []
@@ -358,15 +363,44 @@ class BotSeat:
         verdict = carry.wrong(view)
         return self._flag(carry, view, verdict) if verdict is not None else []
 
-    def done(self, player: Color) -> Effects:
-        """Done pressed while the bot's play is carried out: the board is judged now."""
-        carry, zones = self.carry, self.board.zones
-        if carry is None or zones is None or not self.board.settled:
+    def pressed_done(self, player: Color) -> Effects:
+        """Done pressed while the bot's play is carried out: the board is read afresh, then judged
+        once that reading has settled (`done`), as a person's done press is (play_flow.py); where
+        the board cannot be asked, judged now."""
+        if self.carry is None:
             return []
+        if self.board.ask():
+            self.carry.done_pending = True  # taken when the reading comes (`pending`) or, if it differs, settles
+            return []
+        return self.done(player)
+
+    def done(self, player: Color) -> Effects:
+        """The settled board is judged against the bot's play; a board still moving is judged once
+        it settles (a press never lost: the person who pressed is waiting for the table)."""
+        carry, zones = self.carry, self.board.zones
+        if carry is None or zones is None:
+            return []
+        if not self.board.settled:
+            carry.done_pending = True
+            return []
+        carry.done_pending = False
         view = normalised(zones, carry.capability)
         if carry.is_the_play(view):
             return self._committed(carry)
         return self._flag(carry, view, None)
+
+    def pending(self) -> Effects:
+        """The board settled again as it stood (a flicker, or the reading asked for was the board
+        already judged): a done press that waited for it is taken now."""
+        carry = self.carry
+        if carry is None or not carry.done_pending or not self.board.settled:
+            return []
+        return self.done(carry.player)
+
+    def forget_done(self) -> None:
+        """The board is out of reach: a done press waiting for it to settle is forgotten."""
+        if self.carry is not None:
+            self.carry.done_pending = False
 
     def _committed(self, carry: CarryOut) -> Effects:
         self.carry = None

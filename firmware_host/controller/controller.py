@@ -314,7 +314,8 @@ class Controller:
         settled = self.board.poll(now)
         if settled is not None:
             self._settled(settled)
-        pending = self.plays.pending(self.prompt)  # the board went back to the stable one it was (a flicker)
+        # the board went back to the stable one it was (a flicker): a done press waiting for it is taken
+        pending = self.seat.pending() if self.prompt.waiting is Waiting.BOT_PLAY else self.plays.pending(self.prompt)
         if pending:
             self._apply(pending)
         if self.clock is not None and not self.played.is_over:
@@ -348,6 +349,7 @@ class Controller:
         if not self.outage.lose(source, self.clock, self._now):
             return
         self.plays.forget_done()
+        self.seat.forget_done()
         self.prompter.show(Code.CABLE_DOWN)
         self.outputs.note("the board is out of reach: nothing is judged and the clocks stand until it is back")
 
@@ -390,7 +392,7 @@ class Controller:
             **self.dialogue.buttons(),  # the cube's dialogues (and resigning, in a match)
             Waiting.PLAY: {**play, ButtonKind.TAKE: self.seat.hint},
             Waiting.CORRECT: play,
-            Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.done},
+            Waiting.BOT_PLAY: {ButtonKind.DONE: self.seat.pressed_done},
             Waiting.ACCEPT_ILLEGAL: {ButtonKind.TAKE: self.plays.accept_illegal,
                                      ButtonKind.PASS: self.plays.require_correction},
             Waiting.TAKEBACK: {ButtonKind.TAKE: self.takeback.agree, ButtonKind.PASS: self.takeback.refuse},

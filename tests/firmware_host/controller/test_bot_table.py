@@ -11,6 +11,7 @@ import pytest
 from bot_fixtures import shipped
 from configs import refusal
 
+from drivers.events import ButtonKind
 from firmware_host.cli import main
 from firmware_host.config import load_config
 from firmware_host.controller.bot_seat import CarryOut, seated
@@ -24,6 +25,7 @@ from game.board import Color, Variant
 from game.bot.context import MatchContext
 from game.bot.levels import Level
 from game.cli import main as game_main
+from game.codes import Code
 from game.cube import Cube
 from game.position import Position
 from game.reconcile import Illegal, Legal, Misplaced
@@ -213,16 +215,67 @@ def test_no_report_without_the_judge_is_one_line(tmp_path: Path, monkeypatch: py
                      "no analysed report: numpy is not installed (pip install -e '.[bot]')"]
 
 
+def until_the_bots_play(table: EmulatedTable) -> Prompt:
+    for _ in range(200_000):  # a guard, not a timing: the bot's first play comes within minutes of table time
+        if table.controller.prompt.waiting is Waiting.BOT_PLAY:
+            return table.controller.prompt
+        table.step()
+    raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
+
+
+def test_done_pressed_while_the_board_moves_is_judged_once_it_settles(tmp_path: Path) -> None:
+    """A press while the board moves is never lost (the hand that pressed waits for the table): the
+    board is judged once it settles, here one move short of the bot's play, so a flag; the rest of
+    the play then passes the turn. (Lost, it stalled a chouette: the simulated hands press once.)"""
+    settings = Settings(length=1, bots={Color.BLACK: Level.ADVANCED})
+    with EmulatedTable(settings, tmp_path / "r", seed=3, line_noise=0.0, flicker_rate=0.0) as table:
+        until_the_bots_play(table)
+        table.players = False  # this test's hands carry the play out
+        carry = table.controller.seat.carry
+        assert carry is not None and len(carry.steps) >= 2
+        first, *rest = carry.steps
+        table.emulator.lift(first.source)
+        table.wait(0.1)
+        table.press("white", ButtonKind.DONE)  # either player may; the board has not stood still since the lift
+        assert not table.controller.board.settled and table.controller.prompt.code == Code.BOT_PLAY
+        table.wait(0.1)
+        table.emulator.place(first.target)
+        table.wait(2.0)
+        assert table.controller.prompt.code == Code.NOT_THE_BOT_PLAY, table.controller.prompt.describe()
+        flags = [json.loads(line) for line in (tmp_path / "r" / "journal.jsonl").read_text().splitlines()]
+        assert [e for e in flags if e["type"] == "flag" and "is not" in e.get("message", "")], flags[-5:]
+        for step in rest:
+            table.emulator.lift(step.source)
+            table.emulator.place(step.target)
+        table.wait(2.0)
+        assert table.controller.prompt.waiting is not Waiting.BOT_PLAY  # the play stands: the turn passed
+        assert table.controller.seat.carry is None
+
+
+def test_done_pressed_on_a_board_standing_on_the_way_reads_it_afresh_and_flags_it(tmp_path: Path) -> None:
+    """Done on a still board asks the board for a whole reading first (a zone change lost on the line
+    would otherwise be judged), then judges it: one move made of two is not the bot's play."""
+    settings = Settings(length=1, bots={Color.BLACK: Level.ADVANCED})
+    with EmulatedTable(settings, tmp_path / "r", seed=3, line_noise=0.0, flicker_rate=0.0) as table:
+        until_the_bots_play(table)
+        table.players = False
+        carry = table.controller.seat.carry
+        assert carry is not None and len(carry.steps) >= 2
+        table.emulator.lift(carry.steps[0].source)
+        table.emulator.place(carry.steps[0].target)
+        table.wait(1.0)
+        assert table.controller.prompt.code == Code.BOT_PLAY and table.controller.board.settled  # on the way
+        table.press("black", ButtonKind.DONE)
+        table.step()
+        assert not table.controller.board.settled  # a whole reading asked for: nothing judged until it comes
+        assert table.controller.prompt.code == Code.BOT_PLAY
+        table.wait(0.5)
+        assert table.controller.prompt.code == Code.NOT_THE_BOT_PLAY, table.controller.prompt.describe()
+
+
 def test_a_table_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(tmp_path: Path) -> None:
     settings = Settings(length=1, bots={Color.BLACK: Level.ADVANCED})
     record = tmp_path / "r"
-
-    def until_the_bots_play(table: EmulatedTable) -> Prompt:
-        for _ in range(200_000):  # a guard, not a timing: the bot's first play comes within minutes of table time
-            if table.controller.prompt.waiting is Waiting.BOT_PLAY:
-                return table.controller.prompt
-            table.step()
-        raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
 
     with EmulatedTable(settings, record, seed=3, line_noise=0.0, flicker_rate=0.0) as table:
         shown = until_the_bots_play(table)
