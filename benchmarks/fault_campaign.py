@@ -5,11 +5,13 @@
     python benchmarks/fault_campaign.py cuts --variant rungammon --stride 5   # every fifth
     python benchmarks/fault_campaign.py inputs --count 500
     python benchmarks/fault_campaign.py edits --count 1000
-    python benchmarks/fault_campaign.py soak --seeds 100          # simulate, every variant
+    python benchmarks/fault_campaign.py soak --seeds 100          # simulate, every variant and kind of table
+    python benchmarks/fault_campaign.py soak --kind chouette --seeds 30   # only chouettes with a bot
     python benchmarks/fault_campaign.py all
 
 Targets (issue 11): 0 crashes, 0 phantom events, every cut point resumed to a legal finished
-match, 0 tracebacks, 0 silent acceptances, every edit by someone without the key detected.
+match, 0 tracebacks, 0 silent acceptances, every edit by someone without the key detected; and
+every soak run finished (people alone, a person carrying out a bot's plays, a chouette with a bot).
 """
 
 from __future__ import annotations
@@ -214,21 +216,42 @@ def _mutate(value: Any, rng: random.Random) -> Any:
     return {"edited": True}
 
 
-def soak(seeds: int, root: Path, variants: list[Variant]) -> None:
-    """`simulate` on many seeds of each variant: every match must finish."""
-    for variant in variants:
-        finished = failed = 0
-        started = time.monotonic()
-        for seed in range(1, seeds + 1):
-            record = root / f"soak-{variant.value}-{seed}"
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                code = table_main(["simulate", "--variant", variant.value, "--seed", str(seed), "--match-to", "1",
-                                   "--quiet", "--record", str(record)])
-            finished += code == 0
-            failed += code != 0
-            shutil.rmtree(record)
-        print(f"soak {variant.value}: seeds {seeds}, finished {finished}, not finished or failed {failed}, "
-              f"{(time.monotonic() - started) / seeds:.1f} s a match")
+SOAK_KINDS: dict[str, list[str]] = {
+    "people": ["--match-to", "1"],
+    "bot": ["--match-to", "1", "--bots", "black"],  # a person carries out the bot's plays
+    "chouette": ["--chouette", "3", "--games", "2", "--bots", "Cy"],  # a bot in the rotation
+}
+"""What each kind of soak seats at the table (options of `python -m firmware_host simulate`)."""
+
+
+def soak_command(kind: str, variant: Variant, seed: int, record: Path) -> list[str]:
+    """The `simulate` arguments of one soak run (printed for any run that does not finish)."""
+    return ["simulate", "--variant", variant.value, "--seed", str(seed), *SOAK_KINDS[kind], "--quiet",
+            "--record", str(record)]
+
+
+def soak(seeds: int, root: Path, variants: list[Variant], kinds: list[str]) -> list[str]:
+    """`simulate` on many seeds of each variant and kind of table: every match and session must
+    finish. Returns the command of each that did not (printed too), to replay it."""
+    unfinished: list[str] = []
+    for kind in kinds:
+        for variant in variants:
+            finished = 0
+            started = time.monotonic()
+            for seed in range(1, seeds + 1):
+                record = root / f"soak-{kind}-{variant.value}-{seed}"
+                command = soak_command(kind, variant, seed, record)
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    code = table_main(command)
+                finished += code == 0
+                if code != 0:
+                    again = " ".join(["python -m firmware_host", *command[:-1], "RECORD"])
+                    unfinished.append(again)
+                    print(f"  not finished (exit {code}): {again}", flush=True)
+                shutil.rmtree(record)
+            print(f"soak {kind} {variant.value}: seeds {seeds}, finished {finished}, not finished or failed "
+                  f"{seeds - finished}, {(time.monotonic() - started) / seeds:.1f} s a run", flush=True)
+    return unfinished
 
 
 def main() -> None:
@@ -241,8 +264,11 @@ def main() -> None:
     parser.add_argument("--variant", choices=[v.value for v in Variant], action="append",
                         help="cuts and soak: only this variant (repeatable; default every variant)")
     parser.add_argument("--stride", type=int, default=1, help="cuts: every STRIDE-th cut point (default: every one)")
+    parser.add_argument("--kind", choices=list(SOAK_KINDS), action="append",
+                        help="soak: only this kind of table (repeatable; default every kind)")
     args = parser.parse_args()
     variants = [Variant(v) for v in args.variant] if args.variant else list(Variant)
+    kinds = args.kind or list(SOAK_KINDS)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         import os
@@ -254,7 +280,7 @@ def main() -> None:
             {"frames": lambda: frames(args.count, args.seed, root),
              "cuts": lambda: cuts(args.matches, root, variants, args.stride),
              "inputs": lambda: inputs(args.count, args.seed, root), "edits": lambda: edits(args.count, args.seed, root),
-             "soak": lambda: soak(args.seeds, root, variants)}[part]()
+             "soak": lambda: soak(args.seeds, root, variants, kinds)}[part]()
             print(f"  ({time.monotonic() - started:.0f} s)", file=sys.stderr)
 
 

@@ -1,0 +1,40 @@
+"""The fault campaign's soak (benchmarks/fault_campaign.py): each kind of table it seats is a real
+`simulate` run that finishes, and a run that does not is named by the command that replays it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from repo import benchmark
+
+from game.board import Variant
+
+campaign = benchmark("fault_campaign")
+
+
+@pytest.mark.parametrize("kind", ["bot", "chouette"])
+def test_each_kind_of_soak_run_finishes(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    assert campaign.soak(1, tmp_path, [Variant.RUNGAMMON], [kind]) == []
+    out = capsys.readouterr().out
+    assert f"soak {kind} rungammon: seeds 1, finished 1, not finished or failed 0" in out
+    assert not list(tmp_path.iterdir())  # each run's record removed once judged
+
+
+def test_a_run_that_does_not_finish_is_named_by_its_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[list[str]] = []
+
+    def unfinished(argv: list[str]) -> int:
+        ran.append(argv)
+        Path(argv[-1]).mkdir()
+        return 1
+
+    monkeypatch.setattr(campaign, "table_main", unfinished)
+    again = campaign.soak(2, tmp_path, [Variant.CATCHGAMMON], ["chouette"])
+    assert again == [f"python -m firmware_host simulate --variant catchgammon --seed {seed} --chouette 3 --games 2 "
+                     f"--bots Cy --quiet --record RECORD" for seed in (1, 2)]
+    assert [argv[:4] for argv in ran] == [["simulate", "--variant", "catchgammon", "--seed"]] * 2
+    out = capsys.readouterr().out
+    assert "not finished (exit 1): python -m firmware_host simulate --variant catchgammon --seed 2" in out
+    assert "finished 0, not finished or failed 2" in out
