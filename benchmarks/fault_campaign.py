@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -275,13 +276,18 @@ def main() -> None:
 
         os.environ.setdefault(KEY_ENV, str(root / "campaign-key.pem"))
         parts = ["frames", "inputs", "edits", "cuts", "soak"] if args.part == "all" else [args.part]
+        unfinished: list[str] = []
+        runs: dict[str, Callable[[], object]] = {
+            "frames": lambda: frames(args.count, args.seed, root),
+            "cuts": lambda: cuts(args.matches, root, variants, args.stride),
+            "inputs": lambda: inputs(args.count, args.seed, root), "edits": lambda: edits(args.count, args.seed, root),
+            "soak": lambda: unfinished.extend(soak(args.seeds, root, variants, kinds))}
         for part in parts:
             started = time.monotonic()
-            {"frames": lambda: frames(args.count, args.seed, root),
-             "cuts": lambda: cuts(args.matches, root, variants, args.stride),
-             "inputs": lambda: inputs(args.count, args.seed, root), "edits": lambda: edits(args.count, args.seed, root),
-             "soak": lambda: soak(args.seeds, root, variants, kinds)}[part]()
+            runs[part]()
             print(f"  ({time.monotonic() - started:.0f} s)", file=sys.stderr)
+    if unfinished:
+        sys.exit(f"{len(unfinished)} soak runs did not finish")
 
 
 if __name__ == "__main__":
