@@ -1,10 +1,12 @@
 """What many tests need: a real part that must be there (under CI=true it must; elsewhere the test
-skips, saying how to install it), and waiting for a condition, bounded in time."""
+skips, saying how to install it), waiting for a condition, bounded in time, and a command that a
+Ctrl-C reaches however the tests were started."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -13,6 +15,13 @@ from pathlib import Path
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def ctrl_c_reaches() -> None:
+    """A child's `preexec_fn`: SIGINT back to its default, so the command's Python turns it into
+    KeyboardInterrupt. A shell that starts the tests in the background (`pytest ... &`) ignores
+    SIGINT, and an ignored signal stays ignored in every child: the test's Ctrl-C would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def require(what: str, found: object, hint: str) -> None:

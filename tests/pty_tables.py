@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from needs import ctrl_c_reaches
 
 from drivers.clock import SYSTEM_CLOCK
 from drivers.events import Event
@@ -43,7 +44,7 @@ class Terminal:
         env = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
         self.process = subprocess.Popen([sys.executable, "-m", "firmware_host", *args], stdin=self.slave,
                                         stdout=self.slave, stderr=self.slave, cwd=cwd, start_new_session=True,
-                                        env=env)
+                                        env=env, preexec_fn=ctrl_c_reaches)
         self.output = ""
         self._cursor = 0
         """Where the last match ended: the next search starts there."""

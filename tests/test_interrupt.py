@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from needs import ctrl_c_reaches
 from repo import ROOT
 
 from game.board import Variant
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.subprocess
 
 def start(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=ctrl_c_reaches)
 
 
 def wait_for(path: Path, process: subprocess.Popen[str], timeout: float = 120.0) -> None:
