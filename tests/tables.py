@@ -1,7 +1,7 @@
 """Emulated tables a test drives by hand, action by action: no simulated people, a quiet line, each
 table in its own record folder of the test's and closed at the end (the `scripted` fixture), and the
 steps tests take at such a table (a roll, a hand's moves, a press, the opening roll) and read back
-(the journal, what the table waits for)."""
+(the journal, what the table waits for); and the wait for a bot's play at a table with people."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from drivers.events import ButtonKind, Player
-from firmware_host.controller.prompts import Waiting
+from firmware_host.controller.prompts import Prompt, Waiting
 from firmware_host.emulator.table import EmulatedTable
 from firmware_host.settings import Settings
 from game.board import Variant
@@ -86,6 +86,15 @@ def hand(table: EmulatedTable, *moves: tuple[int, int]) -> None:
 def press(table: EmulatedTable, player: Player, button: ButtonKind, settle: float = 0.6) -> None:
     table.press(player, button)
     table.wait(settle)
+
+
+def until_the_bots_play(table: EmulatedTable) -> Prompt:
+    """Step the table (its people at work) until it waits for a bot's play to be carried out."""
+    for _ in range(200_000):  # a guard, not a timing: a bot's first play comes within minutes of table time
+        if table.controller.prompt.waiting is Waiting.BOT_PLAY:
+            return table.controller.prompt
+        table.step()
+    raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
 
 
 def opening(table: EmulatedTable, white: int = 3, black: int = 1) -> None:

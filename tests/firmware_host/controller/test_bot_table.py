@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from bot_fixtures import shipped
 from configs import refusal
+from tables import journal, until_the_bots_play
 
 from drivers.events import ButtonKind
 from firmware_host.cli import main
@@ -215,14 +216,6 @@ def test_no_report_without_the_judge_is_one_line(tmp_path: Path, monkeypatch: py
                      "no analysed report: numpy is not installed (pip install -e '.[bot]')"]
 
 
-def until_the_bots_play(table: EmulatedTable) -> Prompt:
-    for _ in range(200_000):  # a guard, not a timing: the bot's first play comes within minutes of table time
-        if table.controller.prompt.waiting is Waiting.BOT_PLAY:
-            return table.controller.prompt
-        table.step()
-    raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
-
-
 def test_done_pressed_while_the_board_moves_is_judged_once_it_settles(tmp_path: Path) -> None:
     """A press while the board moves is never lost (the hand that pressed waits for the table): the
     board is judged once it settles, here one move short of the bot's play, so a flag; the rest of
@@ -242,8 +235,7 @@ def test_done_pressed_while_the_board_moves_is_judged_once_it_settles(tmp_path: 
         table.emulator.place(first.target)
         table.wait(2.0)
         assert table.controller.prompt.code == Code.NOT_THE_BOT_PLAY, table.controller.prompt.describe()
-        flags = [json.loads(line) for line in (tmp_path / "r" / "journal.jsonl").read_text().splitlines()]
-        assert [e for e in flags if e["type"] == "flag" and "is not" in e.get("message", "")], flags[-5:]
+        assert journal(table, "flag"), journal(table)[-5:]
         for step in rest:
             table.emulator.lift(step.source)
             table.emulator.place(step.target)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from configs import refusal
+from tables import until_the_bots_play
 
 from drivers.buttons import RollButton
 from drivers.cube_display import LARGEST_VALUE
@@ -271,13 +272,6 @@ def test_the_command_line_seats_a_chouettes_bot(tmp_path: Path, capsys: pytest.C
 def test_a_chouette_stopped_while_the_bots_play_is_carried_out_resumes_it_and_finishes(
         tmp_path: Path, expert: ChouetteBot) -> None:
     settings, record = chouette_settings("Cy"), tmp_path / "r"
-
-    def until_the_bots_play(table: EmulatedTable) -> Prompt:
-        for _ in range(200_000):  # a guard, not a timing: the box's first play comes within minutes of table time
-            if table.controller.prompt.waiting is Waiting.BOT_PLAY:
-                return table.controller.prompt
-            table.step()
-        raise AssertionError(f"no bot's play: {table.controller.prompt.describe()}")
 
     with EmulatedTable(settings, record, seed=SEED, habits=QUICK) as table:
         shown = until_the_bots_play(table)
