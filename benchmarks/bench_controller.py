@@ -252,7 +252,7 @@ def die(run: Run, controller: Controller, event: DieState, now: float) -> None:
 def press_waits(controller: Controller) -> bool:
     """A done press waits for the board (its reading, or its settling): what comes next is its work."""
     turn = controller.plays.turn
-    return turn is not None and turn.done_pending
+    return turn is not None and turn.done_press.waiting
 
 
 def plays(journal: Journal) -> list[tuple[str, list[int], dict[str, object]]]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from firmware_host.controller.cube.chouette import Asked, ChouetteDialogue
 from firmware_host.controller.effects import Act, Effects, Flash, Light, Note, Publish, RaiseFlag, Restate, Show, Write
 from firmware_host.controller.prompts import Prompt, Waiting
-from firmware_host.controller.sensed_board import SensedBoard
+from firmware_host.controller.sensed_board import DonePress, SensedBoard
 from firmware_host.controller.session import CubeDialogue, Session
 from firmware_host.errors import ConfigError
 from firmware_host.settings import Settings
@@ -128,8 +128,8 @@ class CarryOut:
     capability: Capability
     flagged: bool = False
     """A wrong board was flagged and is not yet back on the way to the play."""
-    done_pending: bool = False
-    """Done was pressed while the board was moving or being read afresh: judged once it settles."""
+    done_press: DonePress = field(default_factory=DonePress)
+    """A done press waiting for the board to be read afresh or to settle."""
     seat: str = ""
     """Who the bot is at the table, as the prompts name it (a chouette's player; "": the bot's own name)."""
     steps: list[HandMove] = field(init=False)
@@ -348,8 +348,7 @@ class BotSeat:
             return []
         if carry.is_the_play(view):
             return self._committed(carry)
-        if carry.done_pending and self.board.settled:
-            carry.done_pending = False
+        if carry.done_press.take(self.board):
             return self._flag(carry, view, None)
         step = carry.reached(view)
         if step is not None:
@@ -365,25 +364,17 @@ class BotSeat:
 
     def pressed_done(self, player: Color) -> Effects:
         """Done pressed while the bot's play is carried out: the board is read afresh, then judged
-        once that reading has settled (`done`), as a person's done press is (play_flow.py); where
-        the board cannot be asked, judged now."""
-        if self.carry is None:
-            return []
-        if self.board.ask():
-            self.carry.done_pending = True  # taken when the reading comes (`pending`) or, if it differs, settles
-            return []
+        once that reading has settled (`done`; `DonePress`), as a person's done press is."""
+        carry = self.carry
+        if carry is None or not carry.done_press.press(self.board):
+            return []  # taken when the reading comes (`pending`) or, if it differs, settles (`settled`)
         return self.done(player)
 
     def done(self, player: Color) -> Effects:
-        """The settled board is judged against the bot's play; a board still moving is judged once
-        it settles (a press never lost: the person who pressed is waiting for the table)."""
+        """The settled board is judged against the bot's play."""
         carry, zones = self.carry, self.board.zones
         if carry is None or zones is None:
             return []
-        if not self.board.settled:
-            carry.done_pending = True
-            return []
-        carry.done_pending = False
         view = normalised(zones, carry.capability)
         if carry.is_the_play(view):
             return self._committed(carry)
@@ -393,14 +384,14 @@ class BotSeat:
         """The board settled again as it stood (a flicker, or the reading asked for was the board
         already judged): a done press that waited for it is taken now."""
         carry = self.carry
-        if carry is None or not carry.done_pending or not self.board.settled:
+        if carry is None or not carry.done_press.take(self.board):
             return []
         return self.done(carry.player)
 
     def forget_done(self) -> None:
         """The board is out of reach: a done press waiting for it to settle is forgotten."""
         if self.carry is not None:
-            self.carry.done_pending = False
+            self.carry.done_press.forget()
 
     def _committed(self, carry: CarryOut) -> Effects:
         self.carry = None

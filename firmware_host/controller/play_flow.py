@@ -73,8 +73,7 @@ class PlayFlow:
             effects += [Show(verdict.short_code()), Light(verdict.zones())]
         elif prompt.waiting is Waiting.CORRECT:
             effects += self.correcting(verdict)
-        if turn.done_pending:
-            turn.done_pending = False
+        if turn.done_press.take(self.board):
             effects += self.done(prompt.player or self.session.position.turn)
         return effects
 
@@ -86,23 +85,16 @@ class PlayFlow:
 
     def pressed_done(self, player: Color) -> Effects:
         """`player` pressed done: the board is read afresh, then judged once that reading has settled
-        (`done`). A zone change lost on the line would otherwise have the press judged on a board
-        behind the one standing (a spurious flag); where the board cannot be asked, judged now."""
+        (`done`; `DonePress`); where the board cannot be asked and stands still, judged now."""
         turn = self.turn
-        if turn is None:
-            return []
-        if self.board.ask():
-            turn.done_pending = True  # taken when the reading comes (`pending`) or, if it differs, settles
-            return []
+        if turn is None or not turn.done_press.press(self.board):
+            return []  # taken when the reading comes (`pending`) or, if it differs, settles (`settled`)
         return self.done(player)
 
     def done(self, player: Color) -> Effects:
-        """The settled board is judged for `player`'s done press (once it settles, when checkers are still moving)."""
+        """The settled board is judged for `player`'s done press."""
         turn, zones = self.turn, self.board.zones
         if turn is None or zones is None:
-            return []
-        if not self.board.settled:
-            turn.done_pending = True  # judge once the board has settled
             return []
         decision = turn.done(zones)
         if isinstance(decision, Commit):
@@ -119,15 +111,14 @@ class PlayFlow:
     def pending(self, prompt: Prompt) -> Effects:
         """The board settled again as it stood (a flicker): a done press that waited for it is taken now."""
         turn = self.turn
-        if turn is None or not turn.done_pending or not self.board.settled:
+        if turn is None or not turn.done_press.take(self.board):
             return []
-        turn.done_pending = False
         return self.done(prompt.player or self.session.position.turn)
 
     def forget_done(self) -> None:
         """The board is out of reach: a done press waiting for it to settle is forgotten."""
         if self.turn is not None:
-            self.turn.done_pending = False
+            self.turn.done_press.forget()
 
     def commit(self, play: Play) -> Effects:
         """Play `play` on what is played (the board going back to before it asks for a takeback)."""

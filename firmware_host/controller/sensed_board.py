@@ -160,3 +160,31 @@ class SensedBoard:
             elif now - self._asked_at >= READING_WAIT:
                 self._awaiting = False
         return self._debouncer.poll(now)
+
+
+class DonePress:
+    """A done press waiting for the board, one per turn (a person's play or the bot's carried out):
+    the board is asked for a whole reading first, since a zone change lost on the line would have the
+    press judged on a board behind the one standing (a spurious flag), and judged once it has
+    settled; a press while checkers still move is never lost (whoever pressed waits for the table)."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+
+    def press(self, board: SensedBoard) -> bool:
+        """Done pressed: True when the board is to be judged now (it cannot be asked and stands
+        still); else the press waits for the reading asked for, or for the board to settle (`take`)."""
+        self.waiting = True
+        board.ask()
+        return self.take(board)
+
+    def take(self, board: SensedBoard) -> bool:
+        """True, once, when a press waits and the board stands settled: judge it now."""
+        if self.waiting and board.settled:
+            self.waiting = False
+            return True
+        return False
+
+    def forget(self) -> None:
+        """The board is out of reach: the press waiting for it is forgotten."""
+        self.waiting = False

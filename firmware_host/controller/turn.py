@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from firmware_host.controller.sensed_board import DonePress
 from game.plays import Play
 from game.position import Position
 from game.reconcile import Ambiguous, Illegal, Legal, TurnReconciler, Verdict
@@ -51,8 +52,8 @@ class Turn:
         self.verdict: Verdict | None = None
         self.choices: tuple[Play, ...] = ()
         self.choice = 0
-        self.done_pending = False
-        """Done was pressed with checkers in motion: judge once the board settles."""
+        self.done_press = DonePress()
+        """A done press waiting for the board to be read afresh or to settle."""
         self.illegal: Illegal | None = None
         """An illegal play the opponent may accept or have corrected."""
 
