@@ -21,6 +21,16 @@ def test_each_kind_of_soak_run_finishes(tmp_path: Path, capsys: pytest.CaptureFi
     assert not list(tmp_path.iterdir())  # each run's record removed once judged
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "seed"), [(Variant.BACKGAMMON, 21), (Variant.CATCHGAMMON, 25),
+                                               (Variant.RUNGAMMON, 35)])
+def test_the_chouettes_that_once_stalled_finish(tmp_path: Path, variant: Variant, seed: int) -> None:
+    """The soak's runs that never finished before a done press during the bot's carried-out play was
+    kept (CHANGELOG, issue 27): each is its whole `simulate` command again, and it must finish."""
+    command = campaign.soak_command("chouette", variant, seed, tmp_path / "record")
+    assert campaign.table_main(command) == 0, " ".join(command)
+
+
 def test_a_run_that_does_not_finish_is_named_by_its_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[list[str]] = []
