@@ -26,7 +26,9 @@ def test_each_kind_of_soak_run_finishes(tmp_path: Path, capsys: pytest.CaptureFi
                                                (Variant.RUNGAMMON, 35)])
 def test_the_chouettes_that_once_stalled_finish(tmp_path: Path, variant: Variant, seed: int) -> None:
     """The soak's runs that never finished before a done press during the bot's carried-out play was
-    kept (CHANGELOG, issue 27): each is its whole `simulate` command again, and it must finish."""
+    kept (CHANGELOG, "Fixed (the table: a done press during the bot's play)"): each is its whole `simulate`
+    command again, and it must finish. The bots' networks choose the plays, so a new network may
+    take these seeds elsewhere; they still must finish."""
     command = campaign.soak_command("chouette", variant, seed, tmp_path / "record")
     assert campaign.table_main(command) == 0, " ".join(command)
 
