@@ -4,6 +4,10 @@ import gc
 import os
 import sys
 
+# One BLAS thread, set before numpy is first imported (OpenBLAS reads it then): the bot's batches are
+# small, and a thread a core made a play slower and the process larger (game/bot/README.md, "Memory").
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Importing the command line makes tens of thousands of objects that live as long as the process
 # and no garbage: the cyclic collector, run while they are made, only costs start-up time (about a
 # tenth of validating a .mat). Frozen afterwards, they are left out of every later collection.

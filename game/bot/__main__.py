@@ -2,7 +2,8 @@
 
 import os
 
-# One BLAS thread: the batches are small, and on a shared machine more threads only wait.
+# One BLAS thread, set before numpy is first imported (OpenBLAS reads it then): the bot's batches are
+# small, and a thread a core made a play slower and the process larger (game/bot/README.md, "Memory").
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from game.bot.cli import main
