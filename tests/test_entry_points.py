@@ -20,7 +20,7 @@ try:
     runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
 except SystemExit as done:
     assert done.code in (0, None), done.code
-import numpy  # the command line imported it already
+import numpy  # OpenBLAS starts its threads at numpy's first import, the command line's or this one
 print(os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task")), file=sys.stderr)
 """
 
