@@ -21,7 +21,7 @@ from typing import Any
 from game.board import Variant
 from game.chouette.options import ChouetteOptions, signed
 from game.pictures import style
-from game.pictures.pdf import Pen, Surface
+from game.pictures.pen import Pen, Surface
 from game.pictures.sheet import (
     _LINE,
     _MARGIN,

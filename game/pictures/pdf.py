@@ -3,44 +3,23 @@
 copyable, in the bundled DejaVu Sans) and boards embedded as pictures.
 
 fpdf2 writes the file (a well-kept pure-Python PDF library). Coordinates are the sheet's pixels
-at `DPI`, so one layout serves both; the text is measured with Pillow's metrics of the same font,
-so lines break and fit as on the PNG pages.
+at `DPI`, so one layout serves both (the calls are `pen.Pen` and `pen.Surface`); the text is
+measured with Pillow's metrics of the same font, so lines break and fit as on the PNG pages.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Protocol
 
 from fpdf import FPDF
 from PIL import Image, ImageFont
 
 from game.pictures import style
+from game.pictures.pen import Ink
 
 DPI = 150
 """The sheet's pixels per inch: a PDF unit is one of them."""
-
-Ink = tuple[int, int, int] | None
-
-
-class Pen(Protocol):
-    """What a block draws with: Pillow's `ImageDraw` or a `PdfPage`."""
-
-    def text(self, xy: tuple[float, float], text: str, fill: Ink = None, font: ImageFont.FreeTypeFont | None = None,
-             anchor: str | None = None) -> None: ...
-
-    def line(self, xy: Sequence[float], fill: Ink = None, width: int = 1) -> None: ...
-
-    def rectangle(self, xy: Sequence[float], fill: Ink = None, outline: Ink = None, width: int = 1) -> None: ...
-
-    def textlength(self, text: str, font: ImageFont.FreeTypeFont | None = None) -> float: ...
-
-
-class Surface(Protocol):
-    """What a block pastes pictures on: a Pillow page or a `PdfPage`."""
-
-    def paste(self, im: Image.Image, box: tuple[int, int]) -> None: ...
 
 
 class PdfDocument:

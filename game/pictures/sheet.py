@@ -36,7 +36,7 @@ from game.errors import GameError
 from game.pictures import style
 from game.pictures.arrows import draw_play, find_play
 from game.pictures.board import CubeView, ScoreView, draw_board
-from game.pictures.pdf import Pen, Surface
+from game.pictures.pen import Pen, Surface
 from game.plays import Move, Play
 from game.position import Position
 

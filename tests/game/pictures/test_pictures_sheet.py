@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -194,3 +195,22 @@ def test_players_named_as_their_sides_are_titled_once(tmp_path: Path) -> None:
               for e in RECORD]
     (written,) = save_sheet(draw_sheet(sheet_from_events(events)), tmp_path / "sides.pdf")
     assert " ".join(pdf_text(written).split()).startswith("White \u2013 black Backgammon, match to 3")
+
+
+DRAW_IN_A_FRESH_PROCESS = """
+import json, sys
+from game.pictures import draw_sheet, save_sheet, sheet_from_events
+pages = draw_sheet(sheet_from_events(json.loads(sys.argv[1])))
+save_sheet(pages, sys.argv[2])
+print(" ".join(module for module in ("fpdf", "numpy") if module in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(("name", "loaded"), [("match.png", ""), ("match.pdf", "fpdf numpy")])
+def test_only_a_pdf_loads_the_pdf_library(tmp_path: Path, name: str, loaded: str) -> None:
+    # The room and the table draw sheets as pictures; fpdf2 (and the numpy it imports) costs them
+    # about 38 MB, so it loads only when a PDF is asked for.
+    done = subprocess.run([sys.executable, "-c", DRAW_IN_A_FRESH_PROCESS, json.dumps(RECORD), str(tmp_path / name)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == loaded
+    assert (tmp_path / name).exists()
