@@ -344,9 +344,11 @@ def training(games: int, hidden: int, parallel: int) -> None:
               f"({batched.plies / elapsed:.0f} plies/s, {ratio:.1f} times one after another)", flush=True)
 
 
+# What the table's process loads: the controller, and the flags' pictures it draws. The match sheet
+# and its analysis are drawn in processes of their own (firmware_host/record/match_report.py).
 MEMORY = """
 import sys
-import firmware_host.controller, game.pictures.sheet
+import firmware_host.controller, game.pictures.flag
 from game.board import Variant
 from game.position import Position
 
@@ -357,25 +359,31 @@ def peak(pid="self"):
 worker = 0
 if sys.argv[1] != "none":
     from game.bot import make_bot
+    from game.selfplay import random_positions
     variant = Variant(sys.argv[1])
     with make_bot(variant) as bot:
+        # The opening, then positions met in random games: the middle game's look-ahead batches
+        # and a race's bear-off database are what cost memory, not the first rolls.
         position = Position.initial(variant)
         for dice in ((3, 1), (6, 6), (5, 2)):
             bot.choose_play(position, dice)
-        bot.cube_action(position)
+        for position, dice in random_positions(variant, int(sys.argv[2]), 21):
+            bot.choose_play(position, dice)
+            bot.cube_action(position)
         pid = getattr(getattr(bot, "worker", None), "pid", None)
         worker = peak(pid) if pid else 0
 print(peak(), worker)
 """
 
 
-def memory() -> None:
+def memory(positions: int) -> None:
     """Peak RSS of a process with the controller loaded, alone and with the bot of each variant (a
-    table loads the bot of the variant it plays) made and playing; GNU Backgammon's own worker
-    process is measured apart (it is not the controller's memory)."""
+    table loads the bot of the variant it plays) made and playing the opening and `positions`
+    positions of random games; GNU Backgammon's own worker process is measured apart (it is not
+    the controller's memory)."""
     def peak(mode: str) -> tuple[int, int]:
-        done = subprocess.run([sys.executable, "-c", MEMORY, mode], capture_output=True, text=True, check=True,
-                              cwd=ROOT)
+        done = subprocess.run([sys.executable, "-c", MEMORY, mode, str(positions)], capture_output=True, text=True,
+                              check=True, cwd=ROOT)
         controller, worker = done.stdout.split()
         return int(controller), int(worker)  # kilobytes
 
@@ -384,14 +392,15 @@ def memory() -> None:
     for variant in Variant:
         controller, worker = peak(variant.value)
         beside = f"; its engine's worker process {worker / 1024:.1f} MB beside it" if worker else ""
-        print(f"  {variant.value:12} bot loaded and playing: controller peak RSS {controller / 1024:.1f} MB, "
-              f"adds {(controller - without) / 1024:.1f} MB (target 30 MB){beside}", flush=True)
+        print(f"  {variant.value:12} bot loaded, {positions} positions played: "
+              f"controller peak RSS {controller / 1024:.1f} MB, adds {(controller - without) / 1024:.1f} MB "
+              f"(target 30 MB){beside}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games per strength pairing")
-    parser.add_argument("--positions", type=int, default=100, help="positions per variant for the timing")
+    parser.add_argument("--positions", type=int, default=100, help="positions per variant (timing, memory)")
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--hidden", type=int, default=80, help="hidden units of the trained network (training speed)")
     parser.add_argument("--parallel", type=int, default=32, help="games at once (training speed, train --parallel)")
@@ -428,7 +437,7 @@ def main() -> None:
     if "training" in only:
         training(args.train_games, args.hidden, args.parallel)
     if "memory" in only:
-        memory()
+        memory(args.positions)
     if "bearoff" in only:
         bearoff_figures(args.races)
     if "cube" in only:

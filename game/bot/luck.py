@@ -31,7 +31,7 @@ from game.bot.context import MONEY
 from game.bot.encoding import F32, states_array
 from game.bot.network import mirror
 from game.bot.network_bot import NetworkBot
-from game.bot.search import ROLL_WEIGHTS, ROLLS, estimate_after_states, final_estimate
+from game.bot.search import ROLL_WEIGHTS, ROLLS, final_estimate, lookahead_estimates
 from game.movegen import decode, encode, state_plays
 from game.position import Position
 
@@ -118,8 +118,7 @@ def best_after_each_roll(bot: NetworkBot, position: Position) -> F32:
     flat = [state for states in found for state in states]
     out = np.empty((len(ROLLS), 5), dtype=np.float32)
     if flat:
-        probs, _ = estimate_after_states(bot.network, states_array(flat), rules,
-                                         lambda row: decode(flat[row], position))
+        probs = lookahead_estimates(bot.network, states_array(flat), rules, lambda row: decode(flat[row], position))
         equity = bot.equity_of(probs, MONEY, position.turn)
     first = 0
     for index, states in enumerate(found):

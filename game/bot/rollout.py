@@ -45,7 +45,7 @@ from game.bot.context import MONEY, MatchContext
 from game.bot.encoding import F32, states_array
 from game.bot.luck import mean_error, stuck_estimate
 from game.bot.network_bot import NetworkBot
-from game.bot.search import DRAW, ROLL_WEIGHTS, ROLLS, estimate_after_states, final_estimate
+from game.bot.search import DRAW, ROLL_WEIGHTS, ROLLS, final_estimate, lookahead_estimates
 from game.errors import UsageError
 from game.movegen import decode, encode, opponent_view, state_plays
 from game.position import Position
@@ -211,8 +211,8 @@ class Rollout:
             stuck = not all(found)
             if stuck:
                 flat.append(state)  # a roll that cannot be played: the same checkers, the opponent rolls
-            probs, _ = estimate_after_states(net, states_array(flat), current.rules,
-                                             partial(_decoded, flat, templates[mover]))
+            probs = lookahead_estimates(net, states_array(flat), current.rules,
+                                        partial(_decoded, flat, templates[mover]))
             if stuck:
                 probs[-1] = stuck_estimate(bot, current)
             values = bot.equity_of(probs, self.context, mover)

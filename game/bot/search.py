@@ -5,7 +5,7 @@ each position after the best reply judged at 1-ply: the mover's 21 rolls and bes
 The candidates of a roll are `Position.legal_plays` (the table needs `Play`s); the opponent's
 replies in the 1-ply look-ahead stay the move generator's 28-byte states (`state_plays`), never
 built into positions unless one ends the game. The network reads all candidates of a roll, or
-all replies to a play, in one numpy batch.
+all replies to a play, in one numpy batch, of at most `CHUNK` rows a pass.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in 
 ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS], dtype=np.float32) / 36.0
 EquityOf = Callable[[F32, Color], F32]  # estimates (N, 5) for a colour -> equities (N,)
 DRAW = np.array([0.5, 0.0, 0.0, 0.0, 0.0], dtype=np.float32)  # a Catchgammon Remi: nothing won
+CHUNK = 2048
+"""The most rows the network reads in one pass of a look-ahead. A Catchgammon two-ply batch reaches
+27,000 rows (30 MB of inputs at once, 75 MB at the peak), and the bot's memory is the controller's."""
 
 
 def after_states(plays: Sequence[Play]) -> U8:
@@ -75,11 +78,33 @@ def estimate_after_states(net: Network, states: U8, rules: RuleOptions,
     (the others are never built)."""
     x = features(net.variant, flip(net.variant, states))
     probs = mirror(consistent(net.forward(x)[1]))
-    for row in np.flatnonzero(may_be_over(net.variant, states, rules)):
+    return _settle_finished(net.variant, probs, states, rules, position_of), x
+
+
+def lookahead_estimates(net: Network, states: U8, rules: RuleOptions, position_of: Callable[[int], Position]) -> F32:
+    """`estimate_after_states`'s estimates alone, read `CHUNK` rows at a time: for a look-ahead's
+    batches, whose inputs are never learnt from."""
+    probs = mirror(network_estimates(net, flip(net.variant, states)))
+    return _settle_finished(net.variant, probs, states, rules, position_of)
+
+
+def network_estimates(net: Network, rows: U8) -> F32:
+    """The network's estimates (N, 5), made consistent, for the side on roll in each state row,
+    `CHUNK` rows a pass."""
+    if not len(rows):
+        return np.empty((0, 5), dtype=np.float32)
+    return np.concatenate([consistent(net.forward(features(net.variant, rows[first:first + CHUNK]))[1])
+                           for first in range(0, len(rows), CHUNK)])
+
+
+def _settle_finished(variant: Variant, probs: F32, states: U8, rules: RuleOptions,
+                     position_of: Callable[[int], Position]) -> F32:
+    """`probs` with each row whose play ended the game set to the game's result."""
+    for row in np.flatnonzero(may_be_over(variant, states, rules)):
         final = final_estimate(position_of(int(row)))
         if final is not None:
             probs[row] = final
-    return probs, x
+    return probs
 
 
 def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
@@ -101,7 +126,7 @@ def one_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
     states = states_array(replies)
     # The replies read from the mover's side (the mover then on roll), and the play's own position.
     rows = np.concatenate([flip(variant, states), states_array([encode(play.after_moves)])])
-    estimates = consistent(net.forward(features(variant, rows))[1])
+    estimates = network_estimates(net, rows)
     stuck = estimates[-1]  # the opponent cannot move: the mover rolls again in the play's position
     theirs = mirror(estimates[:-1])
     for row in np.flatnonzero(may_be_over(variant, states, after.rules)):
@@ -130,8 +155,7 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         return final
     variant, after, mine = net.variant, play.next_position, play.after_moves
     replies, reply_bounds = _best_candidates(encode(after), variant, after)
-    their_probs, _ = estimate_after_states(net, states_array(replies), after.rules,
-                                           lambda row: decode(replies[row], after))
+    their_probs = lookahead_estimates(net, states_array(replies), after.rules, lambda row: decode(replies[row], after))
     chosen = best_rows(equity_of(their_probs, after.turn), reply_bounds)
     may_end = may_be_over(variant, states_array(replies), after.rules)
     out = np.empty((len(ROLLS), 5), dtype=np.float32)
@@ -147,7 +171,7 @@ def two_ply(net: Network, play: Play, equity_of: EquityOf) -> F32:
         answers.extend(found)
         open_rolls.append(index)
     if answers:
-        probs, _ = estimate_after_states(net, states_array(answers), mine.rules, lambda row: decode(answers[row], mine))
+        probs = lookahead_estimates(net, states_array(answers), mine.rules, lambda row: decode(answers[row], mine))
         best = np.array(best_rows(equity_of(probs, mine.turn), answer_bounds)).reshape(len(open_rolls), len(ROLLS))
         out[open_rolls] = np.einsum("r,grk->gk", ROLL_WEIGHTS, probs[best])
     return (ROLL_WEIGHTS @ out).astype(np.float32)

@@ -196,6 +196,39 @@ def test_two_ply_is_the_average_over_rolls_of_the_best_replys_one_ply_value(vari
     assert checked >= 4
 
 
+
+def test_a_look_ahead_reads_a_chunk_of_rows_a_pass_and_judges_as_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two-ply batches run to tens of thousands of rows (their memory is the controller's), so
+    the network reads them `CHUNK` rows at a time; the estimates are those of one pass."""
+    from game.bot import search
+    from game.bot.context import MONEY
+    from game.bot.network_bot import NetworkBot
+
+    bot = NetworkBot.shipped(Variant.CATCHGAMMON, Level.EXPERT)
+    net = bot.network
+
+    def equity_of(probs: npt.NDArray[np.float32], color: Color) -> npt.NDArray[np.float32]:
+        return bot.equity_of(probs, MONEY, color)
+
+    passes: list[int] = []
+    forward = net.forward
+
+    def counted(x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        passes.append(len(x))
+        return forward(x)
+
+    monkeypatch.setattr(net, "forward", counted)
+    position, dice = random_positions(Variant.CATCHGAMMON, 30, 21)[-1]
+    play = position.legal_plays(dice)[0]
+    whole = [search.one_ply(net, play, equity_of), search.two_ply(net, play, equity_of)]
+    assert max(passes) > 500  # the batches are large enough to be cut
+    passes.clear()
+    monkeypatch.setattr(search, "CHUNK", 500)
+    cut = [search.one_ply(net, play, equity_of), search.two_ply(net, play, equity_of)]
+    assert max(passes) == 500
+    for got, expected in zip(cut, whole, strict=True):
+        assert np.allclose(got, expected, atol=1e-6), (position.to_json(), dice, play.notation())
+
 def test_a_bot_looking_two_plies_ahead_ranks_its_best_plays_by_their_two_ply_estimates() -> None:
     from game.bot.context import MONEY
     from game.bot.network_bot import FILTER, NetworkBot
