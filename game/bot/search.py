@@ -4,8 +4,8 @@ each position after the best reply judged at 1-ply: the mover's 21 rolls and bes
 
 The candidates of a roll are `Position.legal_plays` (the table needs `Play`s); the opponent's
 replies in the 1-ply look-ahead stay the move generator's 28-byte states (`state_plays`), never
-built into positions unless one ends the game. The network reads all candidates of a roll, or
-all replies to a play, as one numpy batch, `CHUNK` rows a pass.
+built into positions unless one ends the game. The network reads all candidates of a roll as one
+numpy batch, and a look-ahead's replies and answers as one batch `CHUNK` rows a pass.
 """
 
 from __future__ import annotations

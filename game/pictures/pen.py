@@ -1,7 +1,7 @@
 """What a sheet's blocks draw with, on a Pillow page or a PDF page alike: the few calls both give.
 
 Apart from `pdf.py` so that drawing a sheet as pictures never loads the PDF library (fpdf2, and
-numpy with it): the room and the table draw sheets, and only a PDF asked for needs it.
+numpy with it): the room draws sheets as pictures, and only a PDF asked for needs it.
 """
 
 from __future__ import annotations

@@ -208,8 +208,8 @@ print(" ".join(module for module in ("fpdf", "numpy") if module in sys.modules))
 
 @pytest.mark.parametrize(("name", "loaded"), [("match.png", ""), ("match.pdf", "fpdf numpy")])
 def test_only_a_pdf_loads_the_pdf_library(tmp_path: Path, name: str, loaded: str) -> None:
-    # The room and the table draw sheets as pictures; fpdf2 (and the numpy it imports) costs them
-    # about 38 MB, so it loads only when a PDF is asked for.
+    # The room draws sheets as pictures; fpdf2 (and the numpy it imports) would cost it about 38 MB,
+    # so it loads only when a PDF is asked for.
     done = subprocess.run([sys.executable, "-c", DRAW_IN_A_FRESH_PROCESS, json.dumps(RECORD), str(tmp_path / name)],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == loaded
