@@ -265,6 +265,39 @@ def test_the_shipped_weights_give_their_documented_figure(variant: Variant) -> N
     assert network.record["total_games"] >= 1000 and json.dumps(network.record)  # a real run, recorded
 
 
+def test_an_averages_record_keeps_what_all_its_files_continue_once_and_loses_nothing() -> None:
+    from game.bot.average import compact_record
+
+    start = {"command": "train --seed 1", "total_games": 10}
+    run = {"command": "average a b", "averaged": {name: {"command": "train --seed 2 --keep", "games": games,
+                                                          "continues": start} for name, games in (("a", 5), ("b", 10))}}
+    further = {"command": "train --seed 3 --init mean", "continues": run}
+    mean_of_means = {"command": "average c d", "averaged": {"c": further, "d": {**further, "games": 2}}}
+    compact = compact_record(mean_of_means)
+    assert compact["all_continue"]["all_continue"] == start  # kept once, at each level
+    assert compact["averaged"] == {"c": {"command": "train --seed 3 --init mean"},
+                                   "d": {"command": "train --seed 3 --init mean", "games": 2}}
+    assert "continues" not in compact["all_continue"]["averaged"]["a"]
+    assert json.dumps(compact).count("train --seed 1") == 1 and json.dumps(mean_of_means).count("train --seed 1") == 4
+
+    def whole(record: dict[str, object]) -> dict[str, object]:  # each file's own record, as it was
+        shared = record.get("all_continue")
+        out = {key: whole(value) if key == "continues" and isinstance(value, dict) else value
+               for key, value in record.items() if key != "all_continue"}
+        if isinstance(record.get("averaged"), dict):
+            averaged: dict[str, dict[str, object]] = record["averaged"]  # type: ignore[assignment]
+            out["averaged"] = {name: whole({**entry, **({"continues": shared} if shared else {})})
+                               for name, entry in averaged.items()}
+        return out
+
+    assert whole(compact) == mean_of_means
+    apart = {"averaged": {"a": {"continues": start}, "b": {"continues": further}}}  # files of two runs
+    assert compact_record(apart) == {"averaged": {"a": {"continues": start},
+                                                  "b": {"continues": compact_record(further)}}}
+    shipped = Network.load(shipped_weights(Variant.CATCHGAMMON)).record
+    assert compact_record(shipped) == shipped  # the shipped record is compact already
+
+
 def test_a_run_continues_a_saved_network_with_its_learning_rate_and_curve(tmp_path: Path) -> None:
     first, second = tmp_path / "first.npz", tmp_path / "second.npz"
     base = [sys.executable, "-m", "game.bot", "train", "--variant", "rungammon", "--games", "2", "--every", "2",
