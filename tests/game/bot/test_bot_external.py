@@ -250,19 +250,18 @@ def test_at_double_match_point_our_bot_plays_for_the_win_alone() -> None:
     from game.bot.base import Level
     from game.bot.factory import make_bot
 
-    # 22/21 13/7* wins a few more gammons and triples and a few fewer games than 13/7* 11/10 (the
-    # advanced level's judgement at 0-ply, which draws no noise): a money game and a 1-point match
-    # choose apart.
+    # 12/8*/6* wins more gammons and triples and fewer games than 19/17* 12/8* (the advanced level's
+    # judgement at 0-ply, which draws no noise): a money game and a 1-point match choose apart.
     position = Position.from_json(
-        '{"variant":"catchgammon","turn":"white","points":[["b","b","b","b","b","b","b","b","b","b","b"],'
-        '["b","w"],[],[],[],[],["b"],[],[],[],["w"],[],["w"],[],[],["b"],[],["w"],[],["b"],[],["w"],[],'
-        '["w","w","w","w","w","w","w","w","w","w"]],"bar":{"white":0,"black":0},"off":{"white":0,"black":0}}')
+        '{"variant":"catchgammon","turn":"white","points":[["b","b","b","b","b"],[],[],[],[],["b"],'
+        '["b","w","w"],["b"],[],[],["b"],["w"],["w","b"],["b","w"],["b","w","w"],["b","w"],["b"],[],["w"],'
+        '["w"],["b","w","w"],["w"],[],["w","w"]],"bar":{"white":0,"black":0},"off":{"white":0,"black":0}}')
     bot = make_bot(Variant.CATCHGAMMON, Level.ADVANCED, seed=1)
-    for_money = bot.choose_play(position, (1, 6))
-    at_dmp = bench.AtScore(bot, bench.DOUBLE_MATCH_POINT).choose_play(position, (1, 6))
+    for_money = bot.choose_play(position, (2, 4))
+    at_dmp = bench.AtScore(bot, bench.DOUBLE_MATCH_POINT).choose_play(position, (2, 4))
     assert for_money is not None and at_dmp is not None
-    assert (for_money.notation(), at_dmp.notation()) == ("22/21 13/7*", "13/7* 11/10")
-    ranked = {ranked.play: ranked for ranked in bot.rank_plays(position, (1, 6), bench.DOUBLE_MATCH_POINT)}
+    assert (for_money.notation(), at_dmp.notation()) == ("12/8*/6*", "19/17* 12/8*")
+    ranked = {ranked.play: ranked for ranked in bot.rank_plays(position, (2, 4), bench.DOUBLE_MATCH_POINT)}
     assert ranked[at_dmp].probs[0] > ranked[for_money].probs[0]  # the win, not the points
     for each in ranked.values():
         assert each.equity == pytest.approx(2 * each.probs[0] - 1, abs=1e-5)

@@ -3,6 +3,7 @@ network deepened at no say estimating as before, its files, and the train comman
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -58,11 +59,13 @@ def test_the_gradients_of_a_two_layer_network_are_its_outputs_finite_differences
 
 
 def test_a_deepened_network_estimates_as_before_and_so_does_it_widened() -> None:
-    shipped = Network.load(shipped_weights(Variant.CATCHGAMMON))
+    # a trained first layer: the shipped network's, its own second layer taken away
+    trained = dataclasses.replace(Network.load(shipped_weights(Variant.CATCHGAMMON)), second=None)
     states = _states(Variant.CATCHGAMMON, 40, seed=2)
-    deep = shipped.deepened(12, seed=3)
-    assert deep.shape == (shipped.w1.shape[1], shipped.hidden, 12) and deep.describe_shape() == "80 + 12 hidden units"
-    assert np.array_equal(deep.evaluate(states), shipped.evaluate(states))
+    deep = trained.deepened(12, seed=3)
+    assert deep.shape == (trained.w1.shape[1], trained.hidden, 12)
+    assert deep.describe_shape() == f"{trained.hidden} + 12 hidden units"
+    assert np.array_equal(deep.evaluate(states), trained.evaluate(states))
     wide = _deep(Variant.CATCHGAMMON, 8, 4, seed=5)
     assert np.allclose(wide.widened(11, seed=6).evaluate(states), wide.evaluate(states), atol=1e-6)
     with pytest.raises(WeightsError, match="already has a second hidden layer"):
