@@ -5,7 +5,7 @@ checkpoints (`train --keep`) sits nearer the middle of where training wanders. T
 network's record names the files and keeps each one's record, so the chain of commands that
 made them, and this one, remakes it. The checkpoints of one run all continue the same file, so
 what they continue is kept once, as `all_continue`, not in each (`compact_record`): kept in each,
-a chain of averages of averages grew its record to 568 KB, 4.5 MB of the table's memory when the
+a chain of averages of averages grew its record to 568 KB, 4.8 MB of the table's memory when the
 bot loaded it. The averaged network plays the curve's baselines as a
 checkpoint does (`--eval-games`): the record keeps that figure as its own `point`, and the curve
 of the newest checkpoint is drawn beside the weights with the average's point marked.

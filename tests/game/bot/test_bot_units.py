@@ -220,6 +220,7 @@ def test_a_look_ahead_reads_a_chunk_of_rows_a_pass_and_judges_as_in_one(monkeypa
     monkeypatch.setattr(net, "forward", counted)
     position, dice = random_positions(Variant.CATCHGAMMON, 30, 21)[-1]
     play = position.legal_plays(dice)[0]
+    monkeypatch.setattr(search, "CHUNK", 10**9)  # each batch in one pass
     whole = [search.one_ply(net, play, equity_of), search.two_ply(net, play, equity_of)]
     assert max(passes) > 500  # the batches are large enough to be cut
     passes.clear()
