@@ -19,9 +19,12 @@ from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError
 KERNEL = Extension("game.movegen._kernel", sources=["game/movegen/_kernel.c"])
 FRAMES = Extension("drivers._frames", sources=["drivers/_frames.c"])
 ENCODER = Extension("game.bot._encoder", sources=["game/bot/_encoder.c"])
+# numpy rounds a * b and then the sum: a fused multiply-add (the default on aarch64) would round once.
+TRACES = Extension("game.bot._traces", sources=["game/bot/_traces.c"], extra_compile_args=["-ffp-contract=off"])
 WHAT = {KERNEL.name: "the compiled move-generator kernel is not built ({reason}); the pure-Python kernel",
         FRAMES.name: "the compiled frame path is not built ({reason}); the pure-Python frame path",
-        ENCODER.name: "the compiled encoder is not built ({reason}); the bot's numpy encoder"}
+        ENCODER.name: "the compiled encoder is not built ({reason}); the bot's numpy encoder",
+        TRACES.name: "the compiled training traces are not built ({reason}); numpy's"}
 CANNOT_BUILD = (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError)
 
 
@@ -47,4 +50,4 @@ class OptionalKernel(build_ext):
         print(f"smartgammon: {WHAT[ext.name].format(reason=reason)} will be used", file=sys.stderr)
 
 
-setup(ext_modules=[KERNEL, FRAMES, ENCODER], cmdclass={"build_ext": OptionalKernel})
+setup(ext_modules=[KERNEL, FRAMES, ENCODER, TRACES], cmdclass={"build_ext": OptionalKernel})

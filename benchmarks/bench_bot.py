@@ -29,7 +29,10 @@ from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import numpy as np
+
 from game.board import Variant
+from game.bot import lockstep
 from game.bot.arena import match_up
 from game.bot.base import DEFAULT_LEVEL, Bot, Level
 from game.bot.baselines import HeuristicBot, RandomBot
@@ -342,6 +345,28 @@ def training(games: int, hidden: int, parallel: int) -> None:
         ratio = (batched.plies / elapsed) / ((trainer.plies - plies) / second)
         print(f"  {variant.value:12} {together / elapsed:.2f} games/s {parallel} at a time "
               f"({batched.plies / elapsed:.0f} plies/s, {ratio:.1f} times one after another)", flush=True)
+    training_on(together, parallel)
+
+
+def training_on(games: int, parallel: int) -> None:
+    """Games a second training on from each shipped network (its own width and layers, as `train
+    --init` goes on), `parallel` at a time, with the compiled traces and then numpy's on the same
+    games: the ratio, and whether the two learnt the same weights."""
+    from game.bot.network_bot import shipped_weights
+
+    print(f"training on from the shipped networks: {games} games {parallel} at a time, the "
+          f"{lockstep.describe_traces()}, then numpy's")
+    for variant in Variant:
+        seconds, weights = [], []
+        for compiled in (True, False):
+            start = Network.load(shipped_weights(variant))
+            trainer = Trainer(Settings(variant, games, seed=1, hidden=start.hidden, parallel=parallel), start)
+            seconds.append(Lockstep(trainer, compiled).run())
+            weights.append(trainer.network.arrays())
+        same = all(np.array_equal(a, b) for a, b in zip(*weights, strict=True))
+        print(f"  {variant.value:12} ({start.describe_shape()}) {games / seconds[0]:.2f} games/s, numpy's "
+              f"{games / seconds[1]:.2f}: {seconds[1] / seconds[0]:.2f} times as fast; "
+              f"{'the same weights to the bit' if same else 'THE WEIGHTS DIFFER'}", flush=True)
 
 
 # What the table's process loads: the controller, and the flags' pictures it draws. The match sheet
