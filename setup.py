@@ -24,7 +24,7 @@ TRACES = Extension("game.bot._traces", sources=["game/bot/_traces.c"], extra_com
 WHAT = {KERNEL.name: "the compiled move-generator kernel is not built ({reason}); the pure-Python kernel",
         FRAMES.name: "the compiled frame path is not built ({reason}); the pure-Python frame path",
         ENCODER.name: "the compiled encoder is not built ({reason}); the bot's numpy encoder",
-        TRACES.name: "the compiled training traces are not built ({reason}); numpy's"}
+        TRACES.name: "the compiled training traces are not built ({reason}); the bot's numpy training traces"}
 CANNOT_BUILD = (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError)
 
 

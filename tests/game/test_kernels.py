@@ -190,13 +190,15 @@ def test_a_build_without_a_compiler_goes_on_and_says_so_in_one_line(tmp_path: Pa
                           env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if line.startswith("smartgammon:")]
-    assert len(said) == 3, said  # a line for each compiled part: the move kernel, the frame path, the encoder
+    assert len(said) == 4, said  # a line for each compiled part: move kernel, frame path, encoder, traces
     assert "the compiled move-generator kernel is not built" in said[0]
     assert said[0].endswith("the pure-Python kernel will be used")
     assert "the compiled frame path is not built" in said[1]
     assert said[1].endswith("the pure-Python frame path will be used")
     assert "the compiled encoder is not built" in said[2]
     assert said[2].endswith("the bot's numpy encoder will be used")
+    assert "the compiled training traces are not built" in said[3]
+    assert said[3].endswith("the bot's numpy training traces will be used")
     assert not [path.name for path in (tmp_path / "lib").rglob("_*.*") if path.suffix in (".so", ".pyd")]
 
 
