@@ -320,7 +320,7 @@ def rollout_level(games: int, variants: list[Variant], seconds: float, minutes: 
         rollout.close()
 
 
-def training(games: int, hidden: int, parallel: int) -> None:
+def training(games: int, hidden: int, parallel: int, on_games: int) -> None:
     """Self-play training games per second (TD(lambda), from the untrained network): games one after
     another (`Trainer.play_game`), then `parallel` games at once (`train --parallel`, `Lockstep`)."""
     together = max(2 * games, 4 * parallel)
@@ -345,13 +345,15 @@ def training(games: int, hidden: int, parallel: int) -> None:
         ratio = (batched.plies / elapsed) / ((trainer.plies - plies) / second)
         print(f"  {variant.value:12} {together / elapsed:.2f} games/s {parallel} at a time "
               f"({batched.plies / elapsed:.0f} plies/s, {ratio:.1f} times one after another)", flush=True)
-    training_on(together, parallel)
+    training_on(on_games, parallel)
 
 
 def training_on(games: int, parallel: int) -> None:
     """Games a second training on from each shipped network (its own width and layers, as `train
-    --init` goes on), `parallel` at a time, with the compiled traces and then numpy's on the same
-    games: the ratio, and whether the two learnt the same weights."""
+    --init` goes on), `parallel` at a time in one block, with the compiled traces and then numpy's
+    on the same games: the ratio, and whether the two learnt the same weights. A block's last
+    steps, as its games end one by one, cost numpy more (it copies the traces of the games still
+    on), so a short run flatters the compiled traces: a run's blocks are 10,000 games."""
     from game.bot.network_bot import shipped_weights
 
     print(f"training on from the shipped networks: {games} games {parallel} at a time, the "
@@ -429,6 +431,8 @@ def main() -> None:
     parser.add_argument("--train-games", type=int, default=20)
     parser.add_argument("--hidden", type=int, default=80, help="hidden units of the trained network (training speed)")
     parser.add_argument("--parallel", type=int, default=32, help="games at once (training speed, train --parallel)")
+    parser.add_argument("--train-on-games", type=int, default=1000,
+                        help="games training on from each shipped network, each way (training speed)")
     parser.add_argument("--only", default="strength,speed,training,memory,bearoff,cube,rollout")
     parser.add_argument("--races", type=int, default=200, help="random races checked against GNU Backgammon")
     parser.add_argument("--rollout-games", type=int, default=72, help="games a candidate (rollout figures)")
@@ -460,7 +464,7 @@ def main() -> None:
     if "speed" in only:
         speed(args.positions, variants)
     if "training" in only:
-        training(args.train_games, args.hidden, args.parallel)
+        training(args.train_games, args.hidden, args.parallel, args.train_on_games)
     if "memory" in only:
         memory(args.positions)
     if "bearoff" in only:
