@@ -90,13 +90,13 @@ static PyObject *py_fade_and_add(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"fade_and_add", py_fade_and_add, METH_VARARGS,
-     "Fade the first layer's traces of the given slots by lambda and add each game's gradient."},
+     "Fade the given slots' traces of one weight array by lambda and add each game's gradient."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "game.bot._traces",
-    "The compiled step of game.bot.lockstep's first-layer traces (see _traces.c).", -1, methods,
+    "The compiled step of game.bot.lockstep's eligibility traces (see _traces.c).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__traces(void)

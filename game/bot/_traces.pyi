@@ -1,4 +1,4 @@
-"""The compiled step of game.bot.lockstep's first-layer traces (game/bot/_traces.c): numpy's numbers to the bit."""
+"""The compiled step of game.bot.lockstep's eligibility traces (game/bot/_traces.c): numpy's numbers to the bit."""
 
 import numpy as np
 import numpy.typing as npt
