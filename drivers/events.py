@@ -187,12 +187,12 @@ class DieState(Event):
     status: DieStatus
     face: int | None
     battery_pct: int | None
+    """None for the host's virtual dice (`RollButton`), which have no battery."""
     throw: int = 0
     """The die's throw count: a new throw even when the face is the same as before."""
     resync: bool = False
     """The die's state as first reported after the link came up: how it lies, not a change seen
     (a die lying on 5 since before a reconnection is not a new throw of 5)."""
-    """None for the host's virtual dice (`RollButton`), which have no battery."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -4,8 +4,9 @@ A `SerialLink` owns one port (anything `serial.serial_for_url` opens: "/dev/ttyA
 "socket://host:port", "loop://", "emulator://table1"). It says HELLO, reports `LinkUp` and
 `LinkDown` on the events queue, decodes the board's messages and hands them to its
 listeners (`BoardSensor`, `Dice`). A board whose heartbeat is late (`LATE_HEARTBEATS` periods
-without a frame) is pinged; when the port fails or the board stays silent for
-`HEARTBEAT_MISSES` heartbeats it closes, backs off, reopens and says HELLO again. When the
+without a frame) is pinged; when the port fails or the board sends nothing but PONGs for
+`HEARTBEAT_MISSES` heartbeats (a board that restarted answers PINGs and streams nothing until it
+is said HELLO again) it closes, backs off, reopens and says HELLO again. When the
 counts of what went wrong change (`stats()`), a `LinkStatistics` event says so, at most every
 `STATS_INTERVAL` seconds.
 
@@ -151,6 +152,7 @@ class SerialLink:
         self._lost = 0
         """Frames lost so far (the reader's losses and the malformed), as last told to the listeners."""
         self._pinged = False  # the heartbeat is late and a PING is out
+        self._answered = False  # ... and its PONG came back: the board is there, streaming nothing
         self._stats_interval = stats_interval
         self._told = LinkStats().problems()  # the counts the last event carried
         self._told_at = -float("inf")
@@ -333,8 +335,6 @@ class SerialLink:
             return
         now = self._clock.now()
         for frame in self._reader.feed(data):
-            self._last_rx = now
-            self._pinged = False
             try:
                 message = decode_message(frame)
             except UnsupportedVersion as error:
@@ -342,15 +342,28 @@ class SerialLink:
                 return
             except UnknownMessageType:
                 self._unknown += 1
+                self._heard(now)
                 continue
             except MalformedMessage:
                 self._malformed += 1
+                self._heard(now)
                 continue
+            if isinstance(message, Pong):
+                # The board is there, but a PONG is no heartbeat: a board that restarted answers
+                # PINGs and streams nothing until it is said HELLO again (protocol.md, 3).
+                self._answered = self._pinged
+            else:
+                self._heard(now)
             if isinstance(message, BoardMessage):
                 self._handle(message, now)
         self._tell_losses(now)
         self._check_silence(now)
         self._tell_stats(now)
+
+    def _heard(self, now: float) -> None:
+        """A frame of the board's stream (or one that could be): the link is alive."""
+        self._last_rx = now
+        self._pinged = self._answered = False
 
     def _tell_losses(self, now: float) -> None:
         """Tell the listeners when frames were lost since the last read (they ask the board again)."""
@@ -436,7 +449,7 @@ class SerialLink:
             self._down_reason = ""
             self._connects += 1
             self._streak = 0
-            self._pinged = False
+            self._pinged = self._answered = False
             listeners = self._listeners
             self._changed.notify_all()
         self.events.put(LinkUp(source=self.source, timestamp=now, hello=hello, stats=self._told_now(now)))
@@ -450,8 +463,9 @@ class SerialLink:
             period = self._hello.heartbeat_ms / 1000
             silent = now - self._last_rx
             if silent > HEARTBEAT_MISSES * period:
-                self._fail(f"silent for {silent:.3f} s (heartbeat {self._hello.heartbeat_ms} ms"
-                           f"{', a PING unanswered' if self._pinged else ''})")
+                answer = (", a PING answered but nothing streamed: the board restarted, or its heartbeat stopped"
+                          if self._answered else ", a PING unanswered" if self._pinged else "")
+                self._fail(f"silent for {silent:.3f} s (heartbeat {self._hello.heartbeat_ms} ms{answer})")
             elif silent > LATE_HEARTBEATS * period and not self._pinged:
                 self._pinged = True  # a late heartbeat: is the board still there?
                 self._late += 1

@@ -1,12 +1,16 @@
 """Collecting a throw from the two electronic dice: when it counts, and what a cocked or early
 die means.
 
-A die counts toward a throw when it is seen rolling and settling, or settling with a new throw
-count, while a throw is expected; a die merely re-reported after a reconnection (`resync`)
-does not, unless its throw count shows it was thrown while the link was down. The dice are read
-in the order of their ids: at the opening roll the die with the lower id is White's, whatever
-the order in which they land (hardware_docs/protocol.md), and the table shows each player's die
-as it lands (`opening_dice`).
+A die counts toward a throw when it is seen rolling and settling while a throw is expected, or
+settling with a throw count that moved since the host last heard of it (its ROLLING report lost
+on the line, or thrown while the link was down). Any other report of a settled die is how it
+lies, not a throw: the same die answered again, its battery's charge fallen, the die as first
+reported after a reconnection (`resync`). A die whose count went back to 0 started again with its
+board (protocol.md: "A die at power-up"), however it lies (the one throw in 65,536 that wraps a
+count to 0 counts only when it is seen rolling: a phantom roll from a restarted board would be
+worse). The dice are read in the order of their ids: at the opening roll the die with the lower
+id is White's, whatever the order in which they land (hardware_docs/protocol.md), and the table
+shows each player's die as it lands (`opening_dice`).
 """
 
 from __future__ import annotations
@@ -64,7 +68,10 @@ class DiceCollector:
     def report(self, state: DieState, *, throw_expected: bool, moving: bool) -> DiceOutcome | None:
         """One die's new state; `throw_expected`: the table asks for a throw now; `moving`: a
         player is moving checkers (a throw now is early)."""
-        thrown_unseen = state.resync and self._throws.get(state.die_id, state.throw) != state.throw
+        # A die first heard of is how it lies when reported as such (`resync`); otherwise (the
+        # host's virtual dice) it has been thrown as many times as its count says.
+        heard = self._throws.get(state.die_id, None if state.resync else 0)
+        thrown_unseen = heard is not None and state.throw not in (heard, 0)
         self._throws[state.die_id] = state.throw
         if not throw_expected:
             if moving and state.status is DieStatus.ROLLING and not self._early_told:
@@ -74,14 +81,15 @@ class DiceCollector:
         if state.status is DieStatus.COCKED:
             if self.rethrow_cocked:
                 self._fresh.clear()
-            else:
-                self._fresh.pop(state.die_id, None)
+            else:  # still in this throw: laid flat, it settles with the count it was thrown with
+                self._fresh[state.die_id] = state
             return Cocked(self.rethrow_cocked)
         if state.status is DieStatus.REMOVED:
             self._fresh.pop(state.die_id, None)
             return None
-        if state.resync and state.status is DieStatus.SETTLED and not thrown_unseen:
-            return None  # how the die lies after a reconnection: not a throw
+        in_this_throw = state.die_id in self._fresh  # seen rolling since the prompt
+        if state.status is DieStatus.SETTLED and not in_this_throw and not thrown_unseen:
+            return None  # how the die lies: not a throw
         self._fresh[state.die_id] = state
         settled = [s for _, s in sorted(self._fresh.items()) if s.status is DieStatus.SETTLED]
         if len(settled) < 2 or len(self._fresh) < 2:

@@ -324,6 +324,17 @@ class BoardEmulator:
             cable.plugged = True
             cable.vanished = False
 
+    def restart(self, port: PortName = "board") -> None:
+        """The power of the board behind `port` is cut and comes back (a brown-out, a watchdog's
+        reset) while its cable stays in: the firmware is quiet until the host's next HELLO_REQUEST,
+        as at power-up, and the dice it reports count their throws from 0 again, lying as they lay."""
+        with self.lock:
+            session = self.port(port)
+            session.restart()
+            if Features.DICE in session.features:
+                for die in self._dice:
+                    die.throws = 0
+
     # ------------------------------------------------------------ dice
 
     def roll(self, *faces: int, cocked: Collection[int] = (), rolling_scans: int | Sequence[int] = 5) -> None:

@@ -130,6 +130,16 @@ class EmulatorPort:
             if self.plugged:
                 self._tx += wire
 
+    def restart(self) -> None:
+        """The firmware starts again: quiet until a HELLO_REQUEST, its LEDs dark, what it was
+        sending and reading lost."""
+        with self.emulator.lock:
+            self._streaming = False
+            self._seq = 0
+            self._reader = FrameReader()
+            self._tx.clear()
+            self.lit_zones = frozenset()
+
     def drop_output(self) -> None:
         """Lose what was sent and not yet read (a cable pulled mid-frame)."""
         with self.emulator.lock:

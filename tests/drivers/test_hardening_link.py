@@ -108,3 +108,27 @@ def test_the_board_moves_on_its_own_clock_while_the_host_waits_to_reconnect(tabl
     table.wait(0.3)
     assert table.emulator.zones()[10] == "w" and table.emulator.hand() == ""
     table.emulator.lift(11)  # the simulated people's next move of that checker (it crashed the table)
+
+
+def test_a_board_that_restarts_is_greeted_again_and_its_dice_are_no_throw(table: EmulatedTable) -> None:
+    """The board's power drops and comes back with its cable in (a brown-out, a watchdog's reset):
+    it answers a PING but streams nothing until it is said HELLO again, and its dice start again
+    from throw count 0 lying on their faces. The host says HELLO again, and takes no roll from
+    how the dice lie; the next throw is the roll."""
+    table.emulator.roll(3, 1)
+    table.wait(0.6)
+    table.emulator.move(8, 5)
+    table.emulator.move(6, 5)
+    table.wait(0.6)
+    table.press("white", ButtonKind.DONE)
+    table.wait(0.6)
+    assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
+    hellos = table.emulator.port().received["HelloRequest"]
+    table.emulator.restart()
+    table.wait(8.0)
+    assert table.emulator.port().received["HelloRequest"] > hellos and not table.controller.links_down
+    assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE and types(table).count("roll") == 0
+    table.emulator.roll(5, 2)
+    table.wait(1.0)
+    prompt = table.controller.prompt
+    assert (prompt.waiting, prompt.player, prompt.dice) == (Waiting.PLAY, Color.BLACK, (5, 2))
