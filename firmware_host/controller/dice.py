@@ -87,7 +87,7 @@ class DiceCollector:
         if state.status is DieStatus.REMOVED:
             self._fresh.pop(state.die_id, None)
             return None
-        in_this_throw = state.die_id in self._fresh  # seen rolling since the prompt
+        in_this_throw = state.die_id in self._fresh  # seen rolling (or cocked) since the prompt
         if state.status is DieStatus.SETTLED and not in_this_throw and not thrown_unseen:
             return None  # how the die lies: not a throw
         self._fresh[state.die_id] = state

@@ -45,6 +45,18 @@ def back(table: EmulatedTable) -> None:
     assert not table.controller.links_down
 
 
+def blacks_roll_next(table: EmulatedTable) -> None:
+    """White's opening 3-1 played (8/5 6/5): Black is to roll."""
+    table.emulator.roll(3, 1)
+    table.wait(0.6)
+    table.emulator.move(8, 5)
+    table.emulator.move(6, 5)
+    table.wait(0.6)
+    table.press("white", ButtonKind.DONE)
+    table.wait(0.6)
+    assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
+
+
 def test_nothing_is_judged_and_the_clocks_stand_while_the_board_is_out_of_reach(table: EmulatedTable) -> None:
     table.emulator.roll(3, 1)
     table.wait(0.6)
@@ -69,14 +81,7 @@ def test_nothing_is_judged_and_the_clocks_stand_while_the_board_is_out_of_reach(
 
 
 def test_a_throw_made_while_the_link_was_down_counts_once_it_is_back(table: EmulatedTable) -> None:
-    table.emulator.roll(3, 1)
-    table.wait(0.6)
-    table.emulator.move(8, 5)
-    table.emulator.move(6, 5)
-    table.wait(0.6)
-    table.press("white", ButtonKind.DONE)
-    table.wait(0.6)
-    assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
+    blacks_roll_next(table)
     outage(table)
     table.emulator.roll(6, 4)
     table.wait(1.0)
@@ -87,13 +92,7 @@ def test_a_throw_made_while_the_link_was_down_counts_once_it_is_back(table: Emul
 
 
 def test_dice_lying_as_before_the_outage_are_no_throw(table: EmulatedTable) -> None:
-    table.emulator.roll(3, 1)
-    table.wait(0.6)
-    table.emulator.move(8, 5)
-    table.emulator.move(6, 5)
-    table.wait(0.6)
-    table.press("white", ButtonKind.DONE)
-    table.wait(0.6)
+    blacks_roll_next(table)
     outage(table)
     back(table)
     assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE and types(table).count("roll") == 0
@@ -115,14 +114,7 @@ def test_a_board_that_restarts_is_greeted_again_and_its_dice_are_no_throw(table:
     it answers a PING but streams nothing until it is said HELLO again, and its dice start again
     from throw count 0 lying on their faces. The host says HELLO again, and takes no roll from
     how the dice lie; the next throw is the roll."""
-    table.emulator.roll(3, 1)
-    table.wait(0.6)
-    table.emulator.move(8, 5)
-    table.emulator.move(6, 5)
-    table.wait(0.6)
-    table.press("white", ButtonKind.DONE)
-    table.wait(0.6)
-    assert table.controller.prompt.waiting is Waiting.ROLL_OR_DOUBLE
+    blacks_roll_next(table)
     hellos = table.emulator.port().received["HelloRequest"]
     table.emulator.restart()
     table.wait(8.0)
