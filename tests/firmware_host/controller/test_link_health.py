@@ -88,9 +88,15 @@ def test_a_board_that_answers_a_ping_but_streams_nothing_is_said_hello_again(
     assert "a PING answered but nothing streamed" in down.reason and down.stats is not None
     assert [e for e in seen if isinstance(e, LinkUp)] and board.link.is_up
     assert emulator.port().received["HelloRequest"] == 2 and board.link.stats().connects == 2
+    emulator.heartbeat_stopped = True  # a firmware whose heartbeat timer died, still answering
+    [down] = [e for e in run(board, 2 * HEARTBEAT_MISSES) if isinstance(e, LinkDown)]
+    assert "a PING answered but nothing streamed" in down.reason
+    run(board, 1.0)  # said HELLO again: up, and still without a heartbeat
+    late = board.link.stats().late_heartbeats
     emulator.unplug()  # now nothing answers: down after 3 silent periods, the PING unanswered
     [down] = [e for e in run(board, 2 * HEARTBEAT_MISSES) if isinstance(e, LinkDown)]
     assert "a PING unanswered" in down.reason
+    assert down.stats is not None and down.stats.late_heartbeats == late + 1
 
 
 def test_the_counts_of_what_went_wrong_are_told_when_they_change_at_most_every_few_seconds(
