@@ -25,7 +25,14 @@
  *   frames              every frame sent since the last `frames`: "frame CYCLE HEX" lines, then "end"
  *   cycle               "cycle N" (16 000 000 a second)
  *   asleep              "asleep N of M": the cycles the CPU has slept (idle, waiting for an interrupt) of all
+ *   eeprom ADDR N       "eeprom HEX": N bytes of the chip's EEPROM from ADDR
+ *   restart MS          the chip's power drops for MS milliseconds (a brown-out, a watchdog's reset):
+ *                       a new chip runs the firmware from its start, its EEPROM kept, the checkers
+ *                       where they lie, the pseudo-terminal still open (the Mega's USB bridge keeps
+ *                       its power); "ok CYCLE" with the cycle the power comes back at
  *   quit
+ *
+ * Cycles count on across a restart: the model's clock is the first chip's power-up.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "avr_eeprom.h"
 #include "avr_ioport.h"
 #include "avr_uart.h"
 #include "sim_avr.h"
@@ -79,6 +87,8 @@ typedef struct {
 } transient_t;
 
 static avr_t *avr;
+static avr_cycle_count_t cycle_base;  /* the model's clock when this chip was powered up */
+static const char *firmware_path;
 static zone_t zones[ZONES];
 static double hand[MAX_ON_ZONE];
 static int hand_count;
@@ -89,6 +99,7 @@ static struct { int zone; avr_cycle_count_t at; double grams; } sliding[MAX_SLID
 static int sliding_count;
 static double noise_grams = 0.05, drift_step_grams = 0.0, gain_spread = 0.0;
 static int hold_calibration;
+static int button_held;
 static avr_irq_t *calibration_button;
 static unsigned int rng_state = 1;
 
@@ -98,6 +109,8 @@ static uint32_t sample[ZONES];
 static int bits_out = -1;    /* -1: no conversion ready (DOUT high) */
 static int unplugged[ZONES]; /* a converter whose wire came off: its data line stays high */
 static uint32_t led_shift, led_latched;
+/* the pins' last levels, for their rising edges (all low on a chip just powered) */
+static uint32_t hx711_clock_level, led_clock_level, led_latch_level;
 
 static int pty_master, pty_slave;
 static uint8_t to_avr[4096];
@@ -109,6 +122,12 @@ static struct { avr_cycle_count_t cycle; uint16_t length; uint8_t bytes[MAX_WIRE
 static int frame_head, frame_tail;
 static uint8_t wire[MAX_WIRE];
 static uint16_t wire_length;
+
+/* The model's clock: the chip's cycles, counting on across restarts. */
+static avr_cycle_count_t clock_now(void)
+{
+    return cycle_base + avr->cycle;
+}
 
 static double uniform(void)
 {
@@ -254,9 +273,8 @@ static void hx711_clock(avr_irq_t *irq, uint32_t value, void *param)
     (void)irq;
     (void)param;
     /* only rising edges shift; simavr also notifies writes to the port that leave the pin as it was */
-    static uint32_t level;
-    uint32_t rising = value && !level;
-    level = value;
+    uint32_t rising = value && !hx711_clock_level;
+    hx711_clock_level = value;
     if (!rising || bits_out < 0) {
         return;
     }
@@ -287,22 +305,20 @@ static void led_clock_pin(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)param;
-    static uint32_t level;
-    if (value && !level) {
+    if (value && !led_clock_level) {
         led_shift = led_shift << 1 | (uint32_t)led_data;
     }
-    level = value;
+    led_clock_level = value;
 }
 
 static void led_latch_pin(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     (void)param;
-    static uint32_t level;
-    if (value && !level) {
+    if (value && !led_latch_level) {
         led_latched = led_shift;
     }
-    level = value;
+    led_latch_level = value;
 }
 
 static void uart_output(avr_irq_t *irq, uint32_t value, void *param)
@@ -324,7 +340,7 @@ static void uart_output(avr_irq_t *irq, uint32_t value, void *param)
         if (next == frame_tail) {
             frame_tail = (frame_tail + 1) % FRAME_LOG;
         }
-        frames[frame_head].cycle = avr->cycle;
+        frames[frame_head].cycle = clock_now();
         frames[frame_head].length = wire_length;
         memcpy(frames[frame_head].bytes, wire, wire_length);
         frame_head = next;
@@ -355,6 +371,7 @@ static avr_cycle_count_t slept_cycles;
  * win unless the port is told the pin's outside level. */
 static void press_button(int pressed)
 {
+    button_held = pressed;
     avr_ioport_external_t level = {.name = 'E', .mask = 1 << 4, .value = pressed ? 0 : 1 << 4};
     avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL('E'), &level);
     avr_raise_irq(calibration_button, pressed ? 0 : 1);
@@ -365,6 +382,23 @@ static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
     /* simavr's own sleep waits in real time; the main loop paces instead */
     (void)a;
     slept_cycles += how_long + 1;
+}
+
+static void power_up(avr_cycle_count_t at);
+
+#define EEPROM_BYTES 4096  /* the ATmega2560's */
+
+/* Where the chip's EEPROM lies. Asked with no buffer, simavr tells where; asked to copy, it
+ * cannot copy the last byte and prints on stdout, which is this model's control channel. */
+static uint8_t *chip_eeprom(void)
+{
+    avr_eeprom_desc_t desc = {.ee = NULL, .offset = 0, .size = 0};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &desc);
+    if (!desc.ee) {
+        fprintf(stderr, "board_model: this simavr gives no access to the chip's EEPROM\n");
+        exit(2);
+    }
+    return desc.ee;
 }
 
 static int zone_arg(const char *text)
@@ -378,7 +412,7 @@ static void answer(const char *line)
     char verb[16] = "";
     char a[32] = "", b[32] = "", c[32] = "";
     sscanf(line, "%15s %31s %31s %31s", verb, a, b, c);
-    unsigned long long now = avr->cycle;
+    unsigned long long now = clock_now();
     if (!strcmp(verb, "place") && zone_arg(a) >= 0) {
         place(zone_arg(a));
     } else if (!strcmp(verb, "lift") && zone_arg(a) >= 0) {
@@ -410,7 +444,7 @@ static void answer(const char *line)
         sliding[sliding_count++].at = at;
         /* simavr keeps one timer per callback and parameter: the landing cycle tells them apart */
         avr_cycle_timer_register(avr, at - avr->cycle + 1, land_slid, (void *)(uintptr_t)at);
-        now = at + 1;
+        now = cycle_base + at + 1;
     } else if (!strcmp(verb, "press") && zone_arg(a) >= 0) {
         avr_cycle_count_t until = avr->cycle + FREQUENCY / 1000 * (avr_cycle_count_t)atoi(c);
         add_transient(zone_arg(a), atof(b), avr->cycle, until);
@@ -470,6 +504,22 @@ static void answer(const char *line)
     } else if (!strcmp(verb, "cycle")) {
         printf("cycle %llu\n", now);
         return;
+    } else if (!strcmp(verb, "eeprom")) {
+        long offset = strtol(a, NULL, 0), size = strtol(b, NULL, 0);
+        if (offset < 0 || size <= 0 || offset + size > EEPROM_BYTES) {
+            printf("error eeprom %s %s: not within the chip's %d bytes of EEPROM\n", a, b, EEPROM_BYTES);
+            return;
+        }
+        const uint8_t *bytes = chip_eeprom() + offset;
+        printf("eeprom ");
+        for (long i = 0; i < size; i++) {
+            printf("%02x", bytes[i]);
+        }
+        printf("\n");
+        return;
+    } else if (!strcmp(verb, "restart") && atoi(a) >= 0) {
+        power_up(clock_now() + FREQUENCY / 1000 * (avr_cycle_count_t)atoi(a));
+        now = cycle_base;
     } else if (!strcmp(verb, "quit")) {
         exit(0);
     } else {
@@ -529,6 +579,63 @@ static void load_hex(const char *path)
     free_ihex_chunks(chunks);
 }
 
+/* A chip powered up at `at` on the model's clock, running the firmware from its start; the one
+ * before it (if any) gives it its EEPROM, as the real chip keeps it. What was on the wire to it, or
+ * sliding, or pressing for a moment, went with the power. */
+static void power_up(avr_cycle_count_t at)
+{
+    static uint8_t eeprom[EEPROM_BYTES];
+    int restarting = avr != NULL;
+    if (restarting) {
+        memcpy(eeprom, chip_eeprom(), sizeof eeprom);
+        land_slid(avr, (avr_cycle_count_t)-1, NULL);
+        avr_terminate(avr);
+        free(avr);
+    }
+    avr = avr_make_mcu_by_name("atmega2560");
+    if (!avr) {
+        fprintf(stderr, "board_model: this simavr has no atmega2560\n");
+        exit(2);
+    }
+    avr_init(avr);
+    avr->frequency = FREQUENCY;
+    avr->sleep = no_sleep;
+    avr->log = LOG_ERROR;
+    load_hex(firmware_path);
+    if (restarting) {
+        memcpy(chip_eeprom(), eeprom, sizeof eeprom);
+    }
+    cycle_base = at;
+    transient_count = 0;
+    bits_out = -1;
+    hx711_clock_level = led_clock_level = led_latch_level = 0;
+    led_shift = led_latched = 0;
+    to_avr_length = 0;
+    wire_length = 0;
+    uart_xon = 1;
+
+    for (int z = 0; z < ZONES; z++) {
+        static const char ports[] = "ACLK";
+        data_irq[z] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(ports[z / 8]), z % 8);
+        avr_raise_irq(data_irq[z], 1);
+    }
+    /* the calibration button (PE4 to ground), as it is held or not */
+    calibration_button = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
+    press_button(button_held);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 4), hx711_clock, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 2), led_data_pin, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), led_clock_pin, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 0), led_latch_pin, NULL);
+    avr_cycle_timer_register(avr, CONVERSION_CYCLES, conversion_ready, NULL);
+
+    uint32_t uart_flags = 0;  /* no echo of the line on our stdout (the control channel), no polling naps */
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &uart_flags);
+    uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), uart_output, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), uart_flow, (void *)1);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), uart_flow, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -554,42 +661,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    avr = avr_make_mcu_by_name("atmega2560");
-    if (!avr) {
-        fprintf(stderr, "board_model: this simavr has no atmega2560\n");
-        return 2;
-    }
-    avr_init(avr);
-    avr->frequency = FREQUENCY;
-    avr->sleep = no_sleep;
-    avr->log = LOG_ERROR;
-    load_hex(argv[1]);
-
+    firmware_path = argv[1];
     for (int z = 0; z < ZONES; z++) {
         zones[z].plate_grams = 40.0 + 40.0 * uniform();
         zones[z].counts_per_gram = COUNTS_PER_GRAM * (1.0 + gain_spread * (uniform() * 2.0 - 1.0));
         for (int i = 0; i < SETTLING; i++) {
             zones[z].settling[i] = zones[z].plate_grams;
         }
-        static const char ports[] = "ACLK";
-        data_irq[z] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(ports[z / 8]), z % 8);
-        avr_raise_irq(data_irq[z], 1);
     }
-    /* the calibration button (PE4 to ground): held at power-up only when asked */
-    calibration_button = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
-    press_button(hold_calibration);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 4), hx711_clock, NULL);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 2), led_data_pin, NULL);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), led_clock_pin, NULL);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 0), led_latch_pin, NULL);
-    avr_cycle_timer_register(avr, CONVERSION_CYCLES, conversion_ready, NULL);
-
-    uint32_t uart_flags = 0;  /* no echo of the line on our stdout (the control channel), no polling naps */
-    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &uart_flags);
-    uart_input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), uart_output, NULL);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), uart_flow, (void *)1);
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), uart_flow, NULL);
+    button_held = hold_calibration;  /* held at the first power-up only when asked */
+    power_up(0);
 
     if (openpty(&pty_master, &pty_slave, NULL, NULL, NULL) < 0) {
         perror("board_model: openpty");
@@ -608,20 +689,20 @@ int main(int argc, char **argv)
     for (;;) {
         /* run up to where wall time is, a millisecond of chip time at most between looks outside */
         avr_cycle_count_t target = (avr_cycle_count_t)((wall_seconds() - start) * FREQUENCY);
-        avr_cycle_count_t slice = avr->cycle + FREQUENCY / 1000;
+        avr_cycle_count_t slice = clock_now() + FREQUENCY / 1000;
         if (target > slice) {
             target = slice;
         }
-        while (avr->cycle < target) {
+        while (clock_now() < target) {
             int state = avr_run(avr);
             if (state == cpu_Done || state == cpu_Crashed) {
                 fprintf(stderr, "board_model: the firmware stopped (state %d) at cycle %llu\n", state,
-                        (unsigned long long)avr->cycle);
+                        (unsigned long long)clock_now());
                 return 1;
             }
         }
         struct pollfd fds[2] = {{pty_master, POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
-        int timeout = avr->cycle >= (avr_cycle_count_t)((wall_seconds() - start) * FREQUENCY) ? 1 : 0;
+        int timeout = clock_now() >= (avr_cycle_count_t)((wall_seconds() - start) * FREQUENCY) ? 1 : 0;
         if (poll(fds, 2, timeout) > 0) {
             if (fds[0].revents & POLLIN) {
                 read_host();

@@ -4,7 +4,7 @@
 #define BOARD_H
 
 #define FIRMWARE_MAJOR 1
-#define FIRMWARE_MINOR 0
+#define FIRMWARE_MINOR 1
 #define FIRMWARE_PATCH 0
 
 #define ZONE_COUNT 28
@@ -35,6 +35,10 @@
 #define RETARE_HALF_GRAMS 7L     /* 3.5 g, in half grams: no division on the AVR */
 #define RETARE_SCANS 800      /* 10 s at 80 samples/s */
 #define TARE_SAMPLES 16       /* averaged at power-up on the empty board: 0.2 s */
+/* The tares are kept in EEPROM, so that a board restarting mid-game (a brown-out, a watchdog's
+ * reset) counts the checkers on it from its empty plates; rewritten when a re-tare has moved one
+ * by more than KEEP_TARE_GRAMS (temperature, creep: rarely, for the EEPROM's 100,000 writes). */
+#define KEEP_TARE_GRAMS 2L
 
 /* 16 MHz cannot make 460800 baud: UBRR 3 with U2X gives 500000, which is what the Mega's
  * USB bridge (an ATmega16U2 at 16 MHz) makes of 460800 too, so the two agree (protocol.md). */
@@ -45,5 +49,8 @@
 #define DEFAULT_BOARD_ID 0x4D470001UL
 #define EEPROM_BOARD_ID 0
 #define EEPROM_SCALES 4       /* uint16 counts per gram for each zone, after the board id */
+#define EEPROM_TARES_MARK 60  /* TARES_KEPT once the tares below have been written */
+#define TARES_KEPT 0x54
+#define EEPROM_TARES 61       /* int32 raw counts of each zone's empty plate (bytes 61-172) */
 
 #endif

@@ -37,6 +37,7 @@ static uint8_t streaming;
 static uint32_t next_heartbeat;
 static uint32_t board_id;
 static uint8_t missing_zones;      /* converters not ready at the last scan: the LED says so */
+static uint32_t tares_to_keep;     /* a bit a zone: its tare moved from the one EEPROM keeps */
 
 static uint8_t rx_piece[RX_PIECE_MAX];
 static uint16_t rx_length;
@@ -197,9 +198,37 @@ static void tare_all(void)
             sums[zone] += raw[zone];
         }
     }
+    uint8_t have_kept = eeprom_read_byte((const uint8_t *)EEPROM_TARES_MARK) == TARES_KEPT;
     for (uint8_t zone = 0; zone < ZONE_COUNT; zone++) {
-        sensing_tare(&zones[zone], sums[zone], TARE_SAMPLES);
+        uint32_t *kept = (uint32_t *)(EEPROM_TARES + 4 * zone);
+        if (sensing_power_up(&zones[zone], sums[zone], TARE_SAMPLES, (int32_t)eeprom_read_dword(kept),
+                             have_kept)) {
+            eeprom_update_dword(kept, (uint32_t)zones[zone].tare);
+        }
     }
+    eeprom_update_byte((uint8_t *)EEPROM_TARES_MARK, TARES_KEPT);
+}
+
+/* A re-tare to keep, a byte at a time and only when the EEPROM is ready: a byte takes 3.4 ms to
+ * write, and the scan loop must not wait for it. */
+static void keep_tares(void)
+{
+    if (!tares_to_keep || !eeprom_is_ready()) {
+        return;
+    }
+    uint8_t zone = 0;
+    while (!(tares_to_keep >> zone & 1)) {
+        zone++;
+    }
+    uint32_t tare = (uint32_t)zones[zone].tare;
+    uint8_t *kept = (uint8_t *)(EEPROM_TARES + 4 * zone);
+    for (uint8_t i = 0; i < 4; i++, tare >>= 8) {
+        if (eeprom_read_byte(kept + i) != (uint8_t)tare) {
+            eeprom_write_byte(kept + i, (uint8_t)tare);
+            return;
+        }
+    }
+    tares_to_keep &= ~((uint32_t)1 << zone);
 }
 
 /* The calibration button held at power-up: tare the empty board, then (the LED blinking fast)
@@ -239,6 +268,9 @@ static void scan(void)
     for (uint8_t zone = 0; zone < ZONE_COUNT; zone++) {
         if (sensing_sample(&zones[zone], raw[zone]) && streaming) {
             send_zone_change(zone);
+        }
+        if (sensing_tare_moved(&zones[zone])) {
+            tares_to_keep |= (uint32_t)1 << zone;
         }
     }
 }
@@ -303,6 +335,7 @@ int main(void)
             send_snapshot();
         }
         show_status(now);
+        keep_tares();
         /* sleep until the next interrupt (the 1 ms tick, a byte received) */
         sleep_mode();
     }

@@ -3,6 +3,7 @@
 void sensing_init(zone_sense_t *zone, uint16_t counts_per_gram)
 {
     zone->tare = 0;
+    zone->kept_tare = 0;
     zone->previous_sample = 0;
     zone->counts_per_gram = counts_per_gram;
     zone->count = zone->candidate = 0;
@@ -12,7 +13,39 @@ void sensing_init(zone_sense_t *zone, uint16_t counts_per_gram)
 void sensing_tare(zone_sense_t *zone, int32_t sum, uint8_t samples)
 {
     zone->tare = sum / samples;
+    zone->kept_tare = zone->tare;
     zone->previous_sample = zone->tare;
+}
+
+static int32_t keep_window(const zone_sense_t *zone)
+{
+    return (int32_t)zone->counts_per_gram * KEEP_TARE_GRAMS;
+}
+
+uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32_t kept, uint8_t have_kept)
+{
+    int32_t half_checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000) >> 1;
+    sensing_tare(zone, sum, samples);
+    if (!have_kept) {
+        return 1;
+    }
+    int32_t above = zone->tare - kept;
+    if (above >= half_checker) {
+        zone->tare = zone->kept_tare = kept;
+        return 0;
+    }
+    zone->kept_tare = kept;
+    return sensing_tare_moved(zone);
+}
+
+uint8_t sensing_tare_moved(zone_sense_t *zone)
+{
+    int32_t moved = zone->tare - zone->kept_tare;
+    if (moved <= keep_window(zone) && moved >= -keep_window(zone)) {
+        return 0;
+    }
+    zone->kept_tare = zone->tare;
+    return 1;
 }
 
 int32_t sensing_milligrams(const zone_sense_t *zone, int32_t raw)

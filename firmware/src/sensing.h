@@ -9,6 +9,7 @@
 
 typedef struct {
     int32_t tare;             /* raw counts of the empty plate */
+    int32_t kept_tare;        /* the tare as EEPROM keeps it, for a restart with checkers on the zone */
     int32_t previous_sample;
     uint16_t counts_per_gram;
     uint8_t count;            /* the debounced count: what the host is told */
@@ -19,6 +20,14 @@ typedef struct {
 void sensing_init(zone_sense_t *zone, uint16_t counts_per_gram);
 /* Sets the tare from the mean of power-up samples (the sum of `samples` raw readings). */
 void sensing_tare(zone_sense_t *zone, int32_t sum, uint8_t samples);
+/* The tare at power-up, from the mean of `samples` raw readings (their sum) and the tare EEPROM
+ * kept (`kept`, if `have_kept`): a zone half a checker or more above the kept tare has checkers on
+ * it (the board restarted mid-game), so the kept tare stays; otherwise the plate is tared as it
+ * reads. Returns 1 when the tare is one to keep (none was kept, or it moved past KEEP_TARE_GRAMS). */
+uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32_t kept, uint8_t have_kept);
+/* Whether a re-tare has moved the tare past KEEP_TARE_GRAMS from the one kept; if so, it becomes
+ * the one kept (the caller writes it to EEPROM). */
+uint8_t sensing_tare_moved(zone_sense_t *zone);
 /* One new sample; returns 1 when the debounced count changed (a ZONE_CHANGE to send). */
 uint8_t sensing_sample(zone_sense_t *zone, int32_t raw);
 /* The mass in milligrams the zone's last two samples show above its tare. */

@@ -206,6 +206,18 @@ class SimavrBoard:
         """`zone`'s HX711 loses its data wire (its line stays high: never ready)."""
         return self._do(f"unplug {zone}")
 
+    def restart(self, off_ms: int = 20) -> int:
+        """The chip's power drops for `off_ms` (a brown-out, a watchdog's reset) with the checkers where
+        they lie and the cable in: the firmware starts again from power-up, its EEPROM kept. The
+        cycle the power comes back at; the firmware tares for `TARE_SECONDS` after it."""
+        if off_ms < 0:
+            raise ImpossibleAction(f"restart: the power cannot be off for {off_ms} ms")
+        return self._do(f"restart {off_ms}")
+
+    def eeprom(self, address: int, length: int) -> bytes:
+        """`length` bytes of the chip's EEPROM from `address` (what survives a restart)."""
+        return bytes.fromhex(self._ask(f"eeprom {address} {length}").split()[1])
+
     def status_led(self) -> bool:
         """Whether the status LED (the Mega's "L", PB7) is lit now."""
         return self._ask("status").split()[1] == "1"

@@ -46,6 +46,11 @@ def firmware() -> Iterator[ctypes.CDLL]:
     library.cobs_decode_in_place.restype = ctypes.c_uint16
     library.frame_encode.restype = ctypes.c_uint16
     library.frame_decode.restype = ctypes.c_int
+    for flag in (library.sensing_sample, library.sensing_power_up, library.sensing_tare_moved):
+        flag.restype = ctypes.c_uint8  # C's uint8_t: ctypes' default int would read the register's other bits
+    library.sensing_milligrams.restype = ctypes.c_int32
+    library.sensing_power_up.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint8, ctypes.c_int32,
+                                         ctypes.c_uint8]
     yield library
 
 
@@ -143,7 +148,8 @@ def test_cobs_decoding_a_cut_piece_keeps_what_the_host_keeps(firmware: ctypes.CD
 class ZoneSense(ctypes.Structure):
     """firmware/src/sensing.h's zone_sense_t."""
 
-    _fields_ = [("tare", ctypes.c_int32), ("previous_sample", ctypes.c_int32), ("counts_per_gram", ctypes.c_uint16),
+    _fields_ = [("tare", ctypes.c_int32), ("kept_tare", ctypes.c_int32), ("previous_sample", ctypes.c_int32),
+                ("counts_per_gram", ctypes.c_uint16),
                 ("count", ctypes.c_uint8), ("candidate", ctypes.c_uint8), ("still_scans", ctypes.c_uint16)]
 
 
@@ -196,3 +202,52 @@ def test_an_empty_zone_that_drifted_is_tared_again_once_still_for_ten_seconds(fi
     assert zone.count == 1
     assert firmware.sensing_milligrams(ctypes.byref(zone), PLATE + round(16.8 * COUNTS_PER_GRAM)) == \
         pytest.approx(13_800, abs=5)
+
+
+def powered_up(firmware: ctypes.CDLL, grams: float, kept: int | None) -> tuple[ZoneSense, bool]:
+    """A zone at power-up weighing `grams` over PLATE, with the tare EEPROM kept (None: none kept);
+    whether the firmware asks for its tare to be kept."""
+    zone = ZoneSense()
+    firmware.sensing_init(ctypes.byref(zone), COUNTS_PER_GRAM)
+    raw = PLATE + round(grams * COUNTS_PER_GRAM)
+    keep = firmware.sensing_power_up(ctypes.byref(zone), raw * 16, 16, PLATE if kept is None else kept,
+                                     kept is not None)
+    return zone, bool(keep)
+
+
+@pytest.mark.parametrize(("grams", "kept", "tare", "keep"), [
+    (0.0, None, PLATE, True),                                   # the first power-up: tared and kept
+    (1.5, PLATE, PLATE + 630, False),                           # the empty plate, near the kept tare
+    (3.0, PLATE, PLATE + 1260, True),                           # it crept past 2 g: the new tare kept
+    (-9.0, PLATE, PLATE - 3780, True),                          # lighter than kept: tared as it reads
+    (6.9, PLATE, PLATE + round(6.9 * COUNTS_PER_GRAM), True),   # under half a checker: a tare, not a checker
+    (5 * 14.1, PLATE, PLATE, False),                            # five checkers on it: a restart mid-game
+])
+def test_the_power_up_tare_comes_from_the_plate_or_from_the_tare_kept(
+        firmware: ctypes.CDLL, grams: float, kept: int | None, tare: int, keep: bool) -> None:
+    zone, asked = powered_up(firmware, grams, kept)
+    assert (zone.tare, asked) == (tare, keep)
+    assert zone.kept_tare == (tare if keep else kept)  # what EEPROM holds once the firmware wrote it
+
+
+def test_a_zone_with_checkers_at_power_up_counts_them_from_the_kept_tare(firmware: ctypes.CDLL) -> None:
+    zone, _ = powered_up(firmware, 3 * 13.9 + 1.0, PLATE)  # three checkers, the plate crept a gram
+    for _ in range(3):
+        weigh(firmware, zone, 3 * 13.9 + 1.0)
+    assert zone.count == 3
+    # had the firmware tared them away, the zone would read empty, and a checker lifted would be -1
+    for _ in range(3):
+        weigh(firmware, zone, 2 * 13.9 + 1.0)
+    assert zone.count == 2
+
+
+def test_a_re_tare_past_two_grams_is_one_to_keep_once(firmware: ctypes.CDLL) -> None:
+    zone = tared_zone(firmware)
+    assert not firmware.sensing_tare_moved(ctypes.byref(zone))
+    for _ in range(800):
+        weigh(firmware, zone, 1.5)  # re-tared by 1.5 g: not worth an EEPROM write
+    assert zone.tare != PLATE and not firmware.sensing_tare_moved(ctypes.byref(zone))
+    for _ in range(800):
+        weigh(firmware, zone, 3.0)  # 3 g from the kept tare
+    assert firmware.sensing_tare_moved(ctypes.byref(zone))
+    assert zone.kept_tare == zone.tare and not firmware.sensing_tare_moved(ctypes.byref(zone))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -18,7 +19,7 @@ import time
 import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -26,7 +27,7 @@ from needs import require
 from pty_tables import Terminal, answer_buttons, config, pump
 
 from drivers.board import BoardSensor
-from drivers.events import ButtonKind, Event, LinkUp, Player
+from drivers.events import ButtonKind, Event, LinkDown, LinkUp, Player
 from drivers.pinmap import DEFAULT_BUTTON_PINS, ROLL_BUTTON_PIN
 from drivers.protocol import (
     Ack,
@@ -60,6 +61,7 @@ from game.zones import Capability, layout, sensed_view
 
 pytestmark = [pytest.mark.subprocess, pytest.mark.pty]
 
+Answer = TypeVar("Answer")
 HANG_GUARD = 60.0
 """Seconds: only to fail instead of hanging on a loaded machine; nothing is timed."""
 START = tuple(len(stack) for stack in layout(Position.initial(Variant.BACKGAMMON)))
@@ -87,7 +89,7 @@ def test_the_self_test_passes_against_the_firmware_in_simavr(tmp_path: Path,
                         "--button-seconds", "20", cwd=tmp_path)
     try:
         handshake = terminal.read_until(r"handshake +(pass|FAIL)")
-        assert "protocol version 1, board 0x4d470001, firmware 1.0.0, capability COUNTS" in handshake, handshake
+        assert "protocol version 1, board 0x4d470001, firmware 1.1.0, capability COUNTS" in handshake, handshake
         assert "features ZONES ZONE_LEDS" in handshake
         answer_buttons(terminal)
         terminal.read_until("press the roll button ")
@@ -326,8 +328,71 @@ def test_a_converter_that_lost_its_wire_reads_empty_while_the_other_zones_scan_o
             time.sleep(0.01)
 
 
-def snapshot_of(board: SimavrBoard) -> Snapshot:
-    """The board's SNAPSHOT as the firmware sends it, read from the model's log of the wire."""
+def test_a_board_that_restarts_mid_game_is_said_hello_again_and_counts_the_checkers_on_it(
+        boards: Callable[..., SimavrBoard]) -> None:
+    """A brown-out or a watchdog's reset with the checkers on the board and the cable in: the firmware
+    answers PINGs and streams nothing until it is said HELLO again, and then counts the checkers it
+    finds there from the tare it kept, not from a tare taken with them on."""
+    board = boards()
+    source = next(zone for zone, count in enumerate(START, 1) if count)
+    target = next(zone for zone, count in enumerate(START, 1) if not count and zone <= 24)
+    moved = list(START)
+    moved[source - 1] -= 1
+    moved[target - 1] += 1
+    seen: list[Event] = []
+
+    def counts() -> list[int]:
+        return [reading.count for reading in sensor.request_snapshot(timeout=HANG_GUARD).zones]
+
+    def until(done: Callable[[], bool], what: str) -> None:
+        give_up = time.monotonic() + HANG_GUARD
+        while not done():
+            assert time.monotonic() < give_up, f"{what}: {seen[-5:]}"
+            try:
+                seen.append(sensor.events.get(timeout=0.05))
+            except queue.Empty:
+                pass
+
+    with BoardSensor(board.path, reply_timeout=2.0) as sensor:
+        sensor.start()
+        until(lambda: sensor.link.is_up, "the handshake")
+        board.move(source, target)  # a game under way
+        until(lambda: counts() == moved, "the move read")
+        board.restart(20)
+        until(lambda: any(isinstance(e, LinkDown) for e in seen), "the link down")
+        [down] = [e for e in seen if isinstance(e, LinkDown)]
+        assert "a PING answered but nothing streamed" in down.reason
+        until(lambda: isinstance(seen[-1], LinkUp), "HELLO again")
+        assert counts() == moved, "the checkers on the board when it restarted"
+        board.move(target, source)  # and the board goes on following the play
+        until(lambda: counts() == list(START), "a move after the restart")
+    assert sensor.link.stats().connects == 2
+
+
+def test_the_tares_are_kept_in_eeprom_and_a_re_tare_past_two_grams_is_kept_too(
+        boards: Callable[..., SimavrBoard]) -> None:
+    """What a restart counts from (firmware/src/board.h: the mark at byte 60, a zone's raw tare at
+    61 + 4 x (zone - 1)): written at power-up, and again when a plate has crept and been re-tared."""
+    board = boards()
+    empty = next(zone for zone, count in enumerate(START, 1) if not count)
+
+    def kept() -> int:
+        return int.from_bytes(board.eeprom(61 + 4 * (empty - 1), 4), "little", signed=True)
+
+    assert board.eeprom(60, 1) == b"\x54"
+    at_power_up = kept()
+    board.drift(empty, 3.0)  # within the re-tare's window: still empty, tared again after 10 s
+    board.wait_chip(10.2)
+    give_up = time.monotonic() + HANG_GUARD
+    while kept() == at_power_up:
+        assert time.monotonic() < give_up, "the re-tare was not kept"
+        board.wait_chip(0.1)
+    assert kept() - at_power_up == pytest.approx(3.0 * 420, abs=0.2 * 420)  # board.h's 420 counts a gram
+
+
+def answer_of(board: SimavrBoard, kind: type[Answer]) -> Answer:
+    """The board's first answer of `kind` to a HELLO_REQUEST and a SNAPSHOT_REQUEST, as the firmware
+    sends it, read from the model's log of the wire."""
     port = os.open(board.path, os.O_RDWR | os.O_NOCTTY)
     try:
         tty.setraw(port)
@@ -338,12 +403,17 @@ def snapshot_of(board: SimavrBoard) -> Snapshot:
             reader = FrameReader()
             for frame in board.frames():
                 for message in reader.feed(b"\x00" + frame.wire + b"\x00"):
-                    if isinstance(decoded := decode_message(message), Snapshot):
+                    if isinstance(decoded := decode_message(message), kind):
                         return decoded
-            assert time.monotonic() < give_up, "no SNAPSHOT"
+            assert time.monotonic() < give_up, f"no {kind.__name__}"
             time.sleep(0.05)
     finally:
         os.close(port)
+
+
+def snapshot_of(board: SimavrBoard) -> Snapshot:
+    """The board's SNAPSHOT as the firmware sends it."""
+    return answer_of(board, Snapshot)
 
 
 def test_calibration_with_five_checkers_on_every_zone_counts_tall_stacks_right(
