@@ -26,6 +26,8 @@
  *   cycle               "cycle N" (16 000 000 a second)
  *   asleep              "asleep N of M": the cycles the CPU has slept (idle, waiting for an interrupt) of all
  *   eeprom ADDR N       "eeprom HEX": N bytes of the chip's EEPROM from ADDR
+ *   program ADDR HEX    write the bytes (up to 15) into the EEPROM from ADDR, as avrdude does (the firmware
+ *                       reads them at its next power-up: `restart`)
  *   restart MS          the chip's power drops for MS milliseconds (a brown-out, a watchdog's reset):
  *                       a new chip runs the firmware from its start, its EEPROM kept, the checkers
  *                       where they lie, the pseudo-terminal still open (the Mega's USB bridge keeps
@@ -517,6 +519,21 @@ static void answer(const char *line)
         }
         printf("\n");
         return;
+    } else if (!strcmp(verb, "program")) {
+        long offset = strtol(a, NULL, 0), size = (long)strlen(b) / 2;
+        if (offset < 0 || size <= 0 || strlen(b) % 2 || offset + size > EEPROM_BYTES) {
+            printf("error program %s %s: hex bytes within the chip's %d bytes of EEPROM\n", a, b, EEPROM_BYTES);
+            return;
+        }
+        uint8_t *bytes = chip_eeprom() + offset;
+        for (long i = 0; i < size; i++) {
+            unsigned int byte;
+            if (sscanf(b + 2 * i, "%2x", &byte) != 1) {
+                printf("error program %s %s: not hex\n", a, b);
+                return;
+            }
+            bytes[i] = (uint8_t)byte;
+        }
     } else if (!strcmp(verb, "restart") && atoi(a) >= 0) {
         power_up(clock_now() + FREQUENCY / 1000 * (avr_cycle_count_t)atoi(a));
         now = cycle_base;

@@ -291,7 +291,11 @@ static void show_status(uint32_t now)
 
 static void load_settings(void)
 {
-    board_id = eeprom_read_dword((const uint32_t *)EEPROM_BOARD_ID);
+    /* big-endian, as `make board-id` writes it (eeprom_read_dword would read it little-endian) */
+    board_id = 0;
+    for (uint8_t i = 0; i < 4; i++) {
+        board_id = board_id << 8 | eeprom_read_byte((const uint8_t *)EEPROM_BOARD_ID + i);
+    }
     if (board_id == 0xFFFFFFFFUL) {
         board_id = DEFAULT_BOARD_ID;
     }

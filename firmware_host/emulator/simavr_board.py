@@ -218,6 +218,11 @@ class SimavrBoard:
         """`length` bytes of the chip's EEPROM from `address` (what survives a restart)."""
         return bytes.fromhex(self._ask(f"eeprom {address} {length}").split()[1])
 
+    def program_eeprom(self, address: int, data: bytes) -> int:
+        """Write `data` into the chip's EEPROM from `address`, as avrdude does; the firmware reads
+        it at its next power-up (`restart`)."""
+        return self._do(f"program {address} {data.hex()}")
+
     def status_led(self) -> bool:
         """Whether the status LED (the Mega's "L", PB7) is lit now."""
         return self._ask("status").split()[1] == "1"

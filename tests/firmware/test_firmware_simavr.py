@@ -49,7 +49,7 @@ from drivers.protocol import (
 from drivers.protocol import Frame as WireFrame
 from firmware_host.controller import Controller
 from firmware_host.controller.prompts import Waiting
-from firmware_host.emulator.simavr_board import APT_PACKAGES, SimavrBoard, missing_tools
+from firmware_host.emulator.simavr_board import APT_PACKAGES, TARE_SECONDS, SimavrBoard, missing_tools
 from firmware_host.record.journal import Journal
 from firmware_host.settings import Settings
 from firmware_host.table import Table
@@ -414,6 +414,17 @@ def answer_of(board: SimavrBoard, kind: type[Answer]) -> Answer:
 def snapshot_of(board: SimavrBoard) -> Snapshot:
     """The board's SNAPSHOT as the firmware sends it."""
     return answer_of(board, Snapshot)
+
+
+def test_the_board_id_is_read_as_make_board_id_writes_it(boards: Callable[..., SimavrBoard]) -> None:
+    """`make board-id BOARD_ID=0x4D470002` has avrdude write the id big-endian into EEPROM bytes 0-3
+    (firmware/Makefile); the firmware reads it at power-up and HELLO reports the same id."""
+    board = boards()
+    assert answer_of(board, Hello).board_id == 0x4D470001  # an erased EEPROM: the default id
+    board.program_eeprom(0, bytes.fromhex("4d470002"))
+    board.restart()
+    board.wait_chip(TARE_SECONDS)  # a byte sent to a chip still starting is lost: a host asks again
+    assert answer_of(board, Hello).board_id == 0x4D470002
 
 
 def test_calibration_with_five_checkers_on_every_zone_counts_tall_stacks_right(
