@@ -38,6 +38,7 @@ static uint32_t next_heartbeat;
 static uint32_t board_id;
 static uint8_t missing_zones;      /* converters not ready at the last scan: the LED says so */
 static uint32_t tares_to_keep;     /* a bit a zone: its tare moved from the one EEPROM keeps */
+static uint8_t weighed;            /* tared (and calibrated): until then the counts are not known */
 
 static uint8_t rx_piece[RX_PIECE_MAX];
 static uint16_t rx_length;
@@ -172,7 +173,9 @@ static void take_input(void)
             continue;
         }
         frame_t frame;
-        if (rx_length > 0 && !rx_overflow && frame_decode(rx_piece, rx_length, &frame) == FRAME_OK) {
+        /* while taring nothing is answered: a SNAPSHOT then would say every zone empty (the host
+         * asks again, as it does a board still starting) */
+        if (weighed && rx_length > 0 && !rx_overflow && frame_decode(rx_piece, rx_length, &frame) == FRAME_OK) {
             answer(&frame);
         }
         rx_length = 0;
@@ -325,6 +328,7 @@ int main(void)
     if (calibrating) {
         calibrate();
     }
+    weighed = 1;
     set_sleep_mode(SLEEP_MODE_IDLE);
     uint32_t last_scan = now_ms();
     for (;;) {

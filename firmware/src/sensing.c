@@ -22,6 +22,17 @@ static int32_t keep_window(const zone_sense_t *zone)
     return (int32_t)zone->counts_per_gram * KEEP_TARE_GRAMS;
 }
 
+/* The checkers `net` raw counts over the tare weigh, rounded: 0 below half a checker. */
+static uint8_t checkers_in(const zone_sense_t *zone, int32_t net)
+{
+    int32_t checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000);
+    if (net < checker >> 1) {
+        return 0;
+    }
+    int32_t checkers = (net + (checker >> 1)) / checker;
+    return checkers > 255 ? 255 : (uint8_t)checkers;
+}
+
 uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32_t kept, uint8_t have_kept)
 {
     int32_t half_checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000) >> 1;
@@ -31,6 +42,8 @@ uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32
     }
     int32_t above = zone->tare - kept;
     if (above >= half_checker) {
+        /* counted already, so that the first SNAPSHOT tells them, not an empty zone */
+        zone->count = zone->candidate = checkers_in(zone, above);
         zone->tare = zone->kept_tare = kept;
         return 0;
     }
@@ -59,15 +72,9 @@ uint8_t sensing_sample(zone_sense_t *zone, int32_t raw)
 {
     /* in the converter's own units: no division for an empty zone (most of them), one for the
      * others; 28 zones 80 times a second leave the CPU asleep most of the time */
-    int32_t checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000);
-    int32_t net = raw - zone->tare;
     /* each sample is rounded on its own: a mean over samples would make a one-sample knock
      * last two scans, and pass the debounce (the noise, a tenth of a gram, needs no mean) */
-    uint8_t count = 0;
-    if (net >= checker >> 1) {
-        int32_t checkers = (net + (checker >> 1)) / checker;
-        count = checkers > 255 ? 255 : (uint8_t)checkers;
-    }
+    uint8_t count = checkers_in(zone, raw - zone->tare);
     int32_t mean = (raw + zone->previous_sample) / 2 - zone->tare;
     zone->previous_sample = raw;
 

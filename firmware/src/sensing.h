@@ -23,7 +23,8 @@ void sensing_tare(zone_sense_t *zone, int32_t sum, uint8_t samples);
 /* The tare at power-up, from the mean of `samples` raw readings (their sum) and the tare EEPROM
  * kept (`kept`, if `have_kept`): a zone half a checker or more above the kept tare has checkers on
  * it (the board restarted mid-game), so the kept tare stays; otherwise the plate is tared as it
- * reads. Returns 1 when the tare is one to keep (none was kept, or it moved past KEEP_TARE_GRAMS). */
+ * reads. The zone's count is then what the samples weigh (the first SNAPSHOT's). Returns 1 when
+ * the tare is one to keep (none was kept, or it moved past KEEP_TARE_GRAMS). */
 uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32_t kept, uint8_t have_kept);
 /* Whether a re-tare has moved the tare past KEEP_TARE_GRAMS from the one kept; if so, it becomes
  * the one kept (the caller writes it to EEPROM). */

@@ -232,6 +232,7 @@ def test_the_power_up_tare_comes_from_the_plate_or_from_the_tare_kept(
 
 def test_a_zone_with_checkers_at_power_up_counts_them_from_the_kept_tare(firmware: ctypes.CDLL) -> None:
     zone, _ = powered_up(firmware, 3 * 13.9 + 1.0, PLATE)  # three checkers, the plate crept a gram
+    assert zone.count == 3  # counted at power-up: the first SNAPSHOT says so
     for _ in range(3):
         weigh(firmware, zone, 3 * 13.9 + 1.0)
     assert zone.count == 3

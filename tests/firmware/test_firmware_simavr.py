@@ -369,6 +369,40 @@ def test_a_board_that_restarts_mid_game_is_said_hello_again_and_counts_the_check
     assert sensor.link.stats().connects == 2
 
 
+def test_a_board_starting_answers_once_it_has_weighed_its_zones_and_its_first_snapshot_counts_them(
+        boards: Callable[..., SimavrBoard]) -> None:
+    """A host asking while the firmware still tares after a restart gets no answer (it asks again),
+    and the first SNAPSHOT tells the checkers on the board: never zones read empty because they
+    have not been weighed yet."""
+    board = boards()
+    port = os.open(board.path, os.O_RDWR | os.O_NOCTTY)
+    tty.setraw(port)
+    os.set_blocking(port, False)
+    reader = FrameReader()
+    asked = 0
+    try:
+        board.restart(0)
+        give_up = time.monotonic() + HANG_GUARD
+        while not (snapshots := [m for m in map(decode_message, reader.feed(read_all(port)))
+                                 if isinstance(m, Snapshot)]):
+            assert time.monotonic() < give_up, "no SNAPSHOT"
+            os.write(port, encode_message(HelloRequest(), 0) + encode_message(SnapshotRequest(), 1))
+            asked += 1
+            board.wait_chip(0.02)
+    finally:
+        os.close(port)
+    assert [reading.count for reading in snapshots[0].zones] == list(START)
+    assert asked >= 5, "asked while the firmware tared (0.2 s), every 20 ms of the chip's time"
+
+
+def read_all(port: int) -> bytes:
+    """What the board has sent on the open pseudo-terminal `port` so far (non-blocking)."""
+    try:
+        return os.read(port, 65536)
+    except BlockingIOError:
+        return b""
+
+
 def test_the_tares_are_kept_in_eeprom_and_a_re_tare_past_two_grams_is_kept_too(
         boards: Callable[..., SimavrBoard]) -> None:
     """What a restart counts from (firmware/src/board.h: the mark at byte 60, a zone's raw tare at
