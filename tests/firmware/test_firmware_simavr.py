@@ -304,6 +304,47 @@ def test_a_short_match_refereed_end_to_end_on_the_firmware_in_simavr(tmp_path: P
     assert validated.returncode == 0, validated.stdout + validated.stderr
 
 
+def test_a_match_goes_on_through_a_restart_of_the_board(tmp_path: Path, boards: Callable[..., SimavrBoard]) -> None:
+    """The firmware restarts between two plays (a brown-out, the checkers on the board): the table
+    sees the link go down and come back, finds the board as the game has it, and the next play is
+    refereed as any other; the journal says what happened and validates."""
+    board = boards()
+    referee = Referee(board, tmp_path / "record")
+    try:
+        referee.waiting(Waiting.OPENING_ROLL)
+        while (opening := referee.controller.prompt).waiting is Waiting.OPENING_ROLL:
+            referee.press(None)
+            referee.pump(lambda: referee.controller.prompt != opening, "the opening roll")
+        for turn in range(2):
+            if turn == 1:
+                board.restart(20)
+                referee.pump(lambda: any(isinstance(e, LinkDown) for e in referee.handled), "the link down")
+                referee.pump(lambda: sum(isinstance(e, LinkUp) for e in referee.handled) == 2,
+                             "the board said HELLO again")
+                referee.settled_on(referee.controller.match.position)  # the checkers counted, not tared away
+            if referee.waiting(Waiting.PLAY, Waiting.ROLL_OR_DOUBLE) is Waiting.ROLL_OR_DOUBLE:
+                prompt = referee.controller.prompt
+                referee.press(None)
+                referee.pump(moved_on(lambda: referee.controller.prompt, prompt), "the host's roll")
+            prompt = referee.controller.prompt
+            before, dice, mover = referee.controller.match.position, prompt.dice, prompt.player
+            assert dice is not None and mover is not None
+            play = plain_play(before, dice)
+            by_hand(board, before, play)
+            referee.settled_on(play.after_moves)
+            referee.press(name(mover), ButtonKind.DONE)
+            referee.pump(moved_on(lambda: referee.controller.match.position, before), "the play committed")
+        assert len(referee.journal("play")) == 2 and referee.controller.flags == 0
+    finally:
+        referee.close()
+    links = referee.journal("link")
+    assert [link["state"] for link in links] == ["up", "down", "up"]
+    assert "a PING answered but nothing streamed" in links[1]["reason"]
+    validated = subprocess.run([sys.executable, "-m", "game", "validate", str(referee.controller.journal.path)],
+                               capture_output=True, text=True, check=False)
+    assert "verdict: LEGAL so far" in validated.stdout, validated.stdout + validated.stderr  # two plays of a match
+
+
 def test_a_converter_that_lost_its_wire_reads_empty_while_the_other_zones_scan_on(
         boards: Callable[..., SimavrBoard]) -> None:
     board = boards()
