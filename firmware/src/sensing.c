@@ -76,10 +76,13 @@ uint8_t sensing_sample(zone_sense_t *zone, int32_t raw)
      * last two scans, and pass the debounce (the noise, a tenth of a gram, needs no mean) */
     uint8_t count = checkers_in(zone, raw - zone->tare);
     int32_t mean = (raw + zone->previous_sample) / 2 - zone->tare;
+    int32_t step = raw - zone->previous_sample;
     zone->previous_sample = raw;
 
+    /* near zero, or below it (a plate cannot weigh less than empty: its tare was taken with
+     * something on it, since lifted), and still */
     int32_t window = (int32_t)zone->counts_per_gram * RETARE_HALF_GRAMS >> 1;
-    if (count == 0 && mean < window && mean > -window) {
+    if (count == 0 && mean < window && step < window && step > -window) {
         if (++zone->still_scans >= RETARE_SCANS) {
             /* empty and still for 10 s: whatever it reads now is the plate (drift, creep) */
             zone->tare += mean;

@@ -252,3 +252,25 @@ def test_a_re_tare_past_two_grams_is_one_to_keep_once(firmware: ctypes.CDLL) -> 
         weigh(firmware, zone, 3.0)  # 3 g from the kept tare
     assert firmware.sensing_tare_moved(ctypes.byref(zone))
     assert zone.kept_tare == zone.tare and not firmware.sensing_tare_moved(ctypes.byref(zone))
+
+
+def test_a_zone_reading_below_its_tare_is_tared_again_once_still_for_ten_seconds(firmware: ctypes.CDLL) -> None:
+    """A tare taken with two checkers on the zone (a board switched on set up), the checkers since
+    lifted: the plate reads 28 g below its tare, so one checker put back would read -14 g, none."""
+    zone = tared_zone(firmware)
+    weigh(firmware, zone, -28.0)  # the checkers lifted: still from the next scan on
+    for _ in range(799):
+        weigh(firmware, zone, -28.0)
+    assert zone.tare == PLATE and zone.count == 0
+    weigh(firmware, zone, -28.0)  # 800 scans still, 10 s at 80 a second
+    assert abs(zone.tare - (PLATE - 28 * COUNTS_PER_GRAM)) <= 2
+    for _ in range(3):
+        weigh(firmware, zone, -28.0 + 14.1)
+    assert zone.count == 1
+
+
+def test_a_zone_below_its_tare_but_moving_is_not_tared_again(firmware: ctypes.CDLL) -> None:
+    zone = tared_zone(firmware)
+    for scan in range(2000):
+        weigh(firmware, zone, -28.0 if scan % 400 else -10.0)  # knocked every 5 s
+    assert zone.tare == PLATE
