@@ -514,3 +514,6 @@ def test_calibration_with_five_checkers_on_every_zone_counts_tall_stacks_right(
     calibrated.set_counts((15,) * 28)
     calibrated.wait_chip(0.2)
     assert [reading.count for reading in snapshot_of(calibrated).zones] == [15] * 28
+    calibrated.restart()  # the scales and the tares kept in EEPROM: the stacks counted, not tared away
+    calibrated.wait_chip(TARE_SECONDS)
+    assert [reading.count for reading in snapshot_of(calibrated).zones] == [15] * 28
