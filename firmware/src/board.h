@@ -49,8 +49,9 @@
 #define DEFAULT_BOARD_ID 0x4D470001UL
 #define EEPROM_BOARD_ID 0
 #define EEPROM_SCALES 4       /* uint16 counts per gram for each zone, after the board id */
-#define EEPROM_TARES_MARK 60  /* TARES_KEPT once the tares below have been written */
-#define TARES_KEPT 0x54
-#define EEPROM_TARES 61       /* int32 raw counts of each zone's empty plate (bytes 61-172) */
+/* Each zone's kept tare: int32 raw counts of its empty plate (little-endian), then a check byte
+ * written last, so that a tare half-written when the power went is not taken for one (bytes 60-199). */
+#define EEPROM_TARES 60
+#define TARE_CHECK 0x5A
 
 #endif

@@ -191,6 +191,16 @@ static void wait_ready(void)
     }
 }
 
+static uint8_t *kept_tare_at(uint8_t zone)
+{
+    return (uint8_t *)(EEPROM_TARES + 5 * zone);
+}
+
+static uint8_t tare_check(uint32_t tare)
+{
+    return (uint8_t)(tare ^ tare >> 8 ^ tare >> 16 ^ tare >> 24) ^ TARE_CHECK;
+}
+
 static void tare_all(void)
 {
     static int32_t sums[ZONE_COUNT];
@@ -201,15 +211,15 @@ static void tare_all(void)
             sums[zone] += raw[zone];
         }
     }
-    uint8_t have_kept = eeprom_read_byte((const uint8_t *)EEPROM_TARES_MARK) == TARES_KEPT;
     for (uint8_t zone = 0; zone < ZONE_COUNT; zone++) {
-        uint32_t *kept = (uint32_t *)(EEPROM_TARES + 4 * zone);
-        if (sensing_power_up(&zones[zone], sums[zone], TARE_SAMPLES, (int32_t)eeprom_read_dword(kept),
-                             have_kept)) {
-            eeprom_update_dword(kept, (uint32_t)zones[zone].tare);
+        uint8_t *at = kept_tare_at(zone);
+        uint32_t kept = eeprom_read_dword((const uint32_t *)at);
+        if (sensing_power_up(&zones[zone], sums[zone], TARE_SAMPLES, (int32_t)kept,
+                             eeprom_read_byte(at + 4) == tare_check(kept))) {
+            eeprom_update_dword((uint32_t *)at, (uint32_t)zones[zone].tare);
+            eeprom_update_byte(at + 4, tare_check((uint32_t)zones[zone].tare));
         }
     }
-    eeprom_update_byte((uint8_t *)EEPROM_TARES_MARK, TARES_KEPT);
 }
 
 /* A re-tare to keep, a byte at a time and only when the EEPROM is ready: a byte takes 3.4 ms to
@@ -224,10 +234,12 @@ static void keep_tares(void)
         zone++;
     }
     uint32_t tare = (uint32_t)zones[zone].tare;
-    uint8_t *kept = (uint8_t *)(EEPROM_TARES + 4 * zone);
-    for (uint8_t i = 0; i < 4; i++, tare >>= 8) {
-        if (eeprom_read_byte(kept + i) != (uint8_t)tare) {
-            eeprom_write_byte(kept + i, (uint8_t)tare);
+    const uint8_t bytes[5] = {(uint8_t)tare, (uint8_t)(tare >> 8), (uint8_t)(tare >> 16), (uint8_t)(tare >> 24),
+                              tare_check(tare)};
+    uint8_t *kept = kept_tare_at(zone);
+    for (uint8_t i = 0; i < sizeof bytes; i++) {  /* the check byte last */
+        if (eeprom_read_byte(kept + i) != bytes[i]) {
+            eeprom_write_byte(kept + i, bytes[i]);
             return;
         }
     }

@@ -22,7 +22,9 @@ static int32_t keep_window(const zone_sense_t *zone)
     return (int32_t)zone->counts_per_gram * KEEP_TARE_GRAMS;
 }
 
-/* The checkers `net` raw counts over the tare weigh, rounded: 0 below half a checker. */
+/* The checkers `net` raw counts over the tare weigh, rounded: 0 below half a checker. In the
+ * converter's own units: no division for an empty zone (most of them), one for the others; 28
+ * zones 80 times a second leave the CPU asleep most of the time. */
 static uint8_t checkers_in(const zone_sense_t *zone, int32_t net)
 {
     int32_t checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000);
@@ -35,15 +37,14 @@ static uint8_t checkers_in(const zone_sense_t *zone, int32_t net)
 
 uint8_t sensing_power_up(zone_sense_t *zone, int32_t sum, uint8_t samples, int32_t kept, uint8_t have_kept)
 {
-    int32_t half_checker = (int32_t)zone->counts_per_gram * (CHECKER_MILLIGRAMS / 1000) >> 1;
     sensing_tare(zone, sum, samples);
     if (!have_kept) {
         return 1;
     }
-    int32_t above = zone->tare - kept;
-    if (above >= half_checker) {
+    uint8_t on_it = checkers_in(zone, zone->tare - kept);
+    if (on_it) {
         /* counted already, so that the first SNAPSHOT tells them, not an empty zone */
-        zone->count = zone->candidate = checkers_in(zone, above);
+        zone->count = zone->candidate = on_it;
         zone->tare = zone->kept_tare = kept;
         return 0;
     }
@@ -70,8 +71,6 @@ int32_t sensing_milligrams(const zone_sense_t *zone, int32_t raw)
 
 uint8_t sensing_sample(zone_sense_t *zone, int32_t raw)
 {
-    /* in the converter's own units: no division for an empty zone (most of them), one for the
-     * others; 28 zones 80 times a second leave the CPU asleep most of the time */
     /* each sample is rounded on its own: a mean over samples would make a one-sample knock
      * last two scans, and pass the debounce (the noise, a tenth of a gram, needs no mean) */
     uint8_t count = checkers_in(zone, raw - zone->tare);
